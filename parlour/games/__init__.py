@@ -1,0 +1,16 @@
+"""The registry of games: every front end, bot and test finds a game here by name."""
+
+from __future__ import annotations
+
+from parlour.engine import Game, OptionError
+from parlour.games.loa import LinesOfAction
+
+GAMES: dict[str, Game] = {game.info.name: game for game in (LinesOfAction(),)}
+
+
+def get_game(name: str) -> Game:
+    """The game called ``name``; ``OptionError`` naming the known games otherwise."""
+    try:
+        return GAMES[name]
+    except KeyError:
+        raise OptionError(f"unknown game {name!r} (games: {', '.join(sorted(GAMES))})") from None

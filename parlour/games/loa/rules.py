@@ -1,0 +1,446 @@
+"""Lines of Action: the rules of ``specs/loa.md`` on bitboards, with make/unmake.
+
+Squares are numbered a1 = 0, b1 = 1, …, h8 = 63 (LOA-3); a side's pieces are one 64-bit int.
+A move is the action ``from * 64 + to``, so sorting actions gives the canonical order (LOA-3);
+the pass is ``PASS``.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Mapping
+from typing import Any, Final
+
+from parlour.engine import (
+    NOBODY,
+    Action,
+    FormatError,
+    Game,
+    GameInfo,
+    IllegalActionError,
+    JSONDict,
+    NotationError,
+    Option,
+    Outcome,
+    State,
+)
+
+BLACK: Final = 0
+WHITE: Final = 1
+SIDE_NAMES: Final = ("black", "white")
+PASS: Final = 64 * 64
+FULL: Final = (1 << 64) - 1
+NOT_A_FILE: Final = FULL ^ sum(1 << (8 * r) for r in range(8))
+NOT_H_FILE: Final = FULL ^ sum(1 << (8 * r + 7) for r in range(8))
+
+INITIAL_BLACK: Final = sum(1 << c for c in range(1, 7)) | sum(1 << (56 + c) for c in range(1, 7))
+INITIAL_WHITE: Final = sum(1 << (8 * r) for r in range(1, 7)) | sum(1 << (8 * r + 7) for r in range(1, 7))
+
+# The four axes (row, column, two diagonals), each with its two directions as (dcol, drow).
+AXES: Final = (((1, 0), (-1, 0)), ((0, 1), (0, -1)), ((1, 1), (-1, -1)), ((1, -1), (-1, 1)))
+
+
+def square_name(square: int) -> str:
+    return "abcdefgh"[square % 8] + str(square // 8 + 1)
+
+
+def parse_square(text: str) -> int:
+    """``d3`` → 19; raises ``NotationError`` for anything that is not a square a1–h8."""
+    if len(text) != 2 or text[0] not in "abcdefgh" or text[1] not in "12345678":
+        raise NotationError(f"not a square: {text!r} (squares are a1 to h8)")
+    return "abcdefgh".index(text[0]) + 8 * (int(text[1]) - 1)
+
+
+def _build_tables() -> tuple[list[int], list[list[tuple[tuple[int, int, int], ...]]]]:
+    """LINES[sq*4+axis]: the mask of the whole line; STEPS[sq*4+axis][n]: the moves of length n
+    along that axis as (action, destination bit, mask of the squares strictly between)."""
+    lines: list[int] = []
+    steps: list[list[tuple[tuple[int, int, int], ...]]] = []
+    for square in range(64):
+        col, row = square % 8, square // 8
+        for directions in AXES:
+            mask = 1 << square
+            for dc, dr in directions:
+                c, r = col + dc, row + dr
+                while 0 <= c < 8 and 0 <= r < 8:
+                    mask |= 1 << (8 * r + c)
+                    c, r = c + dc, r + dr
+            lines.append(mask)
+            by_length: list[tuple[tuple[int, int, int], ...]] = [()]
+            for n in range(1, 9):
+                moves = []
+                for dc, dr in directions:
+                    c, r = col + n * dc, row + n * dr
+                    if 0 <= c < 8 and 0 <= r < 8:
+                        between = sum(1 << (8 * (row + k * dr) + col + k * dc) for k in range(1, n))
+                        moves.append((square * 64 + 8 * r + c, 1 << (8 * r + c), between))
+                by_length.append(tuple(moves))
+            steps.append(by_length)
+    return lines, steps
+
+
+LINES, STEPS = _build_tables()
+
+_zobrist = random.Random(0x10A)
+ZOBRIST: Final = [[_zobrist.getrandbits(64) for _ in range(64)] for _ in range(2)]
+ZOBRIST_WHITE_TO_MOVE: Final = _zobrist.getrandbits(64)
+
+
+def spread(bits: int) -> int:
+    """The squares of ``bits`` and every square touching one of them (8-neighbourhood)."""
+    vertical = bits | (bits << 8) | (bits >> 8)
+    return (vertical | ((vertical & NOT_H_FILE) << 1) | ((vertical & NOT_A_FILE) >> 1)) & FULL
+
+
+def contiguous(bits: int) -> bool:
+    """LOA-14: every piece reaches every other through touching pieces (one piece is contiguous)."""
+    group = bits & -bits
+    while True:
+        grown = spread(group) & bits
+        if grown == group:
+            return group == bits
+        group = grown
+
+
+def generate_moves(own: int, enemy: int) -> list[Action]:
+    """Every move of the side owning ``own`` (LOA-6 to LOA-9), grouped by origin square."""
+    occupied = own | enemy
+    moves: list[Action] = []
+    append = moves.append
+    pieces = own
+    while pieces:
+        low = pieces & -pieces
+        pieces ^= low
+        base = (low.bit_length() - 1) * 4
+        for index in (base, base + 1, base + 2, base + 3):
+            for action, target, between in STEPS[index][(occupied & LINES[index]).bit_count()]:
+                if not own & target and not enemy & between:
+                    append(action)
+    return moves
+
+
+def has_move(own: int, enemy: int) -> bool:
+    occupied = own | enemy
+    pieces = own
+    while pieces:
+        low = pieces & -pieces
+        pieces ^= low
+        base = (low.bit_length() - 1) * 4
+        for index in (base, base + 1, base + 2, base + 3):
+            for _, target, between in STEPS[index][(occupied & LINES[index]).bit_count()]:
+                if not own & target and not enemy & between:
+                    return True
+    return False
+
+
+def board_rows(black: int, white: int) -> list[str]:
+    """Rows 8 down to 1 as strings of ``b``, ``w`` and ``-`` (the dump's characters)."""
+    rows = []
+    for row in range(7, -1, -1):
+        cells = []
+        for col in range(8):
+            bit = 1 << (8 * row + col)
+            cells.append("b" if black & bit else "w" if white & bit else "-")
+        rows.append("".join(cells))
+    return rows
+
+
+OPTIONS: Final = (
+    Option(
+        "simultaneous_connection",
+        "mover",
+        "both sides contiguous after a ply: the mover wins, or a draw (LOA-13.1)",
+        choices=("mover", "draw"),
+    ),
+    Option("move_limit", 60, "plies before the game is a tie; 0 = no limit (LOA-16)", minimum=0),
+    Option("repetition", "none", "'draw3': a third occurrence of a position is a tie (LOA-21)",
+           choices=("none", "draw3")),
+)
+
+_MOVE_TEXT = re.compile(r"([a-h][1-8])([-x])([a-h][1-8])")
+
+
+class LoaState(State):
+    """A Lines of Action position with its history (make/unmake on two bitboards)."""
+
+    __slots__ = (
+        "game", "players", "options", "seed", "start", "history", "pieces", "turn", "plies",
+        "key", "_outcome", "_undo", "_seen", "_limit", "_draw_on_both", "_repetition",
+    )
+
+    def __init__(
+        self,
+        game: Game,
+        options: dict[str, Any],
+        seed: int,
+        start: JSONDict | None,
+        black: int,
+        white: int,
+        turn: int,
+        plies: int,
+    ) -> None:
+        self.game = game
+        self.players = 2
+        self.options = options
+        self.seed = seed
+        self.start = start
+        self.history: list[Action] = []
+        self.pieces = [black, white]
+        self.turn = turn
+        self.plies = plies
+        self._limit: int = options["move_limit"]
+        self._draw_on_both = options["simultaneous_connection"] == "draw"
+        self._repetition = options["repetition"] == "draw3"
+        key = ZOBRIST_WHITE_TO_MOVE if turn == WHITE else 0
+        for side in (BLACK, WHITE):
+            bits = self.pieces[side]
+            while bits:
+                low = bits & -bits
+                bits ^= low
+                key ^= ZOBRIST[side][low.bit_length() - 1]
+        self.key = key
+        self._seen: dict[int, int] = {key: 1} if self._repetition else {}
+        self._undo: list[tuple[int, Outcome | None]] = []
+        self._outcome = self._judge()
+
+    # --- rules -----------------------------------------------------------------------------
+
+    def _judge(self) -> Outcome | None:
+        """LOA-13: the end conditions, in order, on the position after a ply."""
+        own, enemy = self.pieces[self.turn], self.pieces[1 - self.turn]
+        mover = 1 - self.turn
+        mover_joined = contiguous(enemy)
+        to_move_joined = contiguous(own)
+        if mover_joined and to_move_joined:
+            if self._draw_on_both:
+                return Outcome(None, "simultaneous")
+            return Outcome(mover, "connected")
+        if mover_joined:
+            return Outcome(mover, "connected")
+        if to_move_joined:
+            return Outcome(self.turn, "connected")
+        if self._repetition and self._seen.get(self.key, 0) >= 3:
+            return Outcome(None, "repetition")
+        if self._limit and self.plies >= self._limit:
+            return Outcome(None, "move-limit")
+        if not has_move(own, enemy) and not has_move(enemy, own):
+            return Outcome(None, "blocked")
+        return None
+
+    def to_move(self) -> int:
+        return NOBODY if self._outcome is not None else self.turn
+
+    def outcome(self) -> Outcome | None:
+        return self._outcome
+
+    def legal_actions(self) -> list[Action]:
+        if self._outcome is not None:
+            return []
+        moves = generate_moves(self.pieces[self.turn], self.pieces[1 - self.turn])
+        if not moves:
+            return [PASS]
+        moves.sort()
+        return moves
+
+    def is_capture(self, action: Action) -> bool:
+        return action != PASS and bool(self.pieces[1 - self.turn] >> (action & 63) & 1)
+
+    def apply(self, action: Action) -> None:
+        turn = self.turn
+        captured = 0
+        key = self.key ^ ZOBRIST_WHITE_TO_MOVE
+        if action != PASS:
+            origin, target = action >> 6, action & 63
+            zobrist = ZOBRIST[turn]
+            self.pieces[turn] ^= (1 << origin) | (1 << target)
+            key ^= zobrist[origin] ^ zobrist[target]
+            enemy = self.pieces[1 - turn]
+            if enemy >> target & 1:
+                self.pieces[1 - turn] = enemy ^ (1 << target)
+                key ^= ZOBRIST[1 - turn][target]
+                captured = 1
+        self._undo.append((captured, self._outcome))
+        self.history.append(action)
+        self.turn = 1 - turn
+        self.plies += 1
+        self.key = key
+        if self._repetition:
+            self._seen[key] = self._seen.get(key, 0) + 1
+        self._outcome = self._judge()
+
+    def undo(self) -> None:
+        if not self.history:
+            raise IllegalActionError("nothing to undo")
+        action = self.history.pop()
+        captured, self._outcome = self._undo.pop()
+        if self._repetition:
+            count = self._seen[self.key] - 1
+            if count:
+                self._seen[self.key] = count
+            else:
+                del self._seen[self.key]
+        self.turn = turn = 1 - self.turn
+        self.plies -= 1
+        key = self.key ^ ZOBRIST_WHITE_TO_MOVE
+        if action != PASS:
+            origin, target = action >> 6, action & 63
+            self.pieces[turn] ^= (1 << origin) | (1 << target)
+            key ^= ZOBRIST[turn][origin] ^ ZOBRIST[turn][target]
+            if captured:
+                self.pieces[1 - turn] |= 1 << target
+                key ^= ZOBRIST[1 - turn][target]
+        self.key = key
+
+    def copy(self) -> LoaState:
+        clone = LoaState.__new__(LoaState)
+        clone.game = self.game
+        clone.players = 2
+        clone.options = self.options
+        clone.seed = self.seed
+        clone.start = self.start
+        clone.history = self.history.copy()
+        clone.pieces = self.pieces.copy()
+        clone.turn = self.turn
+        clone.plies = self.plies
+        clone.key = self.key
+        clone._limit = self._limit
+        clone._draw_on_both = self._draw_on_both
+        clone._repetition = self._repetition
+        clone._seen = self._seen.copy()
+        clone._undo = self._undo.copy()
+        clone._outcome = self._outcome
+        return clone
+
+    def position_key(self) -> int:
+        return self.key
+
+    # --- notation and views ------------------------------------------------------------------
+
+    def action_to_text(self, action: Action) -> str:
+        if action == PASS:
+            return "pass"
+        return f"{square_name(action >> 6)}-{square_name(action & 63)}"
+
+    def parse_action(self, text: str) -> Action:
+        """``b1-d3`` (or ``c1xa3`` for a capture) or ``pass`` (LOA-4, LOA-5)."""
+        cleaned = text.strip().lower()
+        if cleaned == "pass":
+            action = PASS
+        else:
+            match = _MOVE_TEXT.fullmatch(cleaned)
+            if match is None:
+                raise NotationError(f"not a move: {text.strip()!r} (write a move as FROM-TO, e.g. b1-d3)")
+            action = parse_square(match[1]) * 64 + parse_square(match[3])
+            if match[2] == "x" and action in self.legal_actions() and not self.is_capture(action):
+                raise IllegalActionError(f"{cleaned} is not a capture: write {self.action_to_text(action)}")
+        if self._outcome is not None:
+            raise IllegalActionError("the game is over")
+        if action not in self.legal_actions():
+            raise IllegalActionError(f"illegal move: {cleaned}")
+        return action
+
+    def position_json(self) -> JSONDict:
+        return {
+            "board": board_rows(*self.pieces),
+            "to_move": SIDE_NAMES[self.turn],
+            "plies": self.plies,
+        }
+
+    def view(self, seat: int | None) -> JSONDict:
+        """Lines of Action hides nothing: every seat and spectator sees the whole game."""
+        outcome = self._outcome
+        return {
+            "game": "loa",
+            "seat": seat,
+            **self.position_json(),
+            "move_limit": self._limit,
+            "to_move_seat": self.to_move(),
+            "last_move": self.action_to_text(self.history[-1]) if self.history else None,
+            "outcome": outcome.to_json() if outcome else None,
+            "record": self.to_json(),
+        }
+
+    def dump(self) -> str:
+        """The CS61B dump (LOA-72), each line ending in a newline."""
+        rows = ["    " + "".join(f"{c} " for c in row) for row in board_rows(*self.pieces)]
+        return "===\n" + "\n".join(rows) + f"\nNext move: {SIDE_NAMES[self.turn]}\n===\n"
+
+    def render(self, seat: int | None = None) -> str:
+        lines = []
+        for number, row in zip(range(8, 0, -1), board_rows(*self.pieces)):
+            lines.append(f" {number}  " + " ".join(row))
+        lines.append("    " + " ".join("abcdefgh"))
+        limit = f" of {self._limit}" if self._limit else ""
+        if self._outcome is None:
+            lines.append(f"{SIDE_NAMES[self.turn].capitalize()} to move (ply {self.plies}{limit})")
+        if self.history:
+            lines.append(f"Last move: {self.action_to_text(self.history[-1])}")
+        return "\n".join(lines)
+
+
+class LinesOfAction(Game):
+    """Lines of Action, the CS61B rules by default (``specs/loa.md``)."""
+
+    info = GameInfo(
+        name="loa",
+        title="Lines of Action",
+        min_players=2,
+        max_players=2,
+        default_players=2,
+        chance=False,
+        hidden_information=False,
+        options=OPTIONS,
+        seat_names=("Black", "White"),
+    )
+
+    def new(
+        self,
+        players: int | None = None,
+        options: Mapping[str, Any] | None = None,
+        seed: int = 0,
+        start: JSONDict | None = None,
+    ) -> LoaState:
+        self.info.check_players(players)
+        resolved = self.info.resolve_options(options)
+        if start is None:
+            return LoaState(self, resolved, seed, None, INITIAL_BLACK, INITIAL_WHITE, BLACK, 0)
+        black, white, turn, plies = read_position(start)
+        return LoaState(self, resolved, seed, start, black, white, turn, plies)
+
+    def from_rows(
+        self,
+        rows: list[str],
+        to_move: str = "black",
+        plies: int = 0,
+        options: Mapping[str, Any] | None = None,
+    ) -> LoaState:
+        """A set-up position (LOA-22) from its rows, row 8 first, as in a dump."""
+        return self.new(options=options, start={"board": rows, "to_move": to_move, "plies": plies})
+
+
+def read_position(start: Any) -> tuple[int, int, int, int]:
+    """Checks and reads a position in ``LoaState.position_json`` form."""
+    if not isinstance(start, dict):
+        raise FormatError("a Lines of Action position must be a JSON object")
+    rows = start.get("board")
+    if not isinstance(rows, list) or len(rows) != 8:
+        raise FormatError("a Lines of Action position needs 'board': 8 rows, row 8 first")
+    black = white = 0
+    for index, row in enumerate(rows):
+        cells = row.replace(" ", "") if isinstance(row, str) else None
+        if cells is None or len(cells) != 8 or set(cells) - set("bw-"):
+            raise FormatError(f"row {8 - index} must be 8 of 'b', 'w' or '-', not {row!r}")
+        for col, cell in enumerate(cells):
+            bit = 1 << (8 * (7 - index) + col)
+            if cell == "b":
+                black |= bit
+            elif cell == "w":
+                white |= bit
+    to_move = start.get("to_move", "black")
+    if to_move not in SIDE_NAMES:
+        raise FormatError(f"'to_move' must be 'black' or 'white', not {to_move!r}")
+    plies = start.get("plies", 0)
+    if isinstance(plies, bool) or not isinstance(plies, int) or plies < 0:
+        raise FormatError(f"'plies' must be a whole number, not {plies!r}")
+    return black, white, SIDE_NAMES.index(to_move), plies
