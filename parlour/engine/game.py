@@ -215,6 +215,13 @@ class State(ABC):
     def position_json(self) -> JSONDict:
         """The current position in the game's JSON form (what ``Game.new(start=…)`` accepts)."""
 
+    def hidden_from(self, seat: int | None) -> list[str]:
+        """Texts that ``view(seat)`` must never contain (cards in another hand, the deck order).
+
+        Used by the contract suite to check views; perfect-information games hide nothing.
+        """
+        return []
+
     # --- shared behaviour --------------------------------------------------------------------
 
     def is_over(self) -> bool:

@@ -165,8 +165,22 @@ class LoaState(State):
     """A Lines of Action position with its history (make/unmake on two bitboards)."""
 
     __slots__ = (
-        "game", "players", "options", "seed", "start", "history", "pieces", "turn", "plies",
-        "key", "_outcome", "_undo", "_seen", "_limit", "_draw_on_both", "_repetition",
+        "_draw_on_both",
+        "_limit",
+        "_outcome",
+        "_repetition",
+        "_seen",
+        "_undo",
+        "game",
+        "history",
+        "key",
+        "options",
+        "pieces",
+        "players",
+        "plies",
+        "seed",
+        "start",
+        "turn",
     )
 
     def __init__(
@@ -368,7 +382,7 @@ class LoaState(State):
 
     def render(self, seat: int | None = None) -> str:
         lines = []
-        for number, row in zip(range(8, 0, -1), board_rows(*self.pieces)):
+        for number, row in zip(range(8, 0, -1), board_rows(*self.pieces), strict=True):
             lines.append(f" {number}  " + " ".join(row))
         lines.append("    " + " ".join("abcdefgh"))
         limit = f" of {self._limit}" if self._limit else ""
