@@ -113,9 +113,12 @@ class GameInfo:
         if players is None:
             return self.default_players
         if not self.min_players <= players <= self.max_players:
-            raise OptionError(
-                f"{self.title} is for {self.min_players}-{self.max_players} players, not {players}"
+            counts = (
+                str(self.min_players)
+                if self.min_players == self.max_players
+                else f"{self.min_players} to {self.max_players}"
             )
+            raise OptionError(f"{self.title} is for {counts} players, not {players}")
         return players
 
 

@@ -1,0 +1,258 @@
+"""``parlour bench GAME``: how fast the rules and the search run (figures, never pass/fail).
+
+perft from the initial position (with the exact counts where the spec gives them), seeded random
+playouts, and the strong bot's search speed; when the optional ``open_spiel`` package is
+importable, the same random playouts through OpenSpiel's implementation of the game, for a ratio.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import random
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, Final, NoReturn
+
+from parlour.bots import make_bot
+from parlour.bots.base import seen_by
+from parlour.engine import Game, ParlourError, State, random_playout
+from parlour.engine.perft import perft
+from parlour.games import GAMES, get_game
+
+REFERENCE_PERFT: Final[dict[str, tuple[int, ...]]] = {
+    "loa": (36, 1_244, 44_952, 1_563_208, 55_963_132),  # LOA-25
+}
+"""Exact perft counts from the initial position with the default rules, depth 1 first."""
+
+OPENSPIEL_NAMES: Final[dict[str, str]] = {"loa": "lines_of_action"}
+"""The same game in OpenSpiel, for the playout comparison."""
+
+SEARCH_BOT: Final = "strong"
+TARGET_RATIO: Final = 0.3
+"""Issue 2: parlour's random playouts at least 0.3 x OpenSpiel's plies per second."""
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What to measure."""
+
+    game: Game
+    options: dict[str, Any]
+    depth: int
+    playouts: int
+    search_seconds: float
+    seed: int
+    openspiel: bool
+
+
+@dataclass(frozen=True)
+class Throughput:
+    games: int
+    plies: int
+    seconds: float
+
+    @property
+    def plies_per_second(self) -> float:
+        return self.plies / self.seconds if self.seconds > 0 else float("inf")
+
+    @property
+    def games_per_second(self) -> float:
+        return self.games / self.seconds if self.seconds > 0 else float("inf")
+
+
+class UsageError(Exception):
+    """A bad command line: one line on stderr, exit status 2."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(message)
+
+
+def build_parser() -> _Parser:
+    parser = _Parser(prog="parlour bench", description="Measure how fast the rules and the search run.")
+    parser.add_argument("game", help=f"the game to measure ({', '.join(sorted(GAMES))})")
+    parser.add_argument("--depth", type=int, default=4, metavar="N",
+                        help="perft up to depth N (default 4; loa depth 5 takes minutes)")
+    parser.add_argument("--quick", action="store_true",
+                        help="a fast smoke run: perft to depth 3, few playouts, a short search")
+    parser.add_argument("--playouts", type=int, metavar="N", help="random games to play (default 2000)")
+    parser.add_argument("--search-time", type=float, metavar="T",
+                        help=f"seconds of budget for the bot:{SEARCH_BOT} search (default 5)")
+    parser.add_argument("--seed", type=int, default=0, metavar="S", help="first playout seed (default 0)")
+    parser.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
+                        help="a rules option for parlour's side; repeatable")
+    parser.add_argument("--no-openspiel", action="store_true", help="skip the OpenSpiel comparison")
+    return parser
+
+
+def read_plan(argv: Sequence[str]) -> Plan:
+    args = build_parser().parse_args(list(argv))
+    try:
+        game = get_game(args.game)
+        options = read_options(game, args.option)
+        game.info.resolve_options(options)
+    except ParlourError as error:
+        raise UsageError(str(error)) from None
+    depth = min(args.depth, 3) if args.quick else args.depth
+    playouts = args.playouts if args.playouts is not None else 20 if args.quick else 2000
+    search = args.search_time if args.search_time is not None else 0.25 if args.quick else 5.0
+    if depth < 0 or playouts < 0 or not search >= 0:
+        raise UsageError("--depth, --playouts and --search-time cannot be negative")
+    return Plan(game, options, depth, playouts, search, args.seed, not args.no_openspiel)
+
+
+def read_options(game: Game, texts: list[str]) -> dict[str, Any]:
+    known = {option.name: option for option in game.info.options}
+    options: dict[str, Any] = {}
+    for text in texts:
+        name, equals, value = text.partition("=")
+        if not equals or name.strip() not in known:
+            listed = ", ".join(known) or "none"
+            raise UsageError(f"--option {text!r}: write NAME=VALUE with NAME one of {listed}")
+        options[name.strip()] = known[name.strip()].parse(value.strip())
+    return options
+
+
+# --- the measurements ----------------------------------------------------------------------------
+
+
+def parlour_playouts(game: Game, options: dict[str, Any], games: int, seed: int) -> Throughput:
+    """``games`` random games, game ``i`` from seed ``seed + i`` (the same games every run)."""
+    plies = 0
+    started = time.perf_counter()
+    for index in range(games):
+        state = game.new(options=options, seed=seed + index)
+        plies += random_playout(state, random.Random(seed + index))
+    return Throughput(games, plies, time.perf_counter() - started)
+
+
+def openspiel_playouts(name: str, games: int, seed: int) -> Throughput | None:
+    """The same loop through OpenSpiel (``None`` when it is not installed)."""
+    try:
+        import pyspiel  # type: ignore[import-not-found, unused-ignore]
+    except ImportError:
+        return None
+    game = pyspiel.load_game(name)
+    plies = 0
+    started = time.perf_counter()
+    for index in range(games):
+        rng = random.Random(seed + index)
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                actions, weights = zip(*state.chance_outcomes(), strict=True)
+                state.apply_action(rng.choices(actions, weights)[0])
+            else:
+                state.apply_action(rng.choice(state.legal_actions()))
+            plies += 1
+    return Throughput(games, plies, time.perf_counter() - started)
+
+
+# --- the report ----------------------------------------------------------------------------------
+
+
+def report_perft(plan: Plan, say: Callable[[str], None]) -> None:
+    expected = REFERENCE_PERFT.get(plan.game.info.name, ()) if not plan.options else ()
+    say("perft from the initial position (apply/undo, last ply counted in bulk)")
+    say(f"  {'depth':>5} {'count':>14} {'seconds':>9} {'nodes/s':>12}")
+    state = plan.game.new(options=plan.options, seed=plan.seed)
+    for depth in range(1, plan.depth + 1):
+        started = time.perf_counter()
+        count = perft(state, depth)
+        seconds = time.perf_counter() - started
+        rate = f"{count / seconds:12,.0f}" if seconds > 0 else f"{'-':>12}"
+        check = ""
+        if depth <= len(expected):
+            wanted = expected[depth - 1]
+            check = "  ok" if count == wanted else f"  WRONG: the spec says {wanted:,}"
+        say(f"  {depth:>5} {count:>14,} {seconds:>9.3f} {rate}{check}")
+
+
+def report_playouts(plan: Plan, say: Callable[[str], None]) -> None:
+    name = plan.game.info.name
+    first, last = plan.seed, plan.seed + plan.playouts - 1
+    say(f"random playouts ({plan.playouts} games, seeds {first}-{last})")
+    ours = parlour_playouts(plan.game, plan.options, plan.playouts, plan.seed)
+    say(describe("parlour", ours))
+    if not plan.openspiel:
+        return
+    spiel_name = OPENSPIEL_NAMES.get(name)
+    if spiel_name is None:
+        say(f"  OpenSpiel: no counterpart of {name} known")
+        return
+    theirs = openspiel_playouts(spiel_name, plan.playouts, plan.seed)
+    if theirs is None:
+        say("  OpenSpiel: not installed (optional: pip install open-spiel to compare)")
+        return
+    say(describe(f"OpenSpiel {spiel_name}", theirs))
+    if ours.games and theirs.plies:
+        ratio = ours.plies_per_second / theirs.plies_per_second
+        verdict = "meets" if ratio >= TARGET_RATIO else "is below"
+        say(f"  plies/s ratio parlour / OpenSpiel: {ratio:.2f} ({verdict} the target of {TARGET_RATIO})")
+    say("  (the two rule sets end games differently, so plies per second is the fair unit)")
+
+
+def describe(label: str, figures: Throughput) -> str:
+    if not figures.games:
+        return f"  {label}: no games played"
+    return (
+        f"  {label}: {figures.plies:,} plies in {figures.seconds:.2f} s = "
+        f"{figures.plies_per_second:,.0f} plies/s, {figures.games_per_second:,.1f} games/s "
+        f"({figures.plies / figures.games:.1f} plies a game)"
+    )
+
+
+def report_search(plan: Plan, say: Callable[[str], None]) -> None:
+    from parlour.bots.alphabeta import SearchResult
+
+    say(f"alpha-beta search (bot:{SEARCH_BOT}, initial position, {plan.search_seconds:g} s of budget)")
+    try:
+        bot = make_bot(plan.game.info.name, SEARCH_BOT, plan.seed)
+    except ParlourError as error:
+        say(f"  not measured: {error}")
+        return
+    root: State = plan.game.new(options=plan.options, seed=plan.seed)
+    seen = seen_by(root, root.to_move(), bot.rng)
+    started = time.perf_counter()
+    action = bot.choose(seen, plan.search_seconds)
+    seconds = time.perf_counter() - started
+    result = getattr(bot, "last", None)
+    if not isinstance(result, SearchResult):
+        say(f"  chose {root.action_to_text(action)} in {seconds:.2f} s; the bot reports no node count")
+        return
+    say(
+        f"  {result.nodes:,} nodes in {result.seconds:.2f} s = {result.nodes_per_second:,.0f} nodes/s, "
+        f"depth {result.depth}, chose {root.action_to_text(action)}"
+    )
+
+
+def main(argv: Sequence[str]) -> int:
+    try:
+        plan = read_plan(argv)
+    except UsageError as error:
+        print(f"parlour bench: {error}\nTry 'parlour bench --help'.", file=sys.stderr)
+        return 2
+    except SystemExit as shown:  # argparse's --help
+        return int(shown.code or 0)
+
+    def say(line: str) -> None:
+        print(line, flush=True)
+
+    say(
+        f"parlour bench {plan.game.info.name}: Python {platform.python_version()} "
+        f"({platform.python_implementation()}), {os.cpu_count()} CPUs, {platform.machine()}"
+    )
+    if plan.options:
+        say(f"options: {', '.join(f'{name}={value}' for name, value in plan.options.items())}")
+    if plan.depth:
+        report_perft(plan, say)
+    if plan.playouts:
+        report_playouts(plan, say)
+    if plan.search_seconds > 0:
+        report_search(plan, say)
+    return 0

@@ -1,0 +1,261 @@
+"""``parlour arena``: two bots play a series of games; the score of the first, with its interval.
+
+    parlour arena GAME BOT_A BOT_B -n N [--time T] [--seed S] [--jobs J] [--players P]
+                  [--option NAME=VALUE ...]
+
+Bot A sits in seat ``i % P`` of game ``i`` (seat 0 in even games of two players), bot B in every
+other seat. Games run in worker processes; each game's bots and chance are seeded from
+``--seed`` and the game's number, so a series is reproduced by its command line.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import multiprocessing
+import os
+import random
+import sys
+import time
+from collections.abc import Iterator
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+from parlour.bots import bot_kinds, make_bot, seen_by
+from parlour.bots.base import Bot
+from parlour.engine import CHANCE, GameInfo, IllegalActionError, ParlourError
+from parlour.games import get_game
+
+MAX_PLIES: Final = 2_000
+"""A game still going after this many actions is scored as a draw (games without a move limit)."""
+
+Z_95: Final = 1.959964
+
+
+@dataclass(frozen=True)
+class Series:
+    """The settings of one arena run."""
+
+    game: str
+    bots: tuple[str, str]
+    games: int
+    seconds: float
+    seed: int
+    jobs: int
+    players: int
+    options: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class GameResult:
+    """One finished game, from bot A's side."""
+
+    index: int
+    a_seat: int
+    winner: int | None
+    reason: str
+    plies: int
+    seconds: tuple[float, float]
+    """Thinking time of bot A and of bot B, in total."""
+    moves: tuple[int, int]
+
+    @property
+    def a_points(self) -> float:
+        if self.winner is None:
+            return 0.5
+        return 1.0 if self.winner == self.a_seat else 0.0
+
+
+def bot_kind(spec: str) -> str:
+    """``strong`` or ``bot:strong`` → ``strong``."""
+    return spec.removeprefix("bot:")
+
+
+def play_game(series: Series, index: int) -> GameResult:
+    """Plays game number ``index`` of ``series``; every bot sees only its seat's view."""
+    game = get_game(series.game)
+    game_seed = series.seed * 100_003 + index
+    state = game.new(series.players, series.options, seed=game_seed)
+    a_seat = index % series.players
+    bots: list[Bot] = [
+        make_bot(series.game, series.bots[0 if seat == a_seat else 1], seed=game_seed * 8 + seat)
+        for seat in range(series.players)
+    ]
+    views = random.Random(f"arena/{game_seed}")
+    seconds, moves = [0.0, 0.0], [0, 0]
+    while not state.is_over() and len(state.history) < MAX_PLIES:
+        seat = state.to_move()
+        if seat == CHANCE:
+            state.apply(state.sample_chance())
+            continue
+        side = 0 if seat == a_seat else 1
+        started = time.perf_counter()
+        action = bots[seat].choose(seen_by(state, seat, views), series.seconds)
+        seconds[side] += time.perf_counter() - started
+        moves[side] += 1
+        if action not in state.legal_actions():
+            raise IllegalActionError(
+                f"bot {series.bots[side]!r} chose the illegal action {action} in game {index + 1}"
+            )
+        state.apply(action)
+    outcome = state.outcome()
+    winner, reason = (outcome.winner, outcome.reason) if outcome else (None, "arena-limit")
+    return GameResult(index, a_seat, winner, reason, len(state.history), (seconds[0], seconds[1]),
+                      (moves[0], moves[1]))
+
+
+def wilson(score: float, games: int, z: float = Z_95) -> tuple[float, float]:
+    """The Wilson score interval of a proportion ``score`` observed over ``games`` games."""
+    if games == 0:
+        return 0.0, 1.0
+    centre = score + z * z / (2 * games)
+    half = z * math.sqrt(score * (1 - score) / games + z * z / (4 * games * games))
+    scale = 1 + z * z / games
+    return max(0.0, (centre - half) / scale), min(1.0, (centre + half) / scale)
+
+
+def run_series(series: Series) -> Iterator[GameResult]:
+    """The games of ``series`` as they finish (in worker processes when ``jobs`` > 1)."""
+    if series.jobs <= 1:
+        for index in range(series.games):
+            yield play_game(series, index)
+        return
+    # "spawn" rather than fork: the workers start clean, whatever the parent has running.
+    context = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(max_workers=series.jobs, mp_context=context) as pool:
+        futures = [pool.submit(play_game, series, index) for index in range(series.games)]
+        try:
+            for future in as_completed(futures):
+                yield future.result()
+        except BaseException:
+            for future in futures:
+                future.cancel()
+            raise
+
+
+def describe(series: Series, result: GameResult, info: GameInfo) -> str:
+    a, b = labels(series)
+    seat = info.seat_name(result.a_seat)
+    if result.winner is None:
+        verdict = f"{a} ({seat}) drew with {b}"
+    elif result.winner == result.a_seat:
+        verdict = f"{a} ({seat}) beat {b}"
+    else:
+        verdict = f"{a} ({seat}) lost to {b}"
+    return f"{verdict} in {result.plies} plies ({result.reason})"
+
+
+def labels(series: Series) -> tuple[str, str]:
+    a, b = series.bots
+    return (f"{a} (A)", f"{b} (B)") if a == b else (a, b)
+
+
+def report(series: Series, results: list[GameResult]) -> str:
+    """The final summary: bot A's wins, draws and losses, its score and interval, and timings."""
+    a, b = labels(series)
+    wins = sum(1 for r in results if r.a_points == 1.0)
+    draws = sum(1 for r in results if r.a_points == 0.5)
+    losses = len(results) - wins - draws
+    played = len(results)
+    score = (wins + draws / 2) / played if played else 0.0
+    low, high = wilson(score, played)
+    plies = sum(r.plies for r in results) / played if played else 0.0
+    per_move = []
+    for side, name in enumerate((a, b)):
+        moves = sum(r.moves[side] for r in results)
+        spent = sum(r.seconds[side] for r in results)
+        per_move.append(f"{name} {spent / moves if moves else 0.0:.3f}")
+    return "\n".join([
+        f"{series.game}: {a} vs {b}, {played} games, {series.seconds:g} s per move, seed {series.seed}",
+        f"{a}: {wins} wins, {draws} draws, {losses} losses",
+        f"score {score:.3f} (95% Wilson interval {low:.3f}-{high:.3f})",
+        f"average plies per game: {plies:.1f}",
+        f"seconds per move: {', '.join(per_move)}",
+    ])
+
+
+def parser() -> argparse.ArgumentParser:
+    parse = argparse.ArgumentParser(
+        prog="parlour arena",
+        description="Play two bots against each other and report the first one's score.",
+    )
+    parse.add_argument("game", help="the game, e.g. loa")
+    parse.add_argument("bot_a", metavar="BOT_A", help="a bot kind: strong, greedy, random (or bot:KIND)")
+    parse.add_argument("bot_b", metavar="BOT_B", help="the opponent's kind")
+    parse.add_argument("-n", "--games", type=int, required=True, help="number of games")
+    parse.add_argument("--time", type=float, default=1.0, help="seconds per move (default 1)")
+    parse.add_argument("--seed", type=int, default=0, help="seed of the series (default 0)")
+    parse.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
+                       help="worker processes (default: the number of CPUs)")
+    parse.add_argument("--players", type=int, default=None, help="players per game (default: the game's)")
+    parse.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
+                       help="a rules option; may be repeated")
+    return parse
+
+
+def read_series(argv: list[str]) -> Series:
+    """The command line as a ``Series``; ``ParlourError`` (or ``SystemExit`` from argparse)."""
+    args = parser().parse_args(argv)
+    game = get_game(args.game)
+    info = game.info
+    kinds = (bot_kind(args.bot_a), bot_kind(args.bot_b))
+    known = bot_kinds(args.game)
+    for kind in kinds:
+        if kind not in known:
+            raise ParlourError(f"no bot {kind!r} for {args.game} (bots: {', '.join(known)})")
+    if args.games < 1:
+        raise ParlourError(f"-n must be at least 1, not {args.games}")
+    if not args.time > 0 or math.isinf(args.time):
+        raise ParlourError(f"--time must be a positive number of seconds, not {args.time}")
+    if args.jobs < 1:
+        raise ParlourError(f"--jobs must be at least 1, not {args.jobs}")
+    players = info.check_players(args.players)
+    options: dict[str, Any] = {}
+    declared = {option.name: option for option in info.options}
+    for text in args.option:
+        name, equals, value = text.partition("=")
+        if not equals:
+            raise ParlourError(f"--option takes NAME=VALUE, not {text!r}")
+        if name not in declared:
+            listed = ", ".join(declared) or "none"
+            raise ParlourError(f"{info.name} has no option {name!r} (options: {listed})")
+        options[name] = declared[name].parse(value)
+    info.resolve_options(options)
+    return Series(args.game, kinds, args.games, args.time, args.seed, min(args.jobs, args.games),
+                  players, options)
+
+
+def main(argv: list[str]) -> int:
+    """Runs ``parlour arena``; returns the exit status (2 for bad arguments)."""
+    try:
+        series = read_series(argv)
+    except SystemExit as exit_:  # argparse has printed its message (or the help)
+        return exit_.code if isinstance(exit_.code, int) else 2
+    except ParlourError as error:
+        print(f"parlour arena: {error}", file=sys.stderr)
+        return 2
+    info = get_game(series.game).info
+    a, _ = labels(series)
+    results: list[GameResult] = []
+    try:
+        for result in run_series(series):
+            results.append(result)
+            wins = sum(1 for r in results if r.a_points == 1.0)
+            draws = sum(1 for r in results if r.a_points == 0.5)
+            print(
+                f"game {result.index + 1} ({len(results)}/{series.games} done): "
+                f"{describe(series, result, info)} | {a}: {wins}-{draws}-{len(results) - wins - draws}",
+                file=sys.stderr,
+                flush=True,
+            )
+    except KeyboardInterrupt:
+        print("parlour arena: interrupted", file=sys.stderr)
+        if not results:
+            return 130
+    except IllegalActionError as error:
+        print(f"parlour arena: {error}", file=sys.stderr)
+        return 1
+    results.sort(key=lambda r: r.index)
+    print(report(series, results))
+    return 0

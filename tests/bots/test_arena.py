@@ -1,0 +1,52 @@
+"""``parlour arena``: a smoke run of two tiny games, its report and its argument errors."""
+
+from __future__ import annotations
+
+import pytest
+
+from parlour.bots import arena
+
+
+def test_two_tiny_games(capsys: pytest.CaptureFixture[str]) -> None:
+    status = arena.main(["loa", "random", "bot:greedy", "-n", "2", "--time", "0.05", "--jobs", "2"])
+    out, err = capsys.readouterr()
+    assert status == 0
+    assert "loa: random vs greedy, 2 games" in out
+    wins, draws, losses = (int(word) for word in out.split("random: ")[1].split()[0:6:2])
+    assert wins + draws + losses == 2
+    assert "95% Wilson interval" in out
+    assert "average plies per game" in out
+    assert "seconds per move: random" in out
+    assert err.count("game ") == 2  # progress, one line per finished game
+
+
+def test_options_and_in_process_games(capsys: pytest.CaptureFixture[str]) -> None:
+    status = arena.main(["loa", "greedy", "greedy", "-n", "1", "--time", "0.05", "--jobs", "1",
+                         "--option", "move_limit=6"])
+    out, _ = capsys.readouterr()
+    assert status == 0
+    assert "greedy (A): 0 wins, 1 draws, 0 losses" in out  # nobody connects in 6 plies
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["loa", "strong", "grandmaster", "-n", "2"],
+        ["chess", "strong", "greedy", "-n", "2"],
+        ["loa", "strong", "greedy"],
+        ["loa", "strong", "greedy", "-n", "0"],
+        ["loa", "strong", "greedy", "-n", "2", "--time", "-1"],
+        ["loa", "strong", "greedy", "-n", "2", "--players", "3"],
+        ["loa", "strong", "greedy", "-n", "2", "--option", "move_limit=soon"],
+        ["loa", "strong", "greedy", "-n", "2", "--option", "castling=yes"],
+    ],
+)
+def test_bad_arguments_exit_with_status_2(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    assert arena.main(argv) == 2
+    assert capsys.readouterr().err.strip()
+
+
+def test_wilson_interval() -> None:
+    low, high = arena.wilson(0.5, 40)
+    assert 0.34 < low < 0.36 and 0.64 < high < 0.66
+    assert arena.wilson(1.0, 40)[1] == 1.0

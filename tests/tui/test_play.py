@@ -1,0 +1,496 @@
+"""``parlour play``: the generic terminal front end, driven through real pipes and through ``main``.
+
+Lines of Action is the game under test, but nothing here relies on more than the engine
+contract and the front end's own wording. Bots are ``bot:random`` so that nothing waits on a
+search; no test asserts on timing.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import random
+import re
+import select
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from parlour.engine import State
+from parlour.games import get_game
+from parlour.tui import play
+
+LOA = get_game("loa")
+PROMPT = "to move> "
+FAST = ["--seat", "1=bot:random", "--seed", "11", "--time", "0.01"]
+NOT_READABLE = "Cannot read that as a move"
+NOT_ALLOWED = "That move is not allowed"
+
+
+# --- helpers -------------------------------------------------------------------------------------
+
+
+def run(
+    args: list[str], lines: list[str], monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> tuple[int, str, str]:
+    """Calls ``main`` with ``lines`` as standard input; returns (status, stdout, stderr)."""
+    monkeypatch.setattr(sys, "stdin", io.StringIO("".join(f"{line}\n" for line in lines)))
+    status = play.main(args)
+    captured = capsys.readouterr()
+    return status, captured.out, captured.err
+
+
+def replies(out: str) -> list[str]:
+    """The output split at the prompts: ``[before the first prompt, reply to line 1, …]``."""
+    return re.split(r"\w+ to move> ", out)
+
+
+def initial_board() -> str:
+    return LOA.new().render(0)
+
+
+def saved_state(path: Path) -> State:
+    return LOA.state_from_json(json.loads(path.read_text()))
+
+
+class Terminal:
+    """``parlour play`` in a child process, talked to through its pipes like a person would."""
+
+    def __init__(self, *args: str) -> None:
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "parlour.cli", "play", *args],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+        )
+        self.pending = b""
+
+    def read(self, limit: float = 120.0) -> tuple[str, bool]:
+        """Output up to the next prompt; ``(text, True)`` at a prompt, ``(text, False)`` at the end."""
+        assert self.process.stdout is not None
+        descriptor = self.process.stdout.fileno()
+        deadline = time.monotonic() + limit  # only a guard against a hung child
+        while not self.pending.endswith(PROMPT.encode()):
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                self.process.kill()
+                pytest.fail(f"parlour play stopped answering; last output: {self.pending[-500:]!r}")
+            ready, _, _ = select.select([descriptor], [], [], remaining)
+            if not ready:
+                continue
+            chunk = os.read(descriptor, 65536)
+            if not chunk:
+                text, self.pending = self.pending.decode(), b""
+                return text, False
+            self.pending += chunk
+        text, self.pending = self.pending.decode(), b""
+        return text, True
+
+    def send(self, line: str) -> None:
+        assert self.process.stdin is not None
+        self.process.stdin.write(f"{line}\n".encode())
+        self.process.stdin.flush()
+
+    def finish(self) -> tuple[int, str]:
+        _, err = self.process.communicate(timeout=60)  # closes standard input
+        return self.process.returncode, err.decode()
+
+
+def legal_moves_listed(text: str) -> list[str]:
+    """The moves of a ``moves`` reply (``Legal moves (N):`` then indented, comma-separated)."""
+    lines = text.splitlines()
+    header = next(index for index, line in enumerate(lines) if line.startswith("Legal moves ("))
+    count = int(lines[header].removeprefix("Legal moves (").split(")")[0])
+    listing = " ".join(line for line in lines[header + 1 :] if line.startswith("  "))
+    moves = [move.strip() for move in listing.split(",")]
+    assert len(moves) == count
+    return moves
+
+
+# --- a whole game ----------------------------------------------------------------------------------
+
+
+def test_whole_game_against_the_random_bot_through_pipes() -> None:
+    terminal = Terminal("loa", *FAST)
+    rng = random.Random(3)
+    transcript = []
+    for _ in range(200):  # at most 30 of Black's moves before the move limit (LOA-16)
+        text, prompted = terminal.read()
+        transcript.append(text)
+        if not prompted:
+            break
+        terminal.send("moves")
+        listing, prompted = terminal.read()
+        assert prompted
+        move = rng.choice(legal_moves_listed(listing))
+        terminal.send(move)
+    else:
+        pytest.fail("the game did not end")
+    status, err = terminal.finish()
+    output = "".join(transcript)
+    assert status == 0, err
+    assert err == ""
+    assert "Traceback" not in output
+    result = [line for line in output.splitlines() if line.startswith("Result: ")]
+    assert len(result) == 1
+    assert result[0].startswith(("Result: Black wins (", "Result: White wins (", "Result: draw ("))
+    assert "Black plays " in output and "White plays " in output
+
+
+def test_bots_alone_play_to_the_end(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    status, out, err = run(["loa", "--seat", "0=bot:random", "--seat", "1=bot:random", "--seed", "4"],
+                           [], monkeypatch, capsys)
+    assert status == 0, err
+    assert PROMPT not in out
+    assert out.rstrip().splitlines()[-1].startswith("Result: ")
+
+
+def test_a_finished_game_loads_and_reports_its_result(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    state = LOA.new(seed=2)
+    rng = random.Random(2)
+    while not state.is_over():
+        state.apply(rng.choice(state.legal_actions()))
+    path = tmp_path / "over.json"
+    path.write_text(json.dumps(state.to_json()))
+    status, out, _ = run(["loa", "--load", str(path)], [], monkeypatch, capsys)
+    assert status == 0
+    assert out.rstrip().splitlines()[-1] == play.describe_outcome(LOA, state.outcome())  # type: ignore[arg-type]
+
+
+# --- reading moves -------------------------------------------------------------------------------
+
+
+def test_malformed_and_illegal_moves_get_different_messages_and_change_nothing(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    lines = ["xyz", "b1 d3", "i9-a1", "a1-a2", "b1-b4", "b1xb3", "board", "quit"]
+    status, out, _ = run(["loa", *FAST], lines, monkeypatch, capsys)
+    assert status == 0
+    answers = replies(out)
+    for malformed in (1, 2, 3):  # LOA-4: not FROM-TO at all
+        assert answers[malformed].startswith(NOT_READABLE), answers[malformed]
+        assert NOT_ALLOWED not in answers[malformed]
+    for illegal in (4, 5, 6):  # LOA-8 (empty origin), LOA-7 (wrong distance), LOA-4 (x without capture)
+        assert answers[illegal].startswith(NOT_ALLOWED), answers[illegal]
+        assert NOT_READABLE not in answers[illegal]
+    assert initial_board() in answers[7]
+    assert "plays" not in out
+
+
+def test_help_shows_the_commands_and_example_moves(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    status, out, _ = run(["loa", *FAST], ["help", "quit"], monkeypatch, capsys)
+    assert status == 0
+    text = replies(out)[1]
+    for command in ("help", "moves", "undo", "save FILE", "quit"):
+        assert f"  {command}" in text
+    legal = {LOA.new().action_to_text(action) for action in LOA.new().legal_actions()}
+    examples = text.rstrip().splitlines()[-1].split()
+    assert examples and set(examples) <= legal
+
+
+def test_moves_lists_every_legal_move(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    status, out, _ = run(["loa", *FAST], ["moves", "quit"], monkeypatch, capsys)
+    assert status == 0
+    state = LOA.new()
+    assert legal_moves_listed(replies(out)[1]) == [state.action_to_text(a) for a in state.legal_actions()]
+
+
+def test_a_typed_move_is_played_and_the_bot_replies(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    path = tmp_path / "game.json"
+    status, out, _ = run(["loa", *FAST], ["b1-d3", f"save {path}", "quit"], monkeypatch, capsys)
+    assert status == 0
+    assert "Black plays b1-d3" in out and "White plays " in out
+    state = saved_state(path)
+    assert len(state.history) == 2 and state.action_to_text(state.history[0]) == "b1-d3"
+
+
+# --- undo ------------------------------------------------------------------------------------------
+
+
+def test_undo_takes_back_the_move_and_the_bot_reply(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    status, out, _ = run(["loa", *FAST], ["undo", "b1-d3", "undo", "board", "quit"], monkeypatch, capsys)
+    assert status == 0
+    answers = replies(out)
+    assert answers[1].startswith("Nothing to undo")
+    assert answers[3].startswith("Took back 2 moves.")
+    assert initial_board() in answers[3] and initial_board() in answers[4]
+
+
+def test_undo_when_the_bot_moved_first_goes_back_to_the_human_decision(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    args = ["loa", "--seat", "0=bot:random", "--seat", "1=human", "--seed", "5"]
+    _, out, _ = run(args, ["moves"], monkeypatch, capsys)
+    move = legal_moves_listed(replies(out)[1])[0]  # the same seed gives the same first bot move
+    status, out, _ = run(args, ["board", "undo", move, "undo", "board", "quit"], monkeypatch, capsys)
+    assert status == 0
+    answers = replies(out)
+    first_board = answers[1]  # after Black's (the bot's) first move
+    assert answers[2].startswith("Nothing to undo")
+    assert answers[4].startswith("Took back 2 moves.")
+    assert answers[5] == first_board
+
+
+def test_two_humans_undo_one_move_at_a_time(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    args = ["loa", "--seat", "0=human", "--seat", "1=human"]
+    status, out, _ = run(args, ["b1-d3", "a2-c4", "undo", "quit"], monkeypatch, capsys)
+    assert status == 0
+    answers = replies(out)
+    assert answers[3].startswith("Took back 1 move.")
+    assert out.endswith("White to move> Game left unfinished.\n")
+
+
+# --- save and load ---------------------------------------------------------------------------------
+
+
+def test_save_then_load_resumes_the_same_position(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "saved.json"
+    status, out, _ = run(["loa", *FAST], ["b1-d3", "g8-g6", f"save {path}", "board", "quit"],
+                         monkeypatch, capsys)
+    assert status == 0
+    answers = replies(out)
+    assert answers[3].startswith(f"Saved to {path}.")
+    board_when_saved = answers[4]
+    assert len(saved_state(path).history) == 4
+
+    status, out, _ = run(["loa", "--load", str(path), "--seat", "1=bot:random"], ["board", "quit"],
+                         monkeypatch, capsys)
+    assert status == 0
+    assert replies(out)[1] == board_when_saved
+    assert saved_state(path).render(0) + "\n" == board_when_saved
+
+
+def test_load_without_naming_the_game_reads_it_from_the_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    state = LOA.new()
+    state.play_text("b1-d3")
+    path = tmp_path / "saved.json"
+    path.write_text(json.dumps(state.to_json()))
+    status, out, _ = run(["--load", str(path), "--seat", "0=bot:random"], ["board", "quit"],
+                         monkeypatch, capsys)
+    assert status == 0
+    assert state.render(1) in replies(out)[1]
+
+
+def test_saving_over_a_file_replaces_it_whole(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "saved.json"
+    path.write_text("an older, much longer file " * 100)
+    status, _, _ = run(["loa", *FAST], [f"save {path}", "quit"], monkeypatch, capsys)
+    assert status == 0
+    assert saved_state(path).history == []
+    assert sorted(os.listdir(tmp_path)) == ["saved.json"]
+
+
+def test_a_failed_save_leaves_the_old_file_intact(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "saved.json"
+    path.write_text("OLD")
+
+    def disk_full(descriptor: int) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(os, "fsync", disk_full)
+    status, out, _ = run(["loa", *FAST], ["b1-d3", f"save {path}", "board", "quit"], monkeypatch, capsys)
+    assert status == 0
+    answers = replies(out)
+    assert answers[2].startswith(f"Could not save to {path}: No space left on device")
+    assert path.read_text() == "OLD"
+    assert sorted(os.listdir(tmp_path)) == ["saved.json"]  # no temporary file left behind
+    assert "Black plays b1-d3" in out  # the game went on
+
+
+def test_saving_into_a_missing_directory_is_reported(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "no" / "such" / "dir.json"
+    status, out, _ = run(["loa", *FAST], [f"save {path}", "save", "quit"], monkeypatch, capsys)
+    assert status == 0
+    answers = replies(out)
+    assert answers[1].startswith(f"Could not save to {path}:")
+    assert answers[2].startswith("Save needs a file name")
+    assert not path.parent.exists()
+
+
+def record_of_two_moves() -> dict[str, Any]:
+    state = LOA.new()
+    state.play_text("b1-d3")
+    state.play_text("a2-c4")
+    return state.to_json()
+
+
+def bad_files() -> list[Any]:
+    good = json.dumps(record_of_two_moves())
+
+    def edited(old: str, new: str) -> bytes:
+        assert old in good
+        return good.replace(old, new, 1).encode()
+
+    cases: list[tuple[str, bytes | None, str]] = [
+        ("missing", None, "no such file"),
+        ("empty", b"", "the file is empty"),
+        ("blank", b"  \n", "the file is empty"),
+        ("truncated", good[: len(good) // 2].encode(), "not valid JSON"),
+        ("not-json", b"b1-d3 a2-c4\n", "not valid JSON"),
+        ("not-text", b"\xff\xfe\x00garbage", "not UTF-8"),
+        ("not-an-object", b"[1, 2, 3]", "must be a JSON object"),
+        ("wrong-format", edited('"parlour.record"', '"chess.pgn"'), "not a parlour match record"),
+        ("wrong-version", edited('"version": 1', '"version": 99'), "version 99 is not supported"),
+        ("wrong-game", edited('"game": "loa"', '"game": "mille"'), "record of 'mille', not 'loa'"),
+        ("illegal-record", edited("[83, ", "[83, 83, "), "action 2 of the record"),
+        ("bad-option", edited('"move_limit": 60', '"move_limit": "x"'), "move_limit"),
+        ("missing-field", edited('"seed"', '"sid"'), "no 'seed'"),
+    ]
+    return [pytest.param(content, message, id=name) for name, content, message in cases]
+
+
+@pytest.mark.parametrize(("content", "message"), bad_files())
+def test_a_bad_save_file_gets_one_clear_line_and_status_1(
+    content: bytes | None, message: str, tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+) -> None:
+    path = tmp_path / "saved.json"
+    if content is not None:
+        path.write_bytes(content)
+    status, out, err = run(["loa", "--load", str(path)], ["quit"], monkeypatch, capsys)
+    assert status == 1
+    assert out == ""
+    assert err.startswith(f"parlour play: cannot load {path}: ")
+    assert message in err
+    assert err.count("\n") == 1 and "Traceback" not in err
+    assert (path.read_bytes() if path.exists() else None) == content  # nothing overwritten
+    assert sorted(os.listdir(tmp_path)) == ([] if content is None else ["saved.json"])
+
+
+def test_a_directory_is_not_a_save_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    status, out, err = run(["loa", "--load", str(tmp_path)], [], monkeypatch, capsys)
+    assert (status, out) == (1, "")
+    assert "directory" in err and err.count("\n") == 1
+
+
+def test_a_bad_file_through_the_real_command(tmp_path: Path) -> None:
+    path = tmp_path / "saved.json"
+    path.write_text('{"format": "parlour.record", "version": 1, "game": "loa"')
+    result = subprocess.run(
+        [sys.executable, "-m", "parlour.cli", "play", "loa", "--load", str(path)],
+        capture_output=True, text=True, stdin=subprocess.DEVNULL, check=False, timeout=60,
+    )
+    assert result.returncode == 1
+    assert result.stdout == ""
+    assert result.stderr.startswith(f"parlour play: cannot load {path}: not valid JSON")
+    assert "Traceback" not in result.stderr
+
+
+# --- the command line ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        ([], "name the game"),
+        (["chess"], "unknown game 'chess'"),
+        (["loa", "--players", "3"], "not 3"),
+        (["loa", "--players", "two"], "--players"),
+        (["loa", "--seat", "2=human"], "no seat '2'"),
+        (["loa", "--seat", "purple=human"], "no seat 'purple'"),
+        (["loa", "--seat", "1"], "write SEAT=WHO"),
+        (["loa", "--seat", "1=robot"], "not 'robot'"),
+        (["loa", "--seat", "1=bot:nonesuch"], "not 'bot:nonesuch'"),
+        (["loa", "--seat", "0=human", "--seat", "black=bot"], "given twice"),
+        (["loa", "--option", "speed=11"], "no option 'speed'"),
+        (["loa", "--option", "move_limit=lots"], "must be an integer"),
+        (["loa", "--option", "repetition=always"], "must be one of"),
+        (["loa", "--option", "move_limit"], "write NAME=VALUE"),
+        (["loa", "--seed", "x"], "--seed"),
+        (["loa", "--time", "0"], "--time must be a positive"),
+        (["loa", "--time", "-1"], "--time must be a positive"),
+        (["loa", "--time", "inf"], "--time must be a positive"),
+        (["loa", "--load", "x.json", "--option", "move_limit=10"], "cannot be used with --load"),
+        (["loa", "--frobnicate"], "unrecognized arguments"),
+        (["loa", "extra"], "unrecognized arguments"),
+    ],
+)
+def test_bad_arguments_exit_with_status_2(
+    args: list[str], message: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    status, out, err = run(args, [], monkeypatch, capsys)
+    assert status == 2
+    assert out == ""
+    assert err.startswith("parlour play: ") and message in err.splitlines()[0]
+    assert "Traceback" not in err
+
+
+def test_bad_arguments_through_the_real_command() -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "parlour.cli", "play", "loa", "--seat", "1=bot:nonesuch"],
+        capture_output=True, text=True, stdin=subprocess.DEVNULL, check=False, timeout=60,
+    )
+    assert result.returncode == 2
+    assert result.stderr.startswith("parlour play: ")
+    assert "Traceback" not in result.stderr
+
+
+def test_help_option_exits_0(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, err = run(["--help"], [], monkeypatch, capsys)
+    assert status == 0 and err == ""
+    assert "--seat" in out and "--load" in out
+
+
+def test_seats_default_to_the_human_first_and_bots_elsewhere() -> None:
+    assert play.read_seats(LOA, 2, []) == ["human", "strong"]
+    assert play.read_seats(LOA, 2, ["1=human"]) == ["strong", "human"]
+    assert play.read_seats(LOA, 2, ["black=bot:random"]) == ["random", "human"]
+    assert play.read_seats(LOA, 2, ["0=bot", "White=bot:greedy"]) == ["strong", "greedy"]
+
+
+def test_options_are_passed_to_the_game(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    status, out, _ = run(["loa", "--option", "move_limit=2", *FAST], ["b1-d3"], monkeypatch, capsys)
+    assert status == 0
+    assert "(ply 0 of 2)" in out
+    assert out.rstrip().splitlines()[-1] == "Result: draw (move-limit)"  # LOA-13.4
+
+
+# --- the end of input ------------------------------------------------------------------------------
+
+
+def test_end_of_input_leaves_cleanly(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    status, out, err = run(["loa", *FAST], ["b1-d3"], monkeypatch, capsys)
+    assert status == 0 and err == ""
+    assert out.endswith("Black to move> \nEnd of input: the game is left unfinished.\n")
+
+
+def test_quit_leaves_at_once(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run(["loa", *FAST], ["QUIT", "b1-d3"], monkeypatch, capsys)
+    assert status == 0
+    assert out.endswith("Game left unfinished.\n")
+    assert "plays" not in out
