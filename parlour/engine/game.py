@@ -212,7 +212,9 @@ class State(ABC):
 
     @abstractmethod
     def position_key(self) -> int:
-        """A hash of the position (Zobrist-style): equal positions give equal keys."""
+        """A hash of the position (Zobrist-style): equal positions give equal keys.
+
+        It covers what is on the board and who decides, not the history (ply counts, limits)."""
 
     @abstractmethod
     def position_json(self) -> JSONDict:
