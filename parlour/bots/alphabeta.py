@@ -14,35 +14,36 @@ The clock is only a safety stop at ``safety_factor`` times the budget.
 
 from __future__ import annotations
 
-import random
 import time
 from collections import defaultdict
-from dataclasses import dataclass
 from typing import Final
 
 from parlour.bots.base import Bot
 from parlour.bots.evaluators import Evaluator
+from parlour.bots.search import (
+    CLOCK_EVERY,
+    EXACT,
+    GOLDEN,
+    INFINITY,
+    LOWER,
+    MASK64,
+    MAX_PLY,
+    MIN_NODES,
+    PLY_KEYS,
+    SAFETY_FACTOR,
+    SOLVED,
+    TABLE_LIMIT,
+    UPPER,
+    WIN,
+    SearchResult,
+)
+from parlour.bots.search import OutOfTime as _OutOfTime
 from parlour.engine import Action, OptionError, State
 
 NODES_PER_SECOND: Final = 16_000
 """Nodes of search per second of budget. Calibrated so that on the development machine (2 cores,
 AMD EPYC, CPython 3.11) the allowance for the LOA evaluator is used in well under the budget."""
 
-SAFETY_FACTOR: Final = 4.0
-"""The clock stops a search that has taken this many times its budget (an overloaded machine)."""
-
-MIN_NODES: Final = 64
-"""Even a tiny budget gets this much search: enough to see a win in one."""
-
-WIN: Final = 1_000_000
-"""A win at ``ply`` plies from the root scores ``WIN - ply``: sooner wins score higher."""
-
-MAX_PLY: Final = 128
-INFINITY: Final = WIN + 1
-SOLVED: Final = 1 << 20
-"""The depth stored for a result that no horizon limited: valid for any search depth."""
-CLOCK_EVERY: Final = 256
-TABLE_LIMIT: Final = 2_000_000
 REDUCE_FROM_DEPTH: Final = 3
 REDUCE_AFTER: Final = 4
 """Late move reductions: at this depth or more, quiet moves from this index on are probed a ply
@@ -51,36 +52,7 @@ NOISE_BITS: Final = 3
 """Leaf evaluations get a jitter of 0 to 2**NOISE_BITS - 1 units drawn from the seed and the
 position: too little to matter to the LOA evaluator (a piece one step nearer its group is worth
 tens of units), enough that different seeds play different games."""
-MASK64: Final = (1 << 64) - 1
-GOLDEN: Final = 0x9E3779B97F4A7C15
 TACTICAL_BONUS: Final = 1 << 40
-
-EXACT, LOWER, UPPER = 0, 1, 2
-
-_ply_keys = random.Random(0xAB)
-PLY_KEYS: Final = [_ply_keys.getrandbits(64) for _ in range(MAX_PLY + 2)]
-"""Mixed into the table's key: the same position at another distance from the root may be nearer
-the move limit and has win scores counted from another ply."""
-
-
-class _OutOfTime(Exception):
-    """The node allowance (or the safety clock) ran out in the middle of an iteration."""
-
-
-@dataclass(frozen=True)
-class SearchResult:
-    """What a search found and what it cost."""
-
-    action: Action
-    score: int
-    depth: int
-    nodes: int
-    seconds: float
-    solved: bool
-
-    @property
-    def nodes_per_second(self) -> float:
-        return self.nodes / self.seconds if self.seconds > 0 else 0.0
 
 
 class AlphaBetaBot(Bot):
@@ -295,3 +267,6 @@ class AlphaBetaBot(Bot):
         killers = self._killers[ply]
         if killers[0] != action and not self.evaluator.is_tactical(state, action):
             killers[1], killers[0] = killers[0], action
+
+
+__all__ = ["MIN_NODES", "NODES_PER_SECOND", "SAFETY_FACTOR", "WIN", "AlphaBetaBot", "SearchResult"]

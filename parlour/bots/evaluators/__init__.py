@@ -18,6 +18,11 @@ class Evaluator(ABC):
     finished games themselves from their ``Outcome``.
     """
 
+    nodes_per_second: int | None = None
+    """The node allowance per second of budget that searches with this evaluator get, where
+    the game's rules and evaluation cost differ much from the search's default (fixed in the
+    code, so that a budget means the same search on every machine)."""
+
     @abstractmethod
     def evaluate(self, state: State, seat: int) -> int:
         """How good ``state`` is for ``seat``: positive is good, in ``(-MAX_EVAL, MAX_EVAL)``."""
