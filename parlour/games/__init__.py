@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from parlour.engine import Game, OptionError
+from parlour.games.biloba import Biloba
 from parlour.games.loa import LinesOfAction
 
-GAMES: dict[str, Game] = {game.info.name: game for game in (LinesOfAction(),)}
+GAMES: dict[str, Game] = {game.info.name: game for game in (LinesOfAction(), Biloba())}
 
 
 def get_game(name: str) -> Game:
