@@ -1,0 +1,957 @@
+"""Biloba for 2, 3 and 4 players: the rules of ``specs/biloba.md`` (the original program's, quirks
+included), with make/unmake.
+
+Decisions are actions (BIL-53); everything else happens inside ``apply``: forced captures are
+detected, eliminations, passes (BIL-50) and seats with no pawns are dealt with, so that
+``to_move()`` always names the seat whose decision is next (or ``NOBODY``).
+
+Actions are integers whose order is the order of their texts (tiles are ``x * 9 + y``):
+
+* a step or jump ``F-T`` is ``(F * 81 + T) * 9``;
+* a centre route ``F-e5-T`` is ``(F * 81 + 40) * 9 + k``, k = 1 + the index of T in
+  ``CENTRE_NEIGHBOURS``;
+* a replacement ``P>T`` is ``REPLACE_BASE + P * 81 + T``.
+
+``decode_action`` turns an action back into its tiles.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Final, NamedTuple
+
+from parlour.engine import (
+    NOBODY,
+    Action,
+    FormatError,
+    Game,
+    GameInfo,
+    IllegalActionError,
+    JSONDict,
+    NotationError,
+    Option,
+    OptionError,
+    Outcome,
+    State,
+)
+from parlour.games.biloba.board import (
+    CENTRE,
+    CENTRE_NEIGHBOUR_SET,
+    CENTRE_NEIGHBOURS,
+    COLOUR_LETTERS,
+    COLOUR_NAMES,
+    COLUMNS,
+    CORNER,
+    EMPTY,
+    GRID_NEIGHBOURS,
+    HALF_LINES,
+    JUMPS_MULTI,
+    JUMPS_TWO,
+    LINES,
+    NAMES,
+    NON_PLAYABLE,
+    STEPS,
+    TEST_LINES,
+    TILES,
+    board_rows,
+    parse_tile,
+    pawns_per_player,
+    read_rows,
+    setup,
+    tile_x,
+    tile_y,
+)
+
+SEAT_NAMES: Final = ("Orange", "Blue", "Red", "Green")
+
+REPLACE_BASE: Final = TILES * TILES * 9
+"""Actions from here on are replacements (BIL-28, BIL-30)."""
+
+MOVE, REPLACE, OVER = 0, 1, 2
+"""``state.phase``: the decision due — a move, a replacement — or the game is over."""
+
+_ROUTE_INDEX: Final = {tile: index + 1 for index, tile in enumerate(CENTRE_NEIGHBOURS)}
+
+# Per tile, the move actions a pawn there may take, precomputed with the tiles they test.
+_STEP_ACTIONS: Final = tuple(
+    tuple((n, (t * TILES + n) * 9) for n in STEPS[t] if n != CENTRE) for t in range(TILES)
+)
+_ROUTE_ACTIONS: Final = tuple(
+    tuple((n, (t * TILES + CENTRE) * 9 + k) for n, k in _ROUTE_INDEX.items() if n != t)
+    if t in CENTRE_NEIGHBOUR_SET
+    else ()
+    for t in range(TILES)
+)
+
+
+def _jump_actions(
+    table: tuple[tuple[tuple[int, int], ...], ...],
+) -> tuple[tuple[tuple[int, int, int], ...], ...]:
+    return tuple(tuple((over, land, (t * TILES + land) * 9) for over, land in table[t]) for t in range(TILES))
+
+
+_JUMP_ACTIONS_TWO: Final = tuple(_jump_actions(table) for table in JUMPS_TWO)
+_JUMP_ACTIONS_MULTI: Final = tuple(_jump_actions(table) for table in JUMPS_MULTI)
+
+_zobrist = random.Random(0xB110BA)
+ZOBRIST: Final = tuple(tuple(_zobrist.getrandbits(64) for _ in range(TILES)) for _ in range(4))
+_SEAT_KEYS: Final = tuple(_zobrist.getrandbits(64) for _ in range(4))
+_PENDING_KEYS: Final = tuple(tuple(_zobrist.getrandbits(64) for _ in range(TILES)) for _ in range(TILES))
+_FORCED_KEY: Final = _zobrist.getrandbits(64)
+_OVER_KEY: Final = _zobrist.getrandbits(64)
+
+_NO_PENDING: Final[dict[int, tuple[int, ...]]] = {}
+
+_TILE = r"([a-z]\d+)"
+_MOVE_TEXT: Final = re.compile(rf"{_TILE}-{_TILE}(?:-{_TILE})?")
+_REPLACE_TEXT: Final = re.compile(rf"{_TILE}>{_TILE}")
+
+
+# --- actions --------------------------------------------------------------------------------------
+
+
+def move_action(origin: int, target: int, final: int | None = None) -> Action:
+    """The action of a step or jump ``origin-target``, or of the centre route ``origin-e5-final``."""
+    if final is None:
+        return (origin * TILES + target) * 9
+    return (origin * TILES + CENTRE) * 9 + _ROUTE_INDEX[final]
+
+
+def replacement_action(pawn: int, tile: int) -> Action:
+    """The action ``pawn>tile`` (BIL-30)."""
+    return REPLACE_BASE + pawn * TILES + tile
+
+
+def is_replacement(action: Action) -> bool:
+    return action >= REPLACE_BASE
+
+
+def decode_action(action: Action) -> tuple[int, ...]:
+    """The tiles of an action: (from, to), (from, e5, to) or, for a replacement, (pawn, tile)."""
+    if action >= REPLACE_BASE:
+        return divmod(action - REPLACE_BASE, TILES)
+    rest, route = divmod(action, 9)
+    origin, target = divmod(rest, TILES)
+    if route:
+        return origin, CENTRE, CENTRE_NEIGHBOURS[route - 1]
+    return origin, target
+
+
+def action_text(action: Action) -> str:
+    """BIL-21 / BIL-30: ``d4-d5``, ``c3-c5``, ``d4-e5-f5``, ``c3>c4``."""
+    tiles = decode_action(action)
+    if action >= REPLACE_BASE:
+        return f"{NAMES[tiles[0]]}>{NAMES[tiles[1]]}"
+    return "-".join(NAMES[t] for t in tiles)
+
+
+# --- events and options ---------------------------------------------------------------------------
+
+
+class Event(NamedTuple):
+    """Something that happened without a decision, or the pawns a capture scan removed.
+
+    ``kind`` is ``"capture"`` (one scan of ``seat``: the wave's removed ``tiles`` and their
+    ``colours``), ``"eliminated"`` (BIL-32: ``seat``'s pawns removed) or ``"pass"`` (BIL-50).
+    ``ply`` is the number of actions applied when it happened; ``turn`` the turn it belongs to.
+    """
+
+    ply: int
+    turn: int
+    seat: int
+    kind: str
+    tiles: tuple[int, ...] = ()
+    colours: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class CountOrOff(Option):
+    """An option whose value is a whole number of at least ``minimum``, or ``None`` (off)."""
+
+    def check(self, value: Any) -> Any:
+        if value is None:
+            return None
+        least = self.minimum if self.minimum is not None else 1
+        if isinstance(value, bool) or not isinstance(value, int) or value < least:
+            raise OptionError(f"option {self.name!r} must be a whole number of at least {least}, "
+                              f"or null (off), not {value!r}")
+        return value
+
+    def parse(self, text: str) -> Any:
+        if text.strip().lower() in ("null", "none", "off"):
+            return None
+        try:
+            return self.check(int(text))
+        except ValueError:
+            raise OptionError(f"option {self.name!r} must be a whole number or 'off', not {text!r}") from None
+
+
+OPTIONS: Final = (
+    CountOrOff(
+        "quiet_limit",
+        None,
+        "a draw after this many turns in a row without a pawn leaving the board; null = off (BIL-51)",
+        minimum=1,
+    ),
+    Option("ruleset", "original", "the rules of the original program, quirks included (BIL-52)",
+           choices=("original",)),
+)
+
+
+# --- the state ------------------------------------------------------------------------------------
+
+
+class BilobaState(State):
+    """A Biloba position with its history (make/unmake on a board list and pawn lists).
+
+    For bots and front ends (read-only):
+
+    * ``board[tile]``: the colour (seat) of the pawn there, ``EMPTY`` or ``CORNER``;
+    * ``pawns[colour]``: each pawn's tile in identity order (BIL-11), -1 once it has left;
+    * ``counts[colour]``: pawns on the board; ``seat``: whose turn it is;
+    * ``phase``: ``MOVE``, ``REPLACE`` or ``OVER``; ``pending``: pending pawn → its empty vacated
+      tiles (BIL-28) while ``phase == REPLACE``; ``forced``: the turn is a forced-capture turn;
+    * ``turn``: turns begun (BIL-13 turns; seats with no pawns do not count), ``quiet``: turns in a
+      row with no pawn leaving (BIL-51); ``log``: the ``Event`` list, ``turn_seats[i]``: the seat of
+      turn i + 1.
+
+    Helpers: ``rows()``, ``pending_pawns()``, ``identity(tile)``, ``can_capture_soon(colour)``,
+    ``recent_events()``, ``turn_records()``.
+    """
+
+    __slots__ = (
+        "_changes",
+        "_jumps",
+        "_legal",
+        "_limit",
+        "_outcome",
+        "_rows",
+        "_undo",
+        "board",
+        "counts",
+        "forced",
+        "game",
+        "history",
+        "ids",
+        "key",
+        "log",
+        "options",
+        "pawns",
+        "pending",
+        "phase",
+        "players",
+        "quiet",
+        "seat",
+        "seed",
+        "start",
+        "turn",
+        "turn_seats",
+    )
+
+    def __init__(
+        self,
+        game: Game,
+        players: int,
+        options: dict[str, Any],
+        seed: int,
+        start: JSONDict | None,
+        position: _Position,
+    ) -> None:
+        self.game = game
+        self.players = players
+        self.options = options
+        self.seed = seed
+        self.start = start
+        self.history: list[Action] = []
+        self.board = position.board
+        self.ids = [-1] * TILES
+        self.pawns = position.pawns
+        key = 0
+        for colour, tiles in enumerate(self.pawns):
+            for identity, tile in enumerate(tiles):
+                if tile >= 0:
+                    self.ids[tile] = identity
+                    key ^= ZOBRIST[colour][tile]
+        self.key = key
+        self.counts = tuple(sum(1 for t in tiles if t >= 0) for tiles in self.pawns)
+        self.seat = position.seat
+        self.quiet = position.quiet
+        self.forced = position.forced
+        self.pending = position.pending
+        self.phase = MOVE
+        self.turn = 0
+        self.turn_seats: list[int] = []
+        self.log: list[Event] = []
+        self._limit: int = options["quiet_limit"] or 0
+        self._jumps = _JUMP_ACTIONS_TWO if players == 2 else _JUMP_ACTIONS_MULTI
+        self._legal: list[Action] | None = None
+        self._outcome: Outcome | None = None
+        self._rows: list[str] | None = None
+        self._undo: list[tuple[Any, ...]] = []
+        self._changes: list[tuple[int, int, int]] = []
+        if self.pending:
+            self.phase = REPLACE
+            self.turn = 1
+            self.turn_seats.append(self.seat)
+        else:
+            self._run_turns(self.seat)
+
+    # --- the contract --------------------------------------------------------------------------
+
+    def to_move(self) -> int:
+        return NOBODY if self.phase == OVER else self.seat
+
+    def outcome(self) -> Outcome | None:
+        return self._outcome
+
+    def legal_actions(self) -> list[Action]:
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._decisions()
+        return list(legal)
+
+    def apply(self, action: Action) -> None:
+        self._undo.append((
+            self.seat, self.phase, self.pending, self.forced, self.quiet, self.turn, self.counts,
+            self.key, self._legal, self._outcome, len(self.log), len(self._changes),
+        ))
+        self.history.append(action)
+        self._legal = None
+        self._rows = None
+        if action >= REPLACE_BASE:
+            self._replace(action - REPLACE_BASE)
+        else:
+            self._move(action)
+
+    def undo(self) -> None:
+        if not self.history:
+            raise IllegalActionError("nothing to undo")
+        self.history.pop()
+        (
+            self.seat, self.phase, self.pending, self.forced, self.quiet, turn, self.counts,
+            self.key, self._legal, self._outcome, log_length, change_count,
+        ) = self._undo.pop()
+        changes, board, ids, pawns = self._changes, self.board, self.ids, self.pawns
+        for _ in range(len(changes) - change_count):
+            tile, colour, identity = changes.pop()
+            board[tile] = colour
+            ids[tile] = identity
+            if colour >= 0:
+                pawns[colour][identity] = tile
+        del self.log[log_length:]
+        del self.turn_seats[turn:]
+        self.turn = turn
+        self._rows = None
+
+    def copy(self) -> BilobaState:
+        clone = BilobaState.__new__(BilobaState)
+        clone.game = self.game
+        clone.players = self.players
+        clone.options = self.options
+        clone.seed = self.seed
+        clone.start = self.start
+        clone.history = self.history.copy()
+        clone.board = self.board.copy()
+        clone.ids = self.ids.copy()
+        clone.pawns = [tiles.copy() for tiles in self.pawns]
+        clone.counts = self.counts
+        clone.key = self.key
+        clone.seat = self.seat
+        clone.phase = self.phase
+        clone.pending = self.pending
+        clone.forced = self.forced
+        clone.quiet = self.quiet
+        clone.turn = self.turn
+        clone.turn_seats = self.turn_seats.copy()
+        clone.log = self.log.copy()
+        clone._limit = self._limit
+        clone._jumps = self._jumps
+        clone._legal = self._legal
+        clone._outcome = self._outcome
+        clone._rows = self._rows
+        clone._undo = self._undo.copy()
+        clone._changes = self._changes.copy()
+        return clone
+
+    def position_key(self) -> int:
+        key = self.key ^ _SEAT_KEYS[self.seat]
+        if self.phase == OVER:
+            return key ^ _OVER_KEY
+        if self.phase == REPLACE:
+            if self.forced:
+                key ^= _FORCED_KEY
+            for pawn, tiles in self.pending.items():
+                row = _PENDING_KEYS[pawn]
+                for tile in tiles:
+                    key ^= row[tile]
+        return key
+
+    # --- decisions -----------------------------------------------------------------------------
+
+    def _decisions(self) -> list[Action]:
+        if self.phase == MOVE:
+            return self._moves()
+        if self.phase == REPLACE:
+            return sorted(
+                REPLACE_BASE + pawn * TILES + tile for pawn, tiles in self.pending.items() for tile in tiles
+            )
+        return []
+
+    def _moves(self) -> list[Action]:
+        """BIL-20: every step, jump and centre route of the seat to move, in text order."""
+        board = self.board
+        jumps = self._jumps[self.seat]
+        live = [pawn for pawn in self.pawns[self.seat] if pawn >= 0]
+        # The tables hold playable tiles only, so a negative cell is an empty tile. e5 is empty
+        # whenever a move is due (BIL-18); BIL-17's entry condition is "some route exists".
+        moves = [action for pawn in live for target, action in _STEP_ACTIONS[pawn] if board[target] < 0]
+        moves += [action for pawn in live for target, action in _ROUTE_ACTIONS[pawn] if board[target] < 0]
+        moves += [
+            action
+            for pawn in live
+            for over, land, action in jumps[pawn]
+            if board[over] >= 0 and board[land] < 0
+        ]
+        moves.sort()
+        return moves
+
+    def _move(self, action: Action) -> None:
+        rest, route = divmod(action, 9)
+        origin, target = divmod(rest, TILES)
+        if route:
+            target = CENTRE_NEIGHBOURS[route - 1]
+        colour = self.seat
+        board, ids = self.board, self.ids
+        identity = ids[origin]
+        self._changes += ((origin, colour, identity), (target, EMPTY, -1))
+        board[origin] = EMPTY
+        ids[origin] = -1
+        board[target] = colour
+        ids[target] = identity
+        self.pawns[colour][identity] = target
+        zobrist = ZOBRIST[colour]
+        self.key ^= zobrist[origin] ^ zobrist[target]
+        # BIL-27. No sandwich of this colour existed before the move (BIL-26 took them), so every
+        # new one has the moved pawn as a flanker: look around it only.
+        captured: list[int] = []
+        pending: dict[int, tuple[int, ...]] = {}
+        for mid, far in LINES[target]:
+            enemy = board[mid]
+            if enemy >= 0 and enemy != colour and board[far] == colour:
+                captured.append(mid)
+                pending[far] = (mid,)
+        if not captured:
+            self.quiet += 1
+            self._next_turn()
+            return
+        captured.sort()
+        pending[target] = tuple(captured)
+        self.forced = False
+        self._capture(captured, pending)
+
+    def _replace(self, code: int) -> None:
+        """BIL-28: the pending pawn moves on to the vacated tile; the lists are updated."""
+        pawn, tile = divmod(code, TILES)
+        colour = self.seat
+        board, ids = self.board, self.ids
+        identity = ids[pawn]
+        self._changes += ((pawn, colour, identity), (tile, EMPTY, -1))
+        board[pawn] = EMPTY
+        ids[pawn] = -1
+        board[tile] = colour
+        ids[tile] = identity
+        self.pawns[colour][identity] = tile
+        zobrist = ZOBRIST[colour]
+        self.key ^= zobrist[pawn] ^ zobrist[tile]
+        pending: dict[int, tuple[int, ...]] = {}
+        for other, tiles in self.pending.items():
+            if other != pawn:
+                left = tuple(t for t in tiles if t != tile)
+                if left:
+                    pending[other] = left
+        if pending:
+            self.pending = pending
+            return
+        self.pending = _NO_PENDING
+        captured, pending = self._scan()  # BIL-29: the next wave
+        if captured:
+            self._capture(captured, pending)
+            return
+        if self.forced:
+            self._eliminate_if_stuck()
+        self.quiet = 0
+        self._next_turn()
+
+    # --- capture, elimination, turns ------------------------------------------------------------
+
+    def _scan(self) -> tuple[list[int], dict[int, tuple[int, ...]]]:
+        """BIL-25: every enemy pawn flanked by the seat's pawns, and each flanker's vacated tiles."""
+        colour = self.seat
+        board = self.board
+        sandwiches = [
+            (pawn, mid, far)
+            for pawn in self.pawns[colour]
+            if pawn >= 0
+            for mid, far in HALF_LINES[pawn]
+            if board[far] == colour and board[mid] >= 0 and board[mid] != colour
+        ]
+        if not sandwiches:
+            return [], _NO_PENDING
+        vacated: dict[int, set[int]] = {}
+        for pawn, mid, far in sandwiches:
+            vacated.setdefault(pawn, set()).add(mid)
+            vacated.setdefault(far, set()).add(mid)
+        captured = sorted({mid for _, mid, _ in sandwiches})
+        return captured, {pawn: tuple(sorted(tiles)) for pawn, tiles in vacated.items()}
+
+    def _capture(self, captured: list[int], pending: dict[int, tuple[int, ...]]) -> None:
+        """Removes a scan's pawns; then the replacements are due, unless the game is over (BIL-29)."""
+        colours = tuple(self.board[t] for t in captured)
+        self._remove(captured)
+        self.log.append(Event(len(self.history), self.turn, self.seat, "capture", tuple(captured), colours))
+        if self._ended():
+            if self.forced:
+                self._eliminate_if_stuck()  # BIL-13 quirk: the test runs before the end is seen
+            self._finish()
+            return
+        self.phase = REPLACE
+        self.pending = pending
+
+    def _remove(self, tiles: list[int] | tuple[int, ...]) -> None:
+        board, ids, pawns = self.board, self.ids, self.pawns
+        counts = list(self.counts)
+        key = self.key
+        for tile in tiles:
+            colour, identity = board[tile], ids[tile]
+            self._changes.append((tile, colour, identity))
+            board[tile] = EMPTY
+            ids[tile] = -1
+            pawns[colour][identity] = -1
+            counts[colour] -= 1
+            key ^= ZOBRIST[colour][tile]
+        self.key = key
+        self.counts = tuple(counts)
+
+    def can_capture_soon(self, colour: int) -> bool:
+        """BIL-33, exactly: reachability ignored, a non-playable T accepted, the centre clause."""
+        board = self.board
+        near_centre = any(board[t] == colour for t in CENTRE_NEIGHBOURS)
+        for pawn in self.pawns[colour]:
+            if pawn < 0:
+                continue
+            for enemy, beyond in TEST_LINES[pawn]:
+                other = board[enemy]
+                if other < 0 or other == colour or beyond < 0 or beyond == CENTRE or board[beyond] >= 0:
+                    continue
+                if near_centre and beyond in CENTRE_NEIGHBOUR_SET:
+                    return True
+                if any(board[t] == colour for t in GRID_NEIGHBOURS[beyond]):
+                    return True
+        return False
+
+    def _eliminate_if_stuck(self) -> bool:
+        """BIL-32: at its turn start a player with 1 or 2 pawns that cannot capture soon is out."""
+        seat = self.seat
+        if not 0 < self.counts[seat] <= 2 or self.can_capture_soon(seat):
+            return False
+        tiles = tuple(t for t in self.pawns[seat] if t >= 0)
+        self._remove(tiles)
+        self.log.append(Event(len(self.history), self.turn, seat, "eliminated", tiles, (seat,) * len(tiles)))
+        return True
+
+    def _ended(self) -> bool:
+        """BIL-36: at most one player has pawns, or (2 players only) both have exactly two."""
+        counts = self.counts
+        if self.players == 2:
+            return counts[0] == 0 or counts[1] == 0 or (counts[0] == 2 and counts[1] == 2)
+        return sum(1 for n in counts if n) <= 1
+
+    def _finish(self, reason: str | None = None) -> None:
+        """BIL-37 (or a draw of BIL-50/51 when ``reason`` is given): the game is over."""
+        self.phase = OVER
+        self.pending = _NO_PENDING
+        self._legal = []
+        if reason is not None:
+            self._outcome = Outcome(None, reason)
+            return
+        strong = [seat for seat, n in enumerate(self.counts) if n >= 2]
+        alive = [seat for seat, n in enumerate(self.counts) if n]
+        if not alive:
+            reason = "no-pawns"
+        elif len(alive) == 1:
+            reason = "last-player" if strong else "lone-pawn"
+        else:
+            reason = "two-against-two"
+        self._outcome = Outcome(strong[0] if len(strong) == 1 else None, reason)
+
+    def _next_turn(self) -> None:
+        self._run_turns((self.seat + 1) % self.players)
+
+    def _run_turns(self, seat: int) -> None:
+        """BIL-12/13: starts turns from ``seat`` on until one needs a decision or the game ends."""
+        passes = 0
+        while True:
+            self.seat = seat
+            if self._ended():
+                self._finish()
+                return
+            if self._limit and self.quiet >= self._limit:
+                self._finish("quiet-limit")
+                return
+            counts = self.counts
+            while not counts[seat]:
+                seat = (seat + 1) % self.players
+            self.seat = seat
+            self.turn += 1
+            self.turn_seats.append(seat)
+            captured, pending = self._scan()
+            if captured:  # BIL-26: a forced-capture turn
+                self.forced = True
+                self._capture(captured, pending)
+                return
+            if self._eliminate_if_stuck():
+                self.quiet = 0
+                passes = 0
+            else:
+                self.forced = False
+                moves = self._moves()
+                if moves:
+                    self.phase = MOVE
+                    self._legal = moves
+                    return
+                # BIL-50: no legal move, a pass; a whole round of passes is a deadlock.
+                self.log.append(Event(len(self.history), self.turn, seat, "pass"))
+                self.quiet += 1
+                passes += 1
+                if passes >= sum(1 for n in self.counts if n):
+                    self._finish("deadlock")
+                    return
+            seat = (seat + 1) % self.players
+
+    # --- for bots and front ends ----------------------------------------------------------------
+
+    def pending_pawns(self) -> list[int]:
+        """The tiles of the pending pawns in identity order (BIL-11), as the original lists them."""
+        ids = self.ids
+        return sorted(self.pending, key=lambda tile: ids[tile])
+
+    def rows(self) -> list[str]:
+        """The board as BIL-6 strings, row 1 first."""
+        if self._rows is None:
+            self._rows = board_rows(self.board)
+        return list(self._rows)
+
+    def recent_events(self) -> list[Event]:
+        """What happened after the last decision (or the start), in order: its capture scan, then
+        the automatic turns up to the next decision."""
+        ply = len(self.history)
+        first = len(self.log)
+        while first and self.log[first - 1].ply == ply:
+            first -= 1
+        return self.log[first:]
+
+    def identity(self, tile: int) -> int:
+        """The identity index (BIL-11) of the pawn on ``tile``, -1 if there is none."""
+        return self.ids[tile]
+
+    def turn_records(self) -> list[str]:
+        """BIL-55: one line per turn since the start position, e.g. ``O: g3-f4 d4>e4``."""
+        words: list[list[str]] = [[] for _ in self.turn_seats]
+        for action, saved in zip(self.history, self._undo, strict=True):
+            words[saved[5] - 1].append(action_text(action))
+        for event in self.log:
+            if event.kind != "capture":
+                words[event.turn - 1].append("pass" if event.kind == "pass" else "eliminated")
+        if words and not words[-1] and self.phase != OVER:
+            del words[-1]  # the turn in progress, before its first decision
+        seats = self.turn_seats[: len(words)]
+        return [" ".join([COLOUR_LETTERS[s] + ":", *turn]) for s, turn in zip(seats, words, strict=True)]
+
+    # --- notation and views -----------------------------------------------------------------------
+
+    def action_to_text(self, action: Action) -> str:
+        return action_text(action)
+
+    def parse_action(self, text: str) -> Action:
+        """``d4-d5``, ``c3-c5``, ``d4-e5-f5`` or ``c3>c4`` (BIL-21, BIL-30)."""
+        cleaned = text.strip().lower()
+        if cleaned == "pass":
+            raise IllegalActionError(
+                "there is no pass to choose: a player with no legal move passes automatically (BIL-50)"
+            )
+        replacement = _REPLACE_TEXT.fullmatch(cleaned)
+        move = _MOVE_TEXT.fullmatch(cleaned)
+        if replacement is None and move is None:
+            raise NotationError(
+                f"not a move: {text.strip()!r} (write FROM-TO like d4-d5, a centre route like d4-e5-f5, "
+                "or a replacement PAWN>TILE like c3>c4)"
+            )
+        if replacement is not None:
+            pawn, tile = parse_tile(replacement[1]), parse_tile(replacement[2])
+            action = replacement_action(pawn, tile)
+        else:
+            assert move is not None
+            origin, target = parse_tile(move[1]), parse_tile(move[2])
+            final = parse_tile(move[3]) if move[3] else None
+            if final is not None and target != CENTRE:
+                raise NotationError(f"a move of three tiles is a centre route through e5, not {cleaned!r}")
+            action = self._route_or_move(cleaned, origin, target, final)
+        if self.phase == OVER:
+            raise IllegalActionError("the game is over")
+        if action not in self.legal_actions():
+            raise IllegalActionError(self._why_illegal(cleaned, action))
+        return action
+
+    def _route_or_move(self, text: str, origin: int, target: int, final: int | None) -> Action:
+        if final is None:
+            if target == CENTRE and origin in CENTRE_NEIGHBOUR_SET:
+                raise IllegalActionError(f"{text}: a pawn that steps on to e5 must go on (BIL-18): "
+                                         f"write {text}-TILE")
+            if target == CENTRE:
+                raise IllegalActionError(f"{text}: only a step from a neighbour of e5 enters it; a jump may "
+                                         "not land on e5 (BIL-16, BIL-17)")
+            return move_action(origin, target)
+        if final not in CENTRE_NEIGHBOUR_SET:
+            raise IllegalActionError(f"{text}: from e5 the pawn steps to a neighbour of e5 (BIL-18)")
+        return move_action(origin, target, final)
+
+    def _why_illegal(self, text: str, action: Action) -> str:
+        who = SEAT_NAMES[self.seat]
+        if self.phase == REPLACE and action < REPLACE_BASE:
+            return f"{who} must first replace captured pawns (BIL-28), e.g. {self._example()}"
+        if self.phase == MOVE and action >= REPLACE_BASE:
+            return f"no replacement is pending: {who} must move"
+        tiles = decode_action(action)
+        if self.board[tiles[0]] != self.seat:
+            return f"{text}: there is no {who} pawn on {NAMES[tiles[0]]}"
+        if self.phase == REPLACE:
+            if tiles[0] not in self.pending:
+                return f"{text}: the pawn on {NAMES[tiles[0]]} is not pending (BIL-28)"
+            return f"{text}: {NAMES[tiles[1]]} is not an empty tile that pawn vacated (BIL-28)"
+        last = tiles[-1]
+        if len(tiles) == 3 and tiles[0] not in CENTRE_NEIGHBOUR_SET:
+            return f"{text}: only a pawn next to e5 can step on to it (BIL-17)"
+        if len(tiles) == 3 and last == tiles[0]:
+            return f"{text}: from e5 the pawn may not go back to {NAMES[last]} (BIL-18)"
+        if self.board[last] != EMPTY:
+            return f"{text}: {NAMES[last]} is not an empty playable tile"
+        if len(tiles) == 3:
+            return f"{text}: e5 may only be entered while a neighbour of e5 is empty (BIL-17, BIL-18)"
+        dx, dy = tile_x(last) - tile_x(tiles[0]), tile_y(last) - tile_y(tiles[0])
+        if max(abs(dx), abs(dy)) == 2 and dx % 2 == 0 and dy % 2 == 0:
+            over = tiles[0] + (dx // 2) * 9 + dy // 2
+            if self.board[over] < 0:
+                return f"{text}: a jump needs a pawn to jump over on {NAMES[over]} (BIL-16)"
+            return f"{text}: {who} may not jump backwards (BIL-19)"
+        return f"{text}: a pawn steps to a neighbouring tile or jumps over one pawn (BIL-15, BIL-16)"
+
+    def _example(self) -> str:
+        legal = self.legal_actions()
+        return action_text(legal[0]) if legal else "-"
+
+    def position_json(self) -> JSONDict:
+        position: JSONDict = {
+            "players": self.players,
+            "board": self.rows(),
+            "to_move": COLOUR_NAMES[self.seat],
+            "pawns": {
+                COLOUR_NAMES[colour]: [NAMES[t] if t >= 0 else None for t in tiles]
+                for colour, tiles in enumerate(self.pawns)
+            },
+            "quiet": self.quiet,
+        }
+        if self.phase == REPLACE:
+            position["pending"] = {
+                NAMES[pawn]: [NAMES[t] for t in self.pending[pawn]] for pawn in self.pending_pawns()
+            }
+            position["forced"] = self.forced
+        return position
+
+    def view(self, seat: int | None) -> JSONDict:
+        """Biloba hides nothing: every seat and spectator sees the whole game."""
+        outcome = self._outcome
+        return {
+            "game": "biloba",
+            "seat": seat,
+            **self.position_json(),
+            "to_move_seat": self.to_move(),
+            "pawn_counts": list(self.counts),
+            "turn": self.turn,
+            "last_move": action_text(self.history[-1]) if self.history else None,
+            "events": [
+                {"kind": e.kind, "seat": e.seat, "turn": e.turn, "tiles": [NAMES[t] for t in e.tiles]}
+                for e in self.recent_events()
+            ],
+            "outcome": outcome.to_json() if outcome else None,
+            "record": self.to_json(),
+        }
+
+    def render(self, seat: int | None = None) -> str:
+        lines = ["    " + " ".join(COLUMNS)]
+        for number, row in enumerate(self.rows(), start=1):
+            lines.append(f" {number}  " + " ".join(row))
+        counts = ", ".join(f"{SEAT_NAMES[s]} {n}" for s, n in enumerate(self.counts))
+        lines.append(f"Pawns: {counts}")
+        last = self._last_text()
+        if last:
+            lines.append(f"Last: {last}")
+        who = SEAT_NAMES[self.seat]
+        if self.phase == MOVE:
+            lines.append(f"{who} to move (turn {self.turn})")
+        elif self.phase == REPLACE:
+            pawns = " ".join(NAMES[p] for p in self.pending_pawns())
+            lines.append(f"{who} to replace (turn {self.turn}): move a pending pawn ({pawns}) on to a tile "
+                         f"it flanked, e.g. {self._example()}")
+        return "\n".join(lines)
+
+    def _last_text(self) -> str:
+        """The last decision and what happened after it without one."""
+        parts = []
+        if self.history:
+            parts.append(f"{SEAT_NAMES[self._undo[-1][0]]} {action_text(self.history[-1])}")
+        for event in self.recent_events():
+            name = SEAT_NAMES[event.seat]
+            if event.kind == "capture":
+                parts.append(f"{name} captures {' '.join(NAMES[t] for t in event.tiles)}")
+            elif event.kind == "eliminated":
+                parts.append(f"{name} is eliminated")
+            else:
+                parts.append(f"{name} passes")
+        return "; ".join(parts)
+
+
+# --- the game -------------------------------------------------------------------------------------
+
+
+@dataclass
+class _Position:
+    """A position read from JSON (or the set-up), before any rule has run."""
+
+    board: list[int]
+    pawns: list[list[int]]
+    seat: int
+    quiet: int
+    pending: dict[int, tuple[int, ...]]
+    forced: bool
+
+
+class Biloba(Game):
+    """Biloba for 2, 3 and 4 players, as the original program plays it (``specs/biloba.md``)."""
+
+    info = GameInfo(
+        name="biloba",
+        title="Biloba",
+        min_players=2,
+        max_players=4,
+        default_players=2,
+        chance=False,
+        hidden_information=False,
+        options=OPTIONS,
+        seat_names=SEAT_NAMES,
+    )
+
+    def new(
+        self,
+        players: int | None = None,
+        options: Mapping[str, Any] | None = None,
+        seed: int = 0,
+        start: JSONDict | None = None,
+    ) -> BilobaState:
+        """The set-up (BIL-9, BIL-10), or ``start`` in ``position_json`` form: ``board`` and
+        ``to_move`` at the start of that player's turn (before its forced captures), optionally
+        ``players``, ``pawns`` (identities), ``quiet``, and ``pending``/``forced`` mid-replacement."""
+        if players is None and isinstance(start, dict) and isinstance(start.get("players"), int):
+            players = start["players"]
+        count = self.info.check_players(players)
+        resolved = self.info.resolve_options(options)
+        position = initial_position(count) if start is None else read_position(start, count)
+        return BilobaState(self, count, resolved, seed, start, position)
+
+    def from_rows(
+        self,
+        rows: list[str],
+        to_move: str = "orange",
+        players: int = 2,
+        options: Mapping[str, Any] | None = None,
+    ) -> BilobaState:
+        """A position from its BIL-6 rows, at the start of ``to_move``'s turn."""
+        return self.new(players, options, start={"board": rows, "to_move": to_move})
+
+
+def initial_position(players: int) -> _Position:
+    board = [CORNER if t in NON_PLAYABLE else EMPTY for t in range(TILES)]
+    pawns = []
+    for colour, tiles in enumerate(setup(players)):
+        for tile in tiles:
+            board[tile] = colour
+        pawns.append(list(tiles))
+    return _Position(board, pawns, 0, 0, _NO_PENDING, False)
+
+
+def read_position(start: Any, players: int) -> _Position:
+    """Checks and reads a position in ``BilobaState.position_json`` form."""
+    if not isinstance(start, dict):
+        raise FormatError("a Biloba position must be a JSON object")
+    if start.get("players", players) != players:
+        raise FormatError(f"the position is for {start.get('players')!r} players, not {players}")
+    board = read_rows(start.get("board"), players)
+    to_move = start.get("to_move", "orange")
+    if to_move not in COLOUR_NAMES[:players]:
+        raise FormatError(f"'to_move' must be one of {', '.join(COLOUR_NAMES[:players])}, not {to_move!r}")
+    quiet = start.get("quiet", 0)
+    if isinstance(quiet, bool) or not isinstance(quiet, int) or quiet < 0:
+        raise FormatError(f"'quiet' must be a whole number of turns, not {quiet!r}")
+    pawns = _read_pawns(start.get("pawns"), board, players)
+    seat = COLOUR_NAMES.index(to_move)
+    pending = _read_pending(start.get("pending"), board, seat)
+    forced = start.get("forced", False)
+    if not isinstance(forced, bool):
+        raise FormatError(f"'forced' must be true or false, not {forced!r}")
+    return _Position(board, pawns, seat, quiet, pending, forced)
+
+
+def _read_pawns(data: Any, board: list[int], players: int) -> list[list[int]]:
+    """BIL-11 identities: given per colour as tiles (``null`` for a pawn gone), or by tile order.
+
+    A constructed position may hold more pawns than a set-up (BIL-8), e.g. to show BIL-50's
+    deadlock, which needs 68 pawns; the identities then simply run on.
+    """
+    pawns = []
+    for colour in range(players):
+        on_board = [t for t in range(TILES) if board[t] == colour]
+        size = max(pawns_per_player(players), len(on_board))
+        if data is None:
+            pawns.append(on_board + [-1] * (size - len(on_board)))
+            continue
+        listed = data.get(COLOUR_NAMES[colour]) if isinstance(data, dict) else None
+        if not isinstance(listed, list) or len(listed) != size:
+            raise FormatError(f"'pawns' needs {size} entries (a tile or null) for {COLOUR_NAMES[colour]}")
+        try:
+            tiles = [-1 if name is None else parse_tile(name) for name in listed]
+        except (NotationError, TypeError):
+            raise FormatError(f"'pawns' of {COLOUR_NAMES[colour]}: not tiles: {listed!r}") from None
+        if sorted(t for t in tiles if t >= 0) != on_board:
+            raise FormatError(f"'pawns' of {COLOUR_NAMES[colour]} do not match the board")
+        pawns.append(tiles)
+    return pawns
+
+
+def _read_pending(data: Any, board: list[int], seat: int) -> dict[int, tuple[int, ...]]:
+    if data is None:
+        return _NO_PENDING
+    if not isinstance(data, dict):
+        raise FormatError("'pending' must map pawn tiles to lists of vacated tiles")
+    pending: dict[int, tuple[int, ...]] = {}
+    try:
+        for pawn_name, names in data.items():
+            pawn = parse_tile(pawn_name)
+            tiles = tuple(sorted(parse_tile(name) for name in names))
+            if board[pawn] != seat or not tiles or any(board[t] != EMPTY or t == CENTRE for t in tiles):
+                raise FormatError(f"'pending': {pawn_name} is not a pending pawn of the player to move")
+            pending[pawn] = tiles
+    except (NotationError, TypeError):
+        raise FormatError(f"'pending' is not a map of tiles: {data!r}") from None
+    return pending
