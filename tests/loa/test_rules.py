@@ -231,3 +231,12 @@ def test_undo_restores_captures_and_the_key() -> None:
     assert state.position_json()["board"][5] == "b------w"
     state.undo()
     assert (state.position_key(), state.position_json()) == (key, json_before)
+
+
+def test_view_marks_the_last_capture() -> None:
+    """LOA-4: a display may write a capture as c1xa3; the view does so for the last move."""
+    state = LOA.new()
+    state.play_text("c1-a3")
+    assert state.view(None)["last_move"] == "c1xa3"
+    state.play_text("a2-c2")
+    assert state.view(0)["last_move"] == "a2-c2"

@@ -370,10 +370,18 @@ class LoaState(State):
             **self.position_json(),
             "move_limit": self._limit,
             "to_move_seat": self.to_move(),
-            "last_move": self.action_to_text(self.history[-1]) if self.history else None,
+            "last_move": self._last_move_text(),
             "outcome": outcome.to_json() if outcome else None,
             "record": self.to_json(),
         }
+
+    def _last_move_text(self) -> str | None:
+        """The last ply, with ``x`` for a capture (LOA-4) so a display can mark it."""
+        if not self.history:
+            return None
+        text = self.action_to_text(self.history[-1])
+        captured = self._undo[-1][0]
+        return text.replace("-", "x") if captured else text
 
     def dump(self) -> str:
         """The CS61B dump (LOA-72), each line ending in a newline."""
