@@ -201,6 +201,13 @@ class State(ABC):
     def action_to_text(self, action: Action) -> str:
         """The action in the game's notation (in this position)."""
 
+    def action_text_for(self, action: Action, seat: int | None) -> str:
+        """The action as ``seat`` may see it (``None``: a spectator).
+
+        Front ends print other seats' actions through this: a card drawn into another hand
+        must not show. Perfect-information games show everything."""
+        return self.action_to_text(action)
+
     @abstractmethod
     def parse_action(self, text: str) -> Action:
         """The legal action the text names; ``NotationError`` if malformed, else

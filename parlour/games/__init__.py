@@ -5,8 +5,9 @@ from __future__ import annotations
 from parlour.engine import Game, OptionError
 from parlour.games.biloba import Biloba
 from parlour.games.loa import LinesOfAction
+from parlour.games.mille import Mille
 
-GAMES: dict[str, Game] = {game.info.name: game for game in (LinesOfAction(), Biloba())}
+GAMES: dict[str, Game] = {game.info.name: game for game in (LinesOfAction(), Biloba(), Mille())}
 
 
 def get_game(name: str) -> Game:

@@ -1,0 +1,97 @@
+"""Mille Bornes actions: the integer encoding of decisions, chance outcomes and entries (MIL-64).
+
+Actions sort in the canonical order of MIL-63:
+
+* ``COUP + k`` (k a safety), ``DRAW``, ``PLAY + k``, ``DISCARD + k``, ``EXTEND_YES``, ``EXTEND_NO``:
+  the decisions of the seat to move;
+* ``CARD + k``: the chance outcome "a card of kind k is dealt or drawn" (MIL-62);
+* ``ORDER + 2 * seat + on`` and ``NEW_GAME``: recorded entries that are not decisions (MIL-17,
+  MIL-56).
+
+A slot hint (MIL-64, ``play go @5``) adds ``HINT * (slot + 1)`` to a play, discard or coup.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from parlour.engine import Action, NotationError
+from parlour.games.mille.cards import EMPTY, KINDS, SAFETIES, SLOT_NAMES, TOKENS
+
+COUP: Final = 0
+DRAW: Final = 32
+PLAY: Final = 64
+DISCARD: Final = 96
+EXTEND_YES: Final = 128
+EXTEND_NO: Final = 129
+CARD: Final = 160
+ORDER: Final = 192
+NEW_GAME: Final = 200
+HINT: Final = 256
+
+
+def play_action(kind: int, slot: int | None = None) -> Action:
+    return hinted(PLAY + kind, slot)
+
+
+def discard_action(kind: int, slot: int | None = None) -> Action:
+    return hinted(DISCARD + kind, slot)
+
+
+def coup_action(kind: int, slot: int | None = None) -> Action:
+    return hinted(COUP + kind, slot)
+
+
+def card_action(kind: int) -> Action:
+    return CARD + kind
+
+
+def order_action(seat: int, on: bool) -> Action:
+    return ORDER + 2 * seat + int(on)
+
+
+def hinted(action: Action, slot: int | None) -> Action:
+    return action if slot is None else action + HINT * (slot + 1)
+
+
+def split_hint(action: Action) -> tuple[Action, int | None]:
+    """The action without its slot hint, and the hinted slot (``None`` if none)."""
+    if action < HINT:
+        return action, None
+    return action % HINT, action // HINT - 1
+
+
+def action_kind(action: Action) -> int:
+    """The card kind a play, discard, coup or chance action names (``EMPTY`` for the others)."""
+    base = action % HINT
+    if COUP <= base < DRAW or PLAY <= base < EXTEND_YES:
+        return base % 32
+    if CARD <= base < ORDER:
+        return base - CARD
+    return EMPTY
+
+
+def action_text(action: Action) -> str:
+    """The MIL-64 text of an action (without the seat prefix of a record line)."""
+    base, slot = split_hint(action)
+    hint = "" if slot is None else f" @{SLOT_NAMES[slot]}"
+    if base == DRAW:
+        return "draw"
+    if base == EXTEND_YES:
+        return "extend yes"
+    if base == EXTEND_NO:
+        return "extend no"
+    if base == NEW_GAME:
+        return "new_game"
+    if ORDER <= base < ORDER + 4:
+        return "order on" if base & 1 else "order off"
+    kind = action_kind(base)
+    if base < DRAW and kind in SAFETIES:
+        return f"coup {TOKENS[kind]}{hint}"
+    if PLAY <= base < PLAY + KINDS:
+        return f"play {TOKENS[kind]}{hint}"
+    if DISCARD <= base < DISCARD + KINDS:
+        return f"discard {TOKENS[kind]}{hint}"
+    if CARD <= base < CARD + KINDS:
+        return f"card {TOKENS[kind]}"
+    raise NotationError(f"not a Mille Bornes action: {action!r}")

@@ -1,0 +1,242 @@
+"""What leaves a Mille Bornes state: seat views (MIL-57), the texts they must never contain, the
+position JSON, and a full position sampled from a view (MIL-58) for determinised search."""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import TYPE_CHECKING
+
+from parlour.engine import FormatError, JSONDict
+from parlour.games.mille.actions import action_text
+from parlour.games.mille.cards import COPIES, EMPTY, KINDS, TOKENS, parse_card
+from parlour.games.mille.position import (
+    DEAL,
+    DRAWING,
+    OVER,
+    STEP_NAMES,
+    event_json,
+    score_json,
+    starter_of,
+    token,
+)
+
+if TYPE_CHECKING:
+    from parlour.games.mille.rules import MilleState
+
+
+def _flow(state: MilleState) -> JSONDict:
+    """Phase, step and whose turn it is (MIL-60): public."""
+    step = state.step
+    chance = step <= DRAWING
+    if step == OVER:
+        to_act: int | None = None
+    elif chance:
+        to_act = state.receiving()[0]
+    else:
+        to_act = state.mover
+    return {
+        "phase": "chance" if chance else "game_over" if step == OVER else "decision",
+        "step": None if chance else STEP_NAMES[step],
+        "chance": STEP_NAMES[step] if chance else None,
+        "to_act": to_act,
+        "drawn": state.drawn,
+        "dealt": state.deal_index if step == DEAL else None,
+        "draw": {"size": state.draw_size, "left": state.pending} if state.drawn else None,
+        "between_hands": state.stale,
+        "starter": starter_of(state.hand_serial),
+        "goal": state.goal,
+        "extended": state.extended,
+    }
+
+
+def _match(state: MilleState) -> JSONDict:
+    outcome = state.outcome()
+    return {
+        "game_no": state.game_no,
+        "hand_no": state.hand_no,
+        "hand_serial": state.hand_serial,
+        "games_won": list(state.games_won),
+        "totals": list(state.game_total),
+        "result": outcome.to_json() if outcome else None,
+        "last_hand": score_json(state.last_hand) if state.last_hand else None,
+    }
+
+
+def _table(state: MilleState, seat: int) -> JSONDict:
+    """A seat's cards on the table (MIL-15, MIL-57 item 6)."""
+    return {
+        "battle": token(state.battle[seat]),
+        "speed": token(state.speed[seat]),
+        "battle_pile": [TOKENS[k] for k in state.battle_pile[seat]],
+        "speed_pile": [TOKENS[k] for k in state.speed_pile[seat]],
+        "safeties": [{"card": TOKENS[k], "coup": coup} for k, coup in state.safeties[seat]],
+        "miles": {TOKENS[k]: n for k, n in enumerate(state.miles[seat])},
+        "hand_total": state.hand_total[seat],
+        "coup_window": token(state.window[seat]),
+    }
+
+
+def private_part(state: MilleState, seat: int) -> JSONDict:
+    """What only ``seat`` may see: its slots, ordering flag, cards just received, its decisions."""
+    acting = state.to_move() == seat
+    return {
+        "seat": seat,
+        "slots": [token(k) for k in state.slots[seat]],
+        "order": state.order[seat],
+        "received": [TOKENS[k] for k in state.received[seat]],
+        "legal": [action_text(a) for a in state.legal_actions()] if acting else [],
+    }
+
+
+def seat_view(state: MilleState, seat: int | None) -> JSONDict:
+    """MIL-57 for a seat, MIL-59 for a spectator (``None``): never a hidden card, the pile's
+    order, the seed or the record."""
+    seats = []
+    for s in (0, 1):
+        public = _table(state, s)
+        public.update(
+            mileage=state.mileage[s],
+            rolling=state.rolling(s),
+            limited=state.limited(s),
+            game_total=state.game_total[s],
+            games_won=state.games_won[s],
+            cards=state.cards_held(s),
+            drawn=state.drawn and state.mover == s,
+        )
+        seats.append(public)
+    hand = _flow(state)
+    hand.update(
+        pile_size=len(state.pile),
+        discards=[TOKENS[k] for k in state.discards],
+        events=[event_json(e) for e in state.events],
+        seats=seats,
+    )
+    view: JSONDict = {
+        "game": "mille",
+        "viewer": seat,
+        "options": dict(state.options),
+        "match": _match(state),
+        "hand": hand,
+    }
+    if seat is not None:
+        view["private"] = private_part(state, seat)
+    return view
+
+
+def hidden_texts(state: MilleState, seat: int | None) -> list[str]:
+    """Texts that would only be in ``view(seat)`` if it leaked: another seat's private part or its
+    slots or received cards as the view would write them, the pile, the seed, a record."""
+    secrets = ['"pile": ', '"seed"', '"record"', '"actions"', '"history"']
+    own = private_part(state, seat) if seat is not None else None
+    for other in (0, 1):
+        if other == seat:
+            continue
+        private = private_part(state, other)
+        secrets.append('"private": ' + json.dumps(private))
+        secrets.append(f'"private": {{"seat": {other},')
+        for key in ("slots", "received"):
+            if own is None or private[key] != own[key]:
+                secrets.append(f'"{key}": ' + json.dumps(private[key]))
+    if len(state.pile) >= 10:  # shorter lists could match a public pile by chance
+        secrets.append(json.dumps([TOKENS[k] for k in reversed(state.pile)]))
+    return secrets
+
+
+def write_position(state: MilleState) -> JSONDict:
+    """Everything but the history, as ``Mille.new(start=…)`` reads it (the MIL-70 blocks)."""
+    hand = _flow(state)
+    seats = []
+    for s in (0, 1):
+        entry = {"slots": [token(k) for k in state.slots[s]], "order": state.order[s],
+                 "received": [TOKENS[k] for k in state.received[s]]}
+        entry.update(_table(state, s))
+        seats.append(entry)
+    hand.update(
+        pile=[TOKENS[k] for k in reversed(state.pile)],
+        discards=[TOKENS[k] for k in state.discards],
+        seats=seats,
+        events=[event_json(e) for e in state.events],
+    )
+    return {"match": _match(state), "hand": hand}
+
+
+# --- sampling a position consistent with a view (MIL-58) -----------------------------------------
+
+
+_PUBLIC_SEAT_KEYS = ("battle", "speed", "battle_pile", "speed_pile", "safeties", "miles", "hand_total",
+                     "coup_window")
+_FLOW_KEYS = ("phase", "step", "chance", "to_act", "drawn", "dealt", "draw", "between_hands", "goal",
+              "extended")
+
+
+def unseen_cards(view: JSONDict) -> list[int]:
+    """MIL-58: the deck minus the viewer's hand minus every card face up, in canonical order."""
+    counts = list(COPIES)
+    hand = view["hand"]
+
+    def see(tokens: list[str]) -> None:
+        for text in tokens:
+            counts[parse_card(text)] -= 1
+
+    see(hand["discards"])
+    for public in hand["seats"]:
+        see(public["battle_pile"])
+        see(public["speed_pile"])
+        see([entry["card"] for entry in public["safeties"]])
+        for text, count in public["miles"].items():
+            counts[parse_card(text)] -= count
+    private = view.get("private")
+    if private is not None:
+        see([text for text in private["slots"] if text is not None])
+    if any(count < 0 for count in counts):
+        raise FormatError("this view shows more cards of a kind than the deck has")
+    return [kind for kind in range(KINDS) for _ in range(counts[kind])]
+
+
+def _hidden_layout(cards: list[int], hand: JSONDict, seat: int) -> tuple[list[int], list[int]]:
+    """Slots for a hidden hand of cards, laid out as the rules would have laid them (MIL-16), and
+    the cards of its deal or draw in progress (its private ``received``)."""
+    slots = [EMPTY] * 7
+    if hand["chance"] == "deal" and not hand["between_hands"]:
+        slots[1:1 + len(cards)] = cards
+        return slots, list(cards)
+    draw = hand["draw"]
+    taken = 0
+    if hand["drawn"] and hand["to_act"] == seat and draw is not None:
+        taken = min(draw["size"] - (draw["left"] if hand["phase"] == "chance" else 0), len(cards))
+    slots[:taken] = cards[:taken]
+    rest = cards[taken:]
+    if rest:
+        slots[7 - len(rest):] = rest
+    return slots, cards[:taken]
+
+
+def sample_position(view: JSONDict, rng: random.Random) -> JSONDict:
+    """A position consistent with ``view``: the unseen cards shuffled into the hidden hands of
+    cards (as many as each holds) and the pile (MIL-58)."""
+    try:
+        hand = view["hand"]
+        viewer = view["viewer"]
+        unseen = unseen_cards(view)
+        rng.shuffle(unseen)
+        seats = []
+        for s, public in enumerate(hand["seats"]):
+            entry = {key: public[key] for key in _PUBLIC_SEAT_KEYS}
+            if s == viewer:
+                private = view["private"]
+                entry.update(slots=private["slots"], order=private["order"], received=private["received"])
+            else:
+                held, unseen = unseen[:public["cards"]], unseen[public["cards"]:]
+                slots, received = _hidden_layout(held, hand, s)
+                entry.update(slots=[token(k) for k in slots], order=False,
+                             received=[TOKENS[k] for k in received])
+            seats.append(entry)
+        if len(unseen) != hand["pile_size"]:
+            raise FormatError("this view's card counts do not add up to the deck")
+        sampled = {key: hand[key] for key in _FLOW_KEYS}
+        sampled.update(pile=[TOKENS[k] for k in unseen], discards=hand["discards"], seats=seats,
+                       events=hand["events"])
+        return {"match": view["match"], "hand": sampled}
+    except (KeyError, TypeError, ValueError) as error:
+        raise FormatError(f"not a Mille Bornes view: {error!r}") from None
