@@ -16,7 +16,9 @@ from parlour.bots.alphabeta import NODES_PER_SECOND as ALPHABETA_NODES_PER_SECON
 from parlour.bots.alphabeta import AlphaBetaBot
 from parlour.bots.base import Bot, seen_by
 from parlour.bots.by_players import ByPlayers
+from parlour.bots.classic.biloba import ClassicBilobaBot
 from parlour.bots.evaluators import Evaluator, NullEvaluator
+from parlour.bots.evaluators.biloba import BilobaEvaluator
 from parlour.bots.evaluators.loa import LoaEvaluator
 from parlour.bots.greedy import GreedyBot
 from parlour.bots.paranoid import ParanoidBot
@@ -48,6 +50,7 @@ class BotKind(NamedTuple):
 
 EVALUATORS: Final[dict[str, Callable[[], Evaluator]]] = {
     "loa": LoaEvaluator,
+    "biloba": BilobaEvaluator,
 }
 """Each game's evaluator, for the greedy and strong bots; a game without one has only "random"."""
 
@@ -87,6 +90,10 @@ KINDS: Final[dict[str, BotKind]] = {
                       lambda evaluator, seed, info: GreedyBot(evaluator, seed)),
     "strong": BotKind("alpha-beta search with the game's evaluator (paranoid alpha-beta for more "
                       "than two players)", True, _strong),
+    "classic": BotKind("the original program's computer player, as its spec describes it", False, None,
+                       for_games=MappingProxyType({
+                           "biloba": lambda evaluator, seed, info: ClassicBilobaBot(seed),
+                       })),
 }
 
 

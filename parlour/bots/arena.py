@@ -30,6 +30,19 @@ from parlour.games import get_game
 MAX_PLIES: Final = 2_000
 """A game still going after this many actions is scored as a draw (games without a move limit)."""
 
+PLY_LIMITS: Final[dict[str, int]] = {
+    # Every hand ends (MIL-50, MIL-51) and a game to 5000 takes a few hands: ~2,000 actions between
+    # random bots, up to ~6,000. The bound only stops a runaway.
+    "mille": 200_000,
+}
+"""Games whose every game ends but may take more than ``MAX_PLIES`` actions: their own cut-off."""
+
+
+def ply_limit(game: str) -> int:
+    """The number of actions after which the arena scores a game of ``game`` as a draw."""
+    return PLY_LIMITS.get(game, MAX_PLIES)
+
+
 Z_95: Final = 1.959964
 
 
@@ -84,7 +97,8 @@ def play_game(series: Series, index: int) -> GameResult:
     ]
     views = random.Random(f"arena/{game_seed}")
     seconds, moves = [0.0, 0.0], [0, 0]
-    while not state.is_over() and len(state.history) < MAX_PLIES:
+    limit = ply_limit(series.game)
+    while not state.is_over() and len(state.history) < limit:
         seat = state.to_move()
         if seat == CHANCE:
             state.apply(state.sample_chance())
@@ -179,9 +193,13 @@ def parser() -> argparse.ArgumentParser:
     parse = argparse.ArgumentParser(
         prog="parlour arena",
         description="Play two bots against each other and report the first one's score.",
+        epilog="Seats: in game i bot A plays seat i % P and bot B every other seat, so with "
+               "--players 4 each game is one A against three B, A's seat rotating; A scores "
+               "1 for a win, 1/2 for a draw.",
     )
     parse.add_argument("game", help="the game, e.g. loa")
-    parse.add_argument("bot_a", metavar="BOT_A", help="a bot kind: strong, greedy, random (or bot:KIND)")
+    parse.add_argument("bot_a", metavar="BOT_A",
+                       help="a bot kind: strong, greedy, random, classic where a game has one (or bot:KIND)")
     parse.add_argument("bot_b", metavar="BOT_B", help="the opponent's kind")
     parse.add_argument("-n", "--games", type=int, required=True, help="number of games")
     parse.add_argument("--time", type=float, default=1.0, help="seconds per move (default 1)")

@@ -27,6 +27,10 @@ class Evaluator(ABC):
     def evaluate(self, state: State, seat: int) -> int:
         """How good ``state`` is for ``seat``: positive is good, in ``(-MAX_EVAL, MAX_EVAL)``."""
 
+    def evaluate_all(self, state: State) -> list[int]:
+        """``evaluate`` for every seat (a game may compute them together, faster)."""
+        return [self.evaluate(state, seat) for seat in range(state.players)]
+
     def is_tactical(self, state: State, action: Action) -> bool:
         """Whether ``action`` changes the position sharply (a capture): searched early."""
         return False
