@@ -75,7 +75,8 @@ class _Parser(argparse.ArgumentParser):
 
 def build_parser() -> _Parser:
     parser = _Parser(prog="parlour bench", description="Measure how fast the rules and the search run.")
-    parser.add_argument("game", help=f"the game to measure ({', '.join(sorted(GAMES))})")
+    parser.add_argument("game", help=f"the game to measure ({', '.join(sorted(GAMES))}), "
+                                     "or 'server' (see 'parlour bench server --help')")
     parser.add_argument("--depth", type=int, default=4, metavar="N",
                         help="perft up to depth N (default 4; loa depth 5 takes minutes)")
     parser.add_argument("--quick", action="store_true",
@@ -232,6 +233,10 @@ def report_search(plan: Plan, say: Callable[[str], None]) -> None:
 
 
 def main(argv: Sequence[str]) -> int:
+    if list(argv[:1]) == ["server"]:  # not a game: the server's own benchmark
+        from parlour.server.bench import main as bench_server
+
+        return bench_server(argv[1:])
     try:
         plan = read_plan(argv)
     except UsageError as error:

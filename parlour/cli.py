@@ -7,6 +7,7 @@ import sys
 
 # sub-command -> (module with a ``main(argv) -> int``, one-line summary)
 COMMANDS: dict[str, tuple[str, str]] = {
+    "serve": ("parlour.server.serve", "run the game server for browsers and network play"),
     "play": ("parlour.tui.play", "play a game in the terminal against bots or friends"),
     "loa": ("parlour.tui.loa_program", "the CS61B Lines of Action text program"),
     "arena": ("parlour.bots.arena", "play bots against each other and report the score"),

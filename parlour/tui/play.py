@@ -26,6 +26,7 @@ from parlour.bots.base import Bot, seen_by
 from parlour.engine import (
     CHANCE,
     NOBODY,
+    Action,
     FormatError,
     Game,
     IllegalActionError,
@@ -52,7 +53,8 @@ examples:
   parlour play loa --seat 1=human                   you play White
   parlour play loa --seat 1=bot:random --time 0.5
   parlour play loa --seat 0=human --seat 1=human    two people at one keyboard
-  parlour play loa --load saved.json                resume a game saved with 'save FILE'"""
+  parlour play loa --load saved.json                resume a game saved with 'save FILE'
+  parlour play loa --join http://HOST:8080/match/ID play a seat of a match on a parlour server"""
 
 
 class UsageError(Exception):
@@ -66,6 +68,10 @@ class LoadError(Exception):
         super().__init__(f"cannot load {path}: {reason}")
         self.path = path
         self.reason = reason
+
+
+class _JoinWanted(Exception):
+    """``--join``: a seat of a server's match (``parlour.tui.remote``), not a local game."""
 
 
 class _HelpShown(Exception):
@@ -109,6 +115,11 @@ def build_parser() -> _Parser:
         help=f"seconds a bot may think per move (default {DEFAULT_SECONDS:g})",
     )
     parser.add_argument("--load", metavar="FILE", help="resume a game saved with 'save FILE'")
+    parser.add_argument(
+        "--join", metavar="URL",
+        help="play a seat of a match on a parlour server (the match page's address); "
+             "with --seat N, that seat, else the first free one",
+    )
     return parser
 
 
@@ -131,6 +142,8 @@ class Settings:
 def read_settings(argv: Sequence[str]) -> Settings:
     """Parses and checks the arguments; ``UsageError`` (exit 2) or ``LoadError`` (exit 1)."""
     args = build_parser().parse_args(list(argv))
+    if args.join is not None:
+        raise _JoinWanted()
     if not math.isfinite(args.time) or args.time <= 0:
         raise UsageError(f"--time must be a positive number of seconds, not {args.time:g}")
     if args.load is not None and (args.players is not None or args.option):
@@ -453,9 +466,13 @@ class Session:
         except IllegalActionError as error:
             self.say(f"That move is not allowed: {error}. Type 'moves' for the legal moves.")
             return None
+        return self.play_move(seat, action)
+
+    def play_move(self, seat: int, action: Action) -> int | None:
+        """Plays a human's parsed action (a network session sends it to the server instead)."""
         move_text = self.state.action_to_text(action)
         self.state.apply(action)
-        self.say(f"{name} plays {move_text}")
+        self.say(f"{self.info.seat_name(seat)} plays {move_text}")
         self.board_shown = False
         return None
 
@@ -568,6 +585,10 @@ def bot_seed(seed: int, seat: int) -> int:
 def main(argv: Sequence[str]) -> int:
     try:
         settings = read_settings(argv)
+    except _JoinWanted:
+        from parlour.tui.remote import main as join_main
+
+        return join_main(argv)
     except _HelpShown as shown:  # argparse has printed the help
         return shown.status
     except UsageError as error:

@@ -1,0 +1,170 @@
+"""The Starlette application: the HTTP lobby API, the match WebSocket and the browser's files."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import gc
+import json
+import logging
+from collections.abc import AsyncIterator, Callable
+from pathlib import Path
+from typing import Any, Final
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.websockets import WebSocket, WebSocketState
+
+from parlour.games import GAMES
+from parlour.server.bots import BotPool
+from parlour.server.connection import Connection
+from parlour.server.lobby import Lobby, game_json, read_name
+from parlour.server.messages import MAX_MESSAGE, ProtocolError, encode, error_message, json_kind
+from parlour.server.pubsub import MemoryPubSub, PubSub
+from parlour.server.storage import Store
+
+log = logging.getLogger("parlour.server")
+
+WEB: Final = Path(__file__).resolve().parent.parent / "web"
+"""The browser client's files (the ``parlour/web`` package directory)."""
+
+NO_MATCH_CLOSE: Final = 4404
+
+
+def error_response(error: ProtocolError) -> JSONResponse:
+    return JSONResponse({"error": error.to_json()}, status_code=error.status)
+
+
+async def read_body(request: Request) -> Any:
+    raw = await request.body()
+    if len(raw) > MAX_MESSAGE:
+        raise ProtocolError("bad_request", f"the body is longer than {MAX_MESSAGE} bytes")
+    if not raw.strip():
+        return {}
+    try:
+        return json.loads(raw.decode("utf-8"))
+    except (ValueError, RecursionError) as error:
+        raise ProtocolError("bad_json", f"the body is not valid JSON ({error})") from None
+
+
+def page(path: Path) -> Response:
+    if path.is_file():
+        return FileResponse(path, media_type="text/html")
+    return PlainTextResponse(f"This page is not installed ({path.name} is missing from parlour/web).", 404)
+
+
+def build_app(
+    store: Store,
+    pubsub: PubSub | None = None,
+    bots: BotPool | None = None,
+    on_ready: Callable[[], None] | None = None,
+) -> Starlette:
+    """The server's application over ``store``; ``on_ready`` runs once every match is resumed."""
+    pool = bots or BotPool()
+    lobby = Lobby(store, pubsub or MemoryPubSub(), pool)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        await lobby.load()
+        # What is loaded now lives as long as the server: keep it out of the collector's full
+        # passes, which would otherwise stall every match for tens of milliseconds.
+        gc.collect()
+        gc.freeze()
+        if on_ready is not None:
+            on_ready()
+        try:
+            yield
+        finally:
+            await lobby.close()
+            pool.close()
+            await store.close()
+
+    async def games(request: Request) -> Response:
+        return JSONResponse({"games": [game_json(game) for game in GAMES.values()]})
+
+    async def list_matches(request: Request) -> Response:
+        include_over = request.query_params.get("all", "").lower() in ("1", "true", "yes")
+        return JSONResponse({"matches": lobby.listing(include_over)})
+
+    async def create_match(request: Request) -> Response:
+        try:
+            match, seat, token = await lobby.create(await read_body(request))
+        except ProtocolError as error:
+            return error_response(error)
+        answer: dict[str, Any] = {"match": match.summary()}
+        if token is not None:
+            answer |= {"seat": seat, "token": token}
+        return JSONResponse(answer, status_code=201)
+
+    async def show_match(request: Request) -> Response:
+        try:
+            return JSONResponse({"match": lobby.get(request.path_params["id"]).summary()})
+        except ProtocolError as error:
+            return error_response(error)
+
+    async def join_match(request: Request) -> Response:
+        try:
+            match = lobby.get(request.path_params["id"])
+            body = await read_body(request)
+            if not isinstance(body, dict):
+                raise ProtocolError("bad_request", f"the body must be a JSON object, not {json_kind(body)}")
+            seat = body.get("seat")
+            if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int)):
+                raise ProtocolError("bad_request", f'"seat" must be a seat number, not {json_kind(seat)}')
+            seat, token = await match.claim(seat, read_name(body.get("name")))
+        except ProtocolError as error:
+            return error_response(error)
+        summary = match.summary()
+        return JSONResponse({"match": summary, "seat": seat, "token": token, "ws": summary["ws"]})
+
+    async def match_socket(websocket: WebSocket) -> None:
+        await websocket.accept()
+        try:
+            match = lobby.get(websocket.path_params["id"])
+        except ProtocolError as error:
+            await websocket.send_text(encode(error_message(error)))
+            await websocket.close(NO_MATCH_CLOSE)
+            return
+        connection = Connection(match, websocket.send_text)
+        sender = asyncio.create_task(connection.send_all())
+        try:
+            while websocket.client_state == WebSocketState.CONNECTED and not sender.done():
+                frame = await websocket.receive()
+                if frame["type"] == "websocket.disconnect":
+                    break
+                await connection.receive(frame.get("text"), frame.get("bytes"))
+        finally:
+            await connection.close()
+            with contextlib.suppress(Exception):
+                await sender
+
+    async def lobby_page(request: Request) -> Response:
+        return page(WEB / "index.html")
+
+    async def match_page(request: Request) -> Response:
+        return page(WEB / "match.html")
+
+    async def help_page(request: Request) -> Response:
+        name = request.path_params["game"]
+        if name not in GAMES:
+            return PlainTextResponse(f"No game called {name[:40]!r}.", 404)
+        return page(WEB / "help" / f"{name}.html")
+
+    routes = [
+        Route("/api/games", games, methods=["GET"]),
+        Route("/api/matches", list_matches, methods=["GET"]),
+        Route("/api/matches", create_match, methods=["POST"]),
+        Route("/api/matches/{id}", show_match, methods=["GET"]),
+        Route("/api/matches/{id}/join", join_match, methods=["POST"]),
+        WebSocketRoute("/ws/matches/{id}", match_socket),
+        Route("/", lobby_page),
+        Route("/match/{id}", match_page),
+        Route("/help/{game}", help_page),
+        Mount("/static", StaticFiles(directory=WEB, check_dir=False), name="static"),
+    ]
+    app = Starlette(routes=routes, lifespan=lifespan)
+    app.state.lobby = lobby
+    return app

@@ -1,0 +1,152 @@
+"""One client's WebSocket to one match: the protocol's conversation, apart from the transport.
+
+A connection answers every frame (an error when it is wrong, and stays open), and once the
+client has said who it is, forwards the match's events rendered for its seat. Outgoing messages
+go through a queue drained by one sender task, so they leave in order and a slow client never
+holds up the match's writer.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Any, Final
+
+from parlour.server.match import Match
+from parlour.server.messages import (
+    ActionMessage,
+    Hello,
+    Join,
+    Ping,
+    ProtocolError,
+    decode,
+    encode,
+    error_message,
+    message_id,
+    read,
+)
+from parlour.server.pubsub import Message, Unsubscribe
+
+log = logging.getLogger("parlour.server")
+
+BACKLOG: Final = 2000
+"""Unsent messages a connection may hold; beyond that it is sent one fresh ``state`` instead."""
+
+
+class Connection:
+    def __init__(self, match: Match, send: Callable[[str], Awaitable[None]]) -> None:
+        self.match = match
+        self.send = send
+        self.seat: int | None = None
+        self.greeted = False
+        self.outbox: asyncio.Queue[str | None] = asyncio.Queue()
+        self.unsubscribe: Unsubscribe | None = None
+
+    # --- out ---
+
+    async def send_all(self) -> None:
+        """Sends queued messages until ``close``; run as one task per connection."""
+        while True:
+            text = await self.outbox.get()
+            if text is None:
+                return
+            await self.send(text)
+
+    def push(self, message: dict[str, Any] | str) -> None:
+        if self.outbox.qsize() >= BACKLOG:
+            # The client is not reading: drop what it has not got and let it redraw from now.
+            while not self.outbox.empty():
+                self.outbox.get_nowait()
+            message = {**self.match.state_message(self.seat, None), "resync": True}
+        self.outbox.put_nowait(message if isinstance(message, str) else encode(message))
+
+    def hear(self, message: Message) -> None:
+        """A message on the match's channel, rendered for this connection's seat."""
+        kind = message.get("kind")
+        if kind == "event":
+            if message.get("version") == self.match.version:
+                self.push(self.match.update_text(self.seat))
+            else:
+                self.push({**self.match.state_message(self.seat, None), "resync": True})
+        elif kind == "seats":
+            self.push(self.match.seats_message())
+        elif kind == "started":
+            self.push(self.match.state_message(self.seat, None))
+
+    # --- in ---
+
+    async def receive(self, text: str | None, data: bytes | None) -> None:
+        """Handles one frame; every mistake is answered with an ``error`` and changes nothing."""
+        ref = None
+        try:
+            decoded = decode(text if data is None else data)
+            ref = message_id(decoded)
+            message = read(decoded)
+            if isinstance(message, Ping):
+                self.push({"type": "pong", "id": ref} if ref is not None else {"type": "pong"})
+            elif isinstance(message, Hello):
+                await self.hello(message)
+            elif isinstance(message, Join):
+                await self.join(message)
+            else:
+                await self.act(message)
+        except ProtocolError as error:
+            self.push(error_message(error, ref))
+        except Exception:
+            log.exception("match %s: a client message failed", self.match.id)
+            fault = ProtocolError("internal", "the server failed on that message (logged)", 500)
+            self.push(error_message(fault, ref))
+
+    async def hello(self, hello: Hello) -> None:
+        if self.greeted:
+            raise ProtocolError("duplicate_hello", "this connection has already said hello")
+        if hello.token is not None:
+            seat = self.match.seat_of(hello.token)
+            if seat is None:
+                raise ProtocolError("bad_token", "that token holds no seat of this match")
+        elif hello.spectator:
+            seat = None
+        else:
+            raise ProtocolError(
+                "missing_token", 'say who you are: {"type": "hello", "token": …} or {"spectator": true}'
+            )
+        self.greeted = True
+        self.seat = seat
+        self._listen()
+        self.push(self.match.state_message(seat, hello.last_version))
+        if seat is not None:
+            await self.match.arrive(seat)
+
+    async def join(self, join: Join) -> None:
+        if self.seat is not None:
+            raise ProtocolError("already_seated", f"this connection already plays seat {self.seat}")
+        seat, token = await self.match.claim(join.seat, join.name)
+        self.greeted = True
+        self.seat = seat
+        self._listen()
+        self.push({"type": "joined", "match": self.match.id, "seat": seat, "token": token})
+        self.push(self.match.state_message(seat, None))
+        await self.match.arrive(seat)
+
+    async def act(self, action: ActionMessage) -> None:
+        if not self.greeted:
+            raise ProtocolError("hello_first", 'say hello first: {"type": "hello", "token": …}')
+        if self.seat is None:
+            raise ProtocolError("not_seated", "spectators cannot play: join a seat first")
+        error = await self.match.submit(self.seat, action.text, action.version)
+        if error is not None:
+            raise error
+
+    def _listen(self) -> None:
+        if self.unsubscribe is None:
+            self.unsubscribe = self.match.pubsub.subscribe(self.match.channel, self.hear)
+
+    async def close(self) -> None:
+        if self.unsubscribe is not None:
+            self.unsubscribe()
+            self.unsubscribe = None
+        if self.seat is not None:
+            await self.match.leave(self.seat)
+            self.seat = None
+        self.outbox.put_nowait(None)

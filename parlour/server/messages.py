@@ -1,0 +1,170 @@
+"""What travels on the wire: reading client messages, and the errors (``docs/protocol.md``).
+
+Reading is strict about types (a version is an integer, never a boolean or a float) and lenient
+about extra fields (ignored), so newer clients still talk to this server.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any, Final
+
+MAX_MESSAGE: Final = 64 * 1024
+"""Characters in one client message; longer ones are refused with ``bad_message``."""
+
+MAX_TEXT: Final = 1000
+"""Characters in an action's text, a token or an id."""
+
+MAX_NAME: Final = 40
+"""Characters in a player's display name."""
+
+TYPES: Final = ("hello", "join", "action", "ping")
+
+
+class ProtocolError(Exception):
+    """Something a client got wrong (or a server fault), with the code of ``docs/protocol.md``.
+
+    ``status`` is the HTTP status when it happens on the HTTP side.
+    """
+
+    def __init__(self, code: str, message: str, status: int = 400) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.status = status
+
+    def to_json(self) -> dict[str, Any]:
+        return {"code": self.code, "message": self.message}
+
+
+@dataclass(frozen=True)
+class Hello:
+    token: str | None
+    spectator: bool
+    last_version: int | None
+
+
+@dataclass(frozen=True)
+class Join:
+    seat: int | None
+    name: str | None
+
+
+@dataclass(frozen=True)
+class ActionMessage:
+    text: str
+    version: int | None
+
+
+@dataclass(frozen=True)
+class Ping:
+    pass
+
+
+ClientMessage = Hello | Join | ActionMessage | Ping
+MessageId = str | int | None
+
+
+def decode(frame: str | bytes | None) -> dict[str, Any]:
+    """The JSON object in a WebSocket frame; ``bad_json`` or ``bad_message`` otherwise."""
+    if frame is None:
+        raise ProtocolError("bad_json", "an empty frame: send one JSON object as text")
+    if isinstance(frame, bytes):
+        raise ProtocolError("bad_json", "binary frames are not accepted: send JSON as a text frame")
+    if len(frame) > MAX_MESSAGE:
+        raise ProtocolError("bad_message", f"the message is longer than {MAX_MESSAGE} characters")
+    try:
+        data = json.loads(frame)
+    except (ValueError, RecursionError) as error:
+        raise ProtocolError("bad_json", f"not valid JSON ({error})") from None
+    if not isinstance(data, dict):
+        raise ProtocolError("bad_message", f"a message is a JSON object, not {json_kind(data)}")
+    return data
+
+
+def message_id(data: dict[str, Any]) -> MessageId:
+    """The client's ``id`` to echo back, or ``None`` (also when it is not a short string or an integer)."""
+    value = data.get("id")
+    if isinstance(value, str) and len(value) <= MAX_TEXT:
+        return value
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) < 2**53:
+        return value
+    return None
+
+
+def read(data: dict[str, Any]) -> ClientMessage:
+    """The message a decoded object is; ``bad_message`` or ``unknown_type`` otherwise."""
+    kind = data.get("type")
+    if kind is None:
+        raise ProtocolError("bad_message", 'a message needs a "type" (one of: ' + ", ".join(TYPES) + ")")
+    if not isinstance(kind, str):
+        raise ProtocolError("bad_message", f'"type" must be a string, not {json_kind(kind)}')
+    if kind == "hello":
+        token = optional_string(data, "token", MAX_TEXT)
+        spectator = data.get("spectator", False)
+        if not isinstance(spectator, bool):
+            shown = json_kind(spectator)
+            raise ProtocolError("bad_message", f'"spectator" must be true or false, not {shown}')
+        return Hello(token, spectator, optional_count(data, "last_version"))
+    if kind == "join":
+        return Join(optional_count(data, "seat"), optional_string(data, "name", MAX_NAME))
+    if kind == "action":
+        text = optional_string(data, "text", MAX_TEXT)
+        if text is None:
+            example = '{"type": "action", "text": "b1-d3"}'
+            raise ProtocolError("bad_message", f'an action needs its "text", e.g. {example}')
+        return ActionMessage(text, optional_count(data, "version"))
+    if kind == "ping":
+        return Ping()
+    shown = kind if len(kind) <= 40 else kind[:40] + "…"
+    raise ProtocolError("unknown_type", f"unknown message type {shown!r} (types: {', '.join(TYPES)})")
+
+
+def optional_string(data: dict[str, Any], name: str, longest: int) -> str | None:
+    value = data.get(name)
+    if value is None:
+        return None
+    if not isinstance(value, str):
+        raise ProtocolError("bad_message", f'"{name}" must be a string, not {json_kind(value)}')
+    if len(value) > longest:
+        raise ProtocolError("bad_message", f'"{name}" is longer than {longest} characters')
+    return value
+
+
+def optional_count(data: dict[str, Any], name: str) -> int | None:
+    """A non-negative integer field, or ``None`` when absent or null."""
+    value = data.get(name)
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ProtocolError("bad_message", f'"{name}" must be a whole number, not {json_kind(value)}')
+    if not 0 <= value < 2**53:
+        raise ProtocolError("bad_message", f'"{name}" must be between 0 and 2**53, not {value}')
+    return value
+
+
+def json_kind(value: Any) -> str:
+    """How a JSON value is called in an error message."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, int | float):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, list):
+        return "an array"
+    return "an object"
+
+
+def encode(message: dict[str, Any]) -> str:
+    return json.dumps(message, separators=(",", ":"), allow_nan=False)
+
+
+def error_message(error: ProtocolError, ref: MessageId = None) -> dict[str, Any]:
+    message: dict[str, Any] = {"type": "error", "code": error.code, "message": error.message}
+    if ref is not None:
+        message["id"] = ref
+    return message

@@ -1,0 +1,97 @@
+"""``parlour serve``: the game server for browsers and terminals across the network."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import logging
+import socket
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Final
+
+import platformdirs
+import uvicorn
+
+from parlour.server.app import build_app
+from parlour.server.messages import MAX_MESSAGE
+from parlour.server.storage import SQLiteStore, StoreError
+
+DEFAULT_HOST: Final = "127.0.0.1"
+DEFAULT_PORT: Final = 8080
+READY: Final = "parlour serve: listening on"
+"""The start of the line printed once the server accepts connections (tests read the address)."""
+
+
+def default_db() -> Path:
+    return platformdirs.user_data_path("parlour", appauthor=False) / "parlour.sqlite3"
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="parlour serve",
+        description="Serve parlour's games to browsers and terminal clients: lobby, matches, bots.",
+    )
+    parser.add_argument("--host", default=DEFAULT_HOST, help=f"address to listen on (default {DEFAULT_HOST})")
+    parser.add_argument("--port", type=int, default=DEFAULT_PORT,
+                        help=f"TCP port (default {DEFAULT_PORT}; 0 picks a free one)")
+    parser.add_argument("--db", type=Path, metavar="PATH",
+                        help=f"the SQLite file that stores matches (default {default_db()})")
+    parser.add_argument("--workers", type=int, metavar="N",
+                        help="bot worker processes (default: the CPUs, at most 4)")
+    parser.add_argument("--log-level", default="warning", choices=["debug", "info", "warning", "error"])
+    return parser
+
+
+def listen(host: str, port: int) -> socket.socket:
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    # IPPROTO_TCP, not 0: asyncio turns Nagle off only on sockets that say they are TCP.
+    sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind((host, port))
+    sock.listen(2048)
+    sock.setblocking(False)
+    return sock
+
+
+def address(sock: socket.socket) -> str:
+    """The address to open: a listening-on-all host is reached at this machine's loopback."""
+    host, port = sock.getsockname()[:2]
+    host = {"0.0.0.0": "127.0.0.1", "::": "::1"}.get(host, host)
+    shown = f"[{host}]" if ":" in host else host
+    return f"http://{shown}:{port}/"
+
+
+def main(argv: Sequence[str]) -> int:
+    args = build_parser().parse_args(list(argv))
+    from parlour.server.bots import BotPool
+
+    db = args.db if args.db is not None else default_db()
+    try:
+        db.parent.mkdir(parents=True, exist_ok=True)
+        store = SQLiteStore(db)
+    except (OSError, StoreError, Exception) as error:
+        print(f"parlour serve: cannot open the database {db}: {error}", file=sys.stderr)
+        return 1
+    try:
+        sock = listen(args.host, args.port)
+    except OSError as error:
+        print(f"parlour serve: cannot listen on {args.host}:{args.port}: {error.strerror or error}",
+              file=sys.stderr)
+        return 1
+    logging.basicConfig(level=args.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s %(message)s")
+
+    def ready() -> None:
+        print(f"{READY} {address(sock)} — open it in a browser (matches stored in {db})", flush=True)
+
+    app = build_app(store, bots=BotPool(args.workers), on_ready=ready)
+    config = uvicorn.Config(
+        app, log_level=args.log_level, ws_max_size=4 * MAX_MESSAGE, lifespan="on",
+        timeout_graceful_shutdown=3,
+    )
+    server = uvicorn.Server(config)
+    with contextlib.suppress(KeyboardInterrupt):
+        asyncio.run(server.serve(sockets=[sock]))
+    return 0

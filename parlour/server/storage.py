@@ -1,0 +1,389 @@
+"""The append-only event store: matches, their seats and their actions, behind a small interface.
+
+A match is stored once when created (game, players, options, seed, seats); after that only two
+things change: a seat is claimed (once, atomically) and actions are appended, each with the
+version it makes, under an expected-version check. Replaying a match's actions rebuilds it.
+
+``SQLiteStore`` (WAL, one file, no set-up) is the default. The interface is ``async`` and
+row-shaped so that a PostgreSQL store with the same schema can take its place.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import copy
+import json
+import queue
+import sqlite3
+import threading
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Final, Generic, Literal, Protocol, TypeVar
+
+from parlour.engine import Action, JSONDict
+
+SeatKind = Literal["open", "person", "bot"]
+
+
+class StoreError(Exception):
+    """The store could not do what was asked (the caller's state is unchanged)."""
+
+
+class VersionConflict(StoreError):
+    """An append whose expected version is not the match's stored version."""
+
+
+@dataclass
+class SeatRecord:
+    """Who holds a seat: nobody yet (``open``), a person (by token hash) or a bot (by kind)."""
+
+    kind: SeatKind
+    bot: str | None = None
+    name: str | None = None
+    token_hash: str | None = None
+
+
+@dataclass
+class MatchRow:
+    """A match as stored: what it is, who sits where, and (when loaded) its actions in order."""
+
+    id: str
+    game: str
+    players: int
+    options: dict[str, Any]
+    seed: int
+    seats: list[SeatRecord]
+    bot_seconds: float
+    created: float = field(default_factory=time.time)
+    start: JSONDict | None = None
+    actions: list[Action] = field(default_factory=list)
+
+
+class Store(Protocol):
+    """What the server needs from storage; every method leaves the store unchanged on error."""
+
+    async def create(self, match: MatchRow) -> None:
+        """Stores a new match (with no actions)."""
+
+    async def claim_seat(self, match_id: str, seat: int, token_hash: str, name: str | None) -> bool:
+        """Gives an open seat to a person; ``False`` if the seat is not open (someone was quicker)."""
+
+    async def append(self, match_id: str, expected_version: int, actions: Sequence[Action]) -> None:
+        """Appends actions as versions ``expected_version + 1 …``; ``VersionConflict`` if the
+        match's stored version is not ``expected_version``."""
+
+    async def load_all(self) -> list[MatchRow]:
+        """Every match with its seats and actions, oldest first."""
+
+    async def close(self) -> None: ...
+
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS matches (
+    id TEXT PRIMARY KEY,
+    created REAL NOT NULL,
+    game TEXT NOT NULL,
+    players INTEGER NOT NULL,
+    options TEXT NOT NULL,
+    seed INTEGER NOT NULL,
+    start TEXT,
+    bot_seconds REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS seats (
+    match_id TEXT NOT NULL REFERENCES matches(id),
+    seat INTEGER NOT NULL,
+    kind TEXT NOT NULL,
+    bot TEXT,
+    name TEXT,
+    token_hash TEXT,
+    PRIMARY KEY (match_id, seat)
+);
+CREATE TABLE IF NOT EXISTS events (
+    match_id TEXT NOT NULL REFERENCES matches(id),
+    version INTEGER NOT NULL,
+    action INTEGER NOT NULL,
+    created REAL NOT NULL,
+    PRIMARY KEY (match_id, version)
+);
+"""
+
+
+class SQLiteStore:
+    """The default store: one SQLite file in WAL mode, written by a thread of its own.
+
+    Every call is queued to the writer thread, which commits whatever has queued up in one
+    transaction (group commit; each call in its own savepoint, so one failure fails one call)
+    and only then answers the callers: the event loop never waits on the disk, and many matches'
+    actions cost one commit. ``synchronous=NORMAL`` in WAL mode makes a commit survive the death
+    of the process (SIGKILL); only losing power can lose the last commits.
+    """
+
+    CHECKPOINT_SECONDS: Final = 5.0
+
+    def __init__(self, path: Path | str) -> None:
+        self.path = str(path)
+        self.db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+        self.db.execute("PRAGMA journal_mode=WAL")
+        self.db.execute("PRAGMA synchronous=NORMAL")
+        self.db.execute("PRAGMA busy_timeout=5000")
+        # Checkpoints copy the log into the database and fsync both; a passive one never blocks
+        # the writer, so they run in a thread of their own rather than inside some commit.
+        self.db.execute("PRAGMA wal_autocheckpoint=0")
+        self.db.executescript(SCHEMA)
+        self._pending: list[_Work[Any]] = []
+        self._work: queue.SimpleQueue[list[_Work[Any]] | None] = queue.SimpleQueue()
+        self._writer = threading.Thread(target=self._write, name="sqlite writer", daemon=True)
+        self._stop = threading.Event()
+        self._checkpointer = threading.Thread(target=self._checkpoint, name="sqlite checkpoints", daemon=True)
+        self._writer.start()
+        self._checkpointer.start()
+
+    # --- the interface ---
+
+    async def create(self, match: MatchRow) -> None:
+        def create(db: sqlite3.Connection) -> None:
+            db.execute(
+                "INSERT INTO matches (id, created, game, players, options, seed, start, bot_seconds)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (match.id, match.created, match.game, match.players, json.dumps(match.options),
+                 match.seed, None if match.start is None else json.dumps(match.start), match.bot_seconds),
+            )
+            db.executemany(
+                "INSERT INTO seats (match_id, seat, kind, bot, name, token_hash) VALUES (?, ?, ?, ?, ?, ?)",
+                [(match.id, index, seat.kind, seat.bot, seat.name, seat.token_hash)
+                 for index, seat in enumerate(match.seats)],
+            )
+
+        await self._do(create)
+
+    async def claim_seat(self, match_id: str, seat: int, token_hash: str, name: str | None) -> bool:
+        def claim(db: sqlite3.Connection) -> bool:
+            cursor = db.execute(
+                "UPDATE seats SET kind = 'person', token_hash = ?, name = ?"
+                " WHERE match_id = ? AND seat = ? AND kind = 'open'",
+                (token_hash, name, match_id, seat),
+            )
+            return cursor.rowcount == 1
+
+        return await self._do(claim)
+
+    async def append(self, match_id: str, expected_version: int, actions: Sequence[Action]) -> None:
+        rows = list(actions)
+        now = time.time()
+
+        def append(db: sqlite3.Connection) -> None:
+            (stored,) = db.execute(
+                "SELECT COALESCE(MAX(version), 0) FROM events WHERE match_id = ?", (match_id,)
+            ).fetchone()
+            if stored != expected_version:
+                raise VersionConflict(f"match {match_id} is at version {stored}, not {expected_version}")
+            db.executemany(
+                "INSERT INTO events (match_id, version, action, created) VALUES (?, ?, ?, ?)",
+                [(match_id, expected_version + offset, action, now)
+                 for offset, action in enumerate(rows, start=1)],
+            )
+
+        # The same check and insert as one statement per action, for batches of appends only.
+        fast = [(match_id, expected_version + offset, action, now, match_id, expected_version + offset - 1)
+                for offset, action in enumerate(rows, start=1)]
+        await self._do(append, fast)
+
+    async def load_all(self) -> list[MatchRow]:
+        return await self._do(_load_all)
+
+    async def close(self) -> None:
+        self._work.put(None)
+        await asyncio.to_thread(self._writer.join)
+        self._stop.set()
+        await asyncio.to_thread(self._checkpointer.join)
+        self.db.close()
+
+    # --- the threads ---
+
+    async def _do(
+        self, work: Callable[[sqlite3.Connection], T], appends: list[tuple[Any, ...]] | None = None
+    ) -> T:
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[T] = loop.create_future()
+        self._pending.append(_Work(work, loop, future, appends))
+        if len(self._pending) == 1:
+            loop.call_soon(self._hand_over)
+        return await future
+
+    def _hand_over(self) -> None:
+        """Gives the writer what this turn of the event loop asked for, waking it once."""
+        pending, self._pending = self._pending, []
+        self._work.put(pending)
+
+    def _write(self) -> None:
+        while True:
+            first = self._work.get()
+            if first is None:
+                return
+            batch = list(first)
+            stop = False
+            while True:
+                try:
+                    more = self._work.get_nowait()
+                except queue.Empty:
+                    break
+                if more is None:
+                    stop = True
+                    break
+                batch += more
+            outcomes = self._commit_appends(batch)
+            if outcomes is None:
+                outcomes = self._commit(batch)
+            answers: dict[asyncio.AbstractEventLoop, list[tuple[asyncio.Future[Any], Any]]] = {}
+            for work, outcome in zip(batch, outcomes, strict=True):
+                answers.setdefault(work.loop, []).append((work.future, outcome))
+            for loop, answered in answers.items():  # one wake-up of each loop per batch
+                with contextlib.suppress(RuntimeError):  # the loop is gone: nobody is waiting
+                    loop.call_soon_threadsafe(_answer, answered)
+            if stop:
+                return
+
+    def _commit_appends(self, batch: list[_Work[Any]]) -> list[BaseException | _Done] | None:
+        """A batch of appends in three statements, ``None`` if it is not that simple.
+
+        Few statements matter: each one hands the interpreter lock to the event loop's thread and
+        back, and taking it back can wait for the loop's switch interval when the loop is busy.
+        """
+        if any(work.appends is None for work in batch):
+            return None
+        rows = [row for work in batch for row in work.appends or ()]
+        db = self.db
+        try:
+            db.execute("BEGIN IMMEDIATE")
+            cursor = db.executemany(
+                "INSERT INTO events (match_id, version, action, created) SELECT ?, ?, ?, ?"
+                " WHERE (SELECT COALESCE(MAX(version), 0) FROM events WHERE match_id = ?) = ?",
+                rows,
+            )
+            if cursor.rowcount != len(rows):  # a version conflict: sort it out one by one
+                db.execute("ROLLBACK")
+                return None
+            db.execute("COMMIT")
+        except sqlite3.Error:
+            with contextlib.suppress(sqlite3.Error):
+                db.execute("ROLLBACK")
+            return None
+        return [_Done(None)] * len(batch)
+
+    def _commit(self, batch: list[_Work[Any]]) -> list[BaseException | _Done]:
+        """Runs a batch in one transaction; each entry's result (in ``_Done``) or error."""
+        db = self.db
+        try:
+            db.execute("BEGIN IMMEDIATE")
+        except sqlite3.Error as error:
+            return [StoreError(f"storage: {error}")] * len(batch)
+        outcomes: list[BaseException | _Done] = []
+        for work in batch:
+            db.execute("SAVEPOINT work")
+            try:
+                outcomes.append(_Done(work.run(db)))
+                db.execute("RELEASE work")
+            except Exception as error:
+                db.execute("ROLLBACK TO work")
+                db.execute("RELEASE work")
+                outcomes.append(error if isinstance(error, StoreError) else StoreError(f"storage: {error}"))
+        try:
+            db.execute("COMMIT")
+        except sqlite3.Error as error:
+            with contextlib.suppress(sqlite3.Error):
+                db.execute("ROLLBACK")
+            return [StoreError(f"storage: {error}")] * len(batch)
+        return outcomes
+
+    def _checkpoint(self) -> None:
+        db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+        try:
+            while not self._stop.wait(self.CHECKPOINT_SECONDS):
+                with contextlib.suppress(sqlite3.Error):
+                    db.execute("PRAGMA wal_checkpoint(PASSIVE)")
+        finally:
+            db.close()
+
+
+T = TypeVar("T")
+
+
+@dataclass
+class _Work(Generic[T]):
+    run: Callable[[sqlite3.Connection], T]
+    loop: asyncio.AbstractEventLoop
+    future: asyncio.Future[T]
+    appends: list[tuple[Any, ...]] | None = None
+    """For an append: its rows for the one-statement insert of ``_commit_appends``."""
+
+
+@dataclass
+class _Done:
+    value: Any
+
+
+def _answer(answered: list[tuple[asyncio.Future[Any], BaseException | _Done]]) -> None:
+    for future, outcome in answered:
+        if future.done():
+            continue
+        if isinstance(outcome, _Done):
+            future.set_result(outcome.value)
+        else:
+            future.set_exception(outcome)
+
+
+def _load_all(db: sqlite3.Connection) -> list[MatchRow]:
+    rows: dict[str, MatchRow] = {}
+    for row in db.execute(
+        "SELECT id, created, game, players, options, seed, start, bot_seconds FROM matches"
+        " ORDER BY created, id"
+    ):
+        match_id, created, game, players, options, seed, start, bot_seconds = row
+        rows[match_id] = MatchRow(
+            id=match_id, game=game, players=players, options=json.loads(options), seed=seed,
+            seats=[], bot_seconds=bot_seconds, created=created,
+            start=None if start is None else json.loads(start),
+        )
+    for match_id, kind, bot, name, token_hash in db.execute(
+        "SELECT match_id, kind, bot, name, token_hash FROM seats ORDER BY match_id, seat"
+    ):
+        rows[match_id].seats.append(SeatRecord(kind, bot, name, token_hash))
+    for match_id, action in db.execute("SELECT match_id, action FROM events ORDER BY match_id, version"):
+        rows[match_id].actions.append(action)
+    return list(rows.values())
+
+
+class MemoryStore:
+    """A store that keeps everything in memory (for tests and throwaway servers)."""
+
+    def __init__(self) -> None:
+        self.matches: dict[str, MatchRow] = {}
+
+    async def create(self, match: MatchRow) -> None:
+        if match.id in self.matches:
+            raise StoreError(f"match {match.id} exists")
+        stored = copy.deepcopy(match)
+        stored.actions = []
+        self.matches[match.id] = stored
+
+    async def claim_seat(self, match_id: str, seat: int, token_hash: str, name: str | None) -> bool:
+        record = self.matches[match_id].seats[seat]
+        if record.kind != "open":
+            return False
+        record.kind, record.token_hash, record.name = "person", token_hash, name
+        return True
+
+    async def append(self, match_id: str, expected_version: int, actions: Sequence[Action]) -> None:
+        stored = self.matches[match_id].actions
+        if len(stored) != expected_version:
+            raise VersionConflict(f"match {match_id} is at version {len(stored)}, not {expected_version}")
+        stored.extend(actions)
+
+    async def load_all(self) -> list[MatchRow]:
+        return [copy.deepcopy(row) for row in sorted(self.matches.values(), key=lambda r: (r.created, r.id))]
+
+    async def close(self) -> None:
+        pass

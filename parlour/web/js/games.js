@@ -1,0 +1,95 @@
+// What the browser needs to know about each game's looks: seat colours, how to draw the board
+// from the view, the rules page. Rules themselves stay on the server.
+
+import { drawBilobaBoard, cellAt, COLOURS, LETTERS } from "./boards/biloba.js";
+import { drawLoaBoard, pieceAt } from "./boards/loa.js";
+import { squaresOf } from "./notation.js";
+
+const BILOBA_SEATS = ["orange", "blue", "red", "green"];
+
+/** Biloba turns the board so that the seat's home side is at the bottom (BIL-5 allows it). */
+function bilobaRotation(seat, players) {
+  if (seat === null || seat === undefined) return 0;
+  if (players === 2) return seat === 0 ? 2 : 0;
+  return [2, 1, 0, 3][seat] ?? 0;
+}
+
+/**
+ * Pawns of `before` that are gone in `after`: [{square, letter}] (captures and eliminations). A pawn
+ * that made the move and was then captured (it stepped between two enemies) is shown where it went.
+ */
+function bilobaRemoved(before, after, event) {
+  const out = [];
+  if (!before?.pawns || !after?.pawns) return out;
+  const path = squaresOf(event?.action);
+  const moved = path.length >= 2 ? { from: path[0], to: path[path.length - 1] } : null;
+  LETTERS.forEach((letter) => {
+    const name = COLOURS[letter].name;
+    const old = before.pawns[name] ?? [];
+    const now = after.pawns[name] ?? [];
+    old.forEach((square, i) => {
+      if (square && !now[i]) out.push({ square: moved && square === moved.from ? moved.to : square, letter });
+    });
+  });
+  return out;
+}
+
+export const GAMES = {
+  loa: {
+    title: "Lines of Action",
+    tagline: "Connect all your pieces into one group",
+    swatch: (seat) => ["black", "white"][seat] ?? "black",
+    rotation: () => 0,
+    draw: (view, marks, options) => drawLoaBoard(view.board, marks, options),
+    /** Captures made by the last action (`after` follows `before` by one action). */
+    captures(before, after, event) {
+      const squares = squaresOf(event?.action);
+      if (!before || squares.length < 2) return [];
+      const to = squares[squares.length - 1];
+      const piece = pieceAt(before.board, to);
+      return piece && piece !== pieceAt(after.board, to) ? [{ square: to, piece }] : [];
+    },
+    progress: (view) => `ply ${view.plies}${view.move_limit ? ` of ${view.move_limit}` : ""}`,
+    counts(view) {
+      const all = view.board.join("");
+      return [all.split("b").length - 1, all.split("w").length - 1];
+    },
+    thumbnail: () => drawLoaBoard(
+      ["-bbbbbb-", "w------w", "w------w", "w------w", "w------w", "w------w", "w------w", "-bbbbbb-"],
+      {}, { coords: false, title: "Lines of Action" },
+    ),
+    help: "/help/loa",
+  },
+  biloba: {
+    title: "Biloba",
+    tagline: "Flank, capture and fill the gaps — 2 to 4 players",
+    swatch: (seat) => BILOBA_SEATS[seat] ?? "orange",
+    rotation: bilobaRotation,
+    draw: (view, marks, options) => drawBilobaBoard(view.board, marks, options),
+    captures: bilobaRemoved,
+    counts: (view) => view.pawn_counts ?? [],
+    progress(view) {
+      const limit = view.record?.options?.quiet_limit;
+      return `turn ${view.turn}${limit ? ` · quiet ${view.quiet}/${limit}` : ""}`;
+    },
+    /** The tiles that pending pawns may fill during a replacement. */
+    vacated(view) {
+      const tiles = new Set();
+      for (const list of Object.values(view.pending ?? {})) for (const t of list) tiles.add(t);
+      return tiles;
+    },
+    pending: (view) => new Set(Object.keys(view.pending ?? {})),
+    cellAt,
+    thumbnail: () => drawBilobaBoard(
+      ["##..O..##", "#..OOO..#", "..OOOOO..", ".OOOOOOO.", "....*....", ".BBBBBBB.", "..BBBBB..",
+        "#..BBB..#", "##..B..##"],
+      {}, { coords: false, title: "Biloba" },
+    ),
+    help: "/help/biloba",
+  },
+};
+
+/** The game's UI description, or a plain fallback for a game the browser cannot draw yet. */
+export function gameUi(name) {
+  return GAMES[name] ?? null;
+}

@@ -1,0 +1,139 @@
+// Talking to `parlour serve`: the HTTP lobby API and one WebSocket per match (docs/protocol.md).
+
+export class ApiError extends Error {
+  constructor(code, message, status) {
+    super(message);
+    this.code = code;
+    this.status = status;
+  }
+}
+
+async function request(method, path, body) {
+  const init = { method, headers: { Accept: "application/json" } };
+  if (body !== undefined) {
+    init.headers["Content-Type"] = "application/json";
+    init.body = JSON.stringify(body);
+  }
+  let response;
+  try {
+    response = await fetch(path, init);
+  } catch (error) {
+    throw new ApiError("network", "The server cannot be reached.", 0);
+  }
+  let data = null;
+  try {
+    data = await response.json();
+  } catch (error) {
+    data = null;
+  }
+  if (!response.ok) {
+    const err = data?.error ?? {};
+    throw new ApiError(err.code ?? "http", err.message ?? `The server answered ${response.status}.`, response.status);
+  }
+  return data;
+}
+
+export const api = {
+  games: () => request("GET", "/api/games"),
+  matches: (all = false) => request("GET", all ? "/api/matches?all=true" : "/api/matches"),
+  match: (id) => request("GET", `/api/matches/${encodeURIComponent(id)}`),
+  create: (body) => request("POST", "/api/matches", body),
+  join: (id, body) => request("POST", `/api/matches/${encodeURIComponent(id)}/join`, body),
+};
+
+/** Seat tokens live in localStorage under `parlour.token.{id}`, so a reload gets the seat back. */
+export const tokens = {
+  get: (id) => localStorage.getItem(`parlour.token.${id}`),
+  set: (id, token) => localStorage.setItem(`parlour.token.${id}`, token),
+  drop: (id) => localStorage.removeItem(`parlour.token.${id}`),
+};
+
+export const names = {
+  get: () => localStorage.getItem("parlour.name") ?? "",
+  set: (name) => localStorage.setItem("parlour.name", name),
+};
+
+/**
+ * The match connection: says `hello` (with the seat token, or as a spectator), reconnects with
+ * `last_version` when the socket drops, and hands every server message to `onMessage`.
+ */
+export class MatchSocket {
+  constructor(matchId, { onMessage, onStatus }) {
+    this.matchId = matchId;
+    this.onMessage = onMessage;
+    this.onStatus = onStatus;
+    this.version = null;
+    this.closed = false;
+    this.retries = 0;
+    this.socket = null;
+    this.pingTimer = null;
+  }
+
+  url() {
+    const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+    return `${scheme}//${location.host}/ws/matches/${encodeURIComponent(this.matchId)}`;
+  }
+
+  connect() {
+    this.onStatus?.("connecting");
+    const socket = new WebSocket(this.url());
+    this.socket = socket;
+    socket.addEventListener("open", () => {
+      this.retries = 0;
+      this.onStatus?.("online");
+      this.hello();
+      clearInterval(this.pingTimer);
+      this.pingTimer = setInterval(() => this.send({ type: "ping" }), 25000);
+    });
+    socket.addEventListener("message", (event) => {
+      let message;
+      try {
+        message = JSON.parse(event.data);
+      } catch (error) {
+        return;
+      }
+      if (typeof message.version === "number" && message.type !== "seats") {
+        if (message.type === "update" && this.version !== null && message.version !== this.version + 1) {
+          // A gap: ask again from what we have (protocol: "a client that sees a gap reconnects").
+          this.socket.close();
+          return;
+        }
+        this.version = message.version;
+      }
+      this.onMessage(message);
+    });
+    socket.addEventListener("close", (event) => {
+      clearInterval(this.pingTimer);
+      if (this.socket !== socket) return;
+      if (this.closed || event.code === 4404) {
+        this.onStatus?.("closed");
+        return;
+      }
+      this.onStatus?.("offline");
+      this.retries += 1;
+      const delay = Math.min(8000, 400 * 2 ** Math.min(this.retries, 5));
+      setTimeout(() => { if (!this.closed) this.connect(); }, delay);
+    });
+  }
+
+  hello() {
+    const token = tokens.get(this.matchId);
+    // last_version 0 on a first connection: `missed` then carries the whole move list.
+    const last = this.version ?? 0;
+    this.send(token ? { type: "hello", token, last_version: last } : { type: "hello", spectator: true, last_version: last });
+  }
+
+  send(message) {
+    if (this.socket?.readyState === WebSocket.OPEN) {
+      this.socket.send(JSON.stringify(message));
+      return true;
+    }
+    return false;
+  }
+
+  close() {
+    this.closed = true;
+    clearInterval(this.pingTimer);
+    this.socket?.close();
+  }
+}

@@ -1,0 +1,39 @@
+"""Fixtures of the server tests: a shared server, a server of one's own, and clients closed after use."""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+
+import pytest
+import pytest_asyncio
+from server_helpers import Client, Server, start_server
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """One server shared by the tests that do not kill it."""
+    running = start_server(tmp_path_factory.mktemp("server"))
+    yield running
+    running.stop()
+
+
+@pytest.fixture
+def own_server(tmp_path: Path) -> Iterator[Server]:
+    """A server of this test's own (to kill, restart or inspect its file)."""
+    running = start_server(tmp_path)
+    yield running
+    running.stop()
+
+
+@pytest_asyncio.fixture
+async def clients() -> AsyncIterator[list[Client]]:
+    """Opened clients registered here are closed after the test."""
+    opened: list[Client] = []
+    yield opened
+    for client in opened:
+        with contextlib.suppress(Exception):
+            await client.close()
+
+

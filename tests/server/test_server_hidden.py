@@ -1,0 +1,74 @@
+"""Chance and hidden information through the server, for whichever registered game has them
+(chosen by its metadata): chance is resolved by the match's writer and stored like any action;
+every message carries exactly ``view(seat)`` of the true state (rebuilt here from the server's
+own SQLite file); other seats' actions and chance outcomes are not spelled out in events."""
+
+from __future__ import annotations
+
+import sqlite3
+from typing import Any
+
+import pytest
+from server_helpers import Client, Server, open_client
+
+from parlour.bots import bot_kinds
+from parlour.engine import Game, State
+from parlour.games import GAMES
+
+ASYNC = pytest.mark.asyncio(loop_scope="session")
+SECRETIVE = [game for game in GAMES.values() if game.info.chance or game.info.hidden_information]
+
+
+def true_state(server: Server, game: Game, summary: dict[str, Any], seed: int, version: int) -> State:
+    """The match as the server stored it, up to ``version``."""
+    with sqlite3.connect(server.db) as db:
+        actions = [action for (action,) in db.execute(
+            "SELECT action FROM events WHERE match_id = ? AND version <= ? ORDER BY version",
+            (summary["id"], version))]
+    state = game.new(summary["players"], summary["options"], seed)
+    for action in actions:
+        state.apply(action)
+    return state
+
+
+def check(message: dict[str, Any], state: State, seat: int | None) -> None:
+    assert message["view"] == state.view(seat), f"version {message['version']}: not view({seat})"
+    events = [message["event"]] if message["type"] == "update" else message.get("missed", [])
+    for event in events:
+        if state.game.info.hidden_information and event["seat"] != seat:
+            assert event["action"] is None, event
+        if event["seat"] == seat and seat is not None:
+            assert event["action"], event
+
+
+@pytest.mark.skipif(not SECRETIVE, reason="no registered game has chance or hidden information")
+@ASYNC
+async def test_chance_and_hidden_information_go_through_views(server: Server, clients: list[Client]) -> None:
+    game = SECRETIVE[0]
+    if "random" not in bot_kinds(game.info.name):
+        pytest.skip(f"no random bot for {game.info.name}")
+    players, seed = game.info.min_players, 3
+    created = server.create(game=game.info.name, players=players, seed=seed, join=0, bot_seconds=0.01,
+                            seats=["open"] + ["bot:random"] * (players - 1))
+    summary = created["match"]
+    person = await open_client(clients, server, summary["id"], "person")
+    watcher = await open_client(clients, server, summary["id"], "spectator")
+    snapshot = await person.hello(created["token"], last_version=0)
+    check(snapshot, true_state(server, game, summary, seed, snapshot["version"]), 0)
+    watched = await watcher.hello(last_version=0)
+    check(watched, true_state(server, game, summary, seed, watched["version"]), None)
+    chance_seen = 0
+    for _ in range(40):
+        if snapshot["status"] == "over":
+            break
+        if snapshot["to_move"] == 0 and snapshot["legal"]:
+            move = {"type": "action", "text": snapshot["legal"][0], "version": snapshot["version"]}
+            await person.send(move)
+        snapshot = await person.expect("update")
+        state = true_state(server, game, summary, seed, snapshot["version"])
+        check(snapshot, state, 0)
+        if snapshot["version"] > watched["version"]:  # the spectator came in a little later
+            check(await watcher.expect("update", version=snapshot["version"]), state, None)
+        chance_seen += snapshot["event"]["seat"] == "chance"
+    if game.info.chance:
+        assert chance_seen > 0, "no chance decision in 40 events"

@@ -1,0 +1,113 @@
+"""``parlour play --join URL``: the terminal front end plays a seat of a server match (a real
+subprocess on a pipe, against a real server), and comes back to its seat when run again."""
+
+from __future__ import annotations
+
+import os
+import re
+import select
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from server_helpers import ROOT, WAIT, Client, Server, open_client
+
+ASYNC = pytest.mark.asyncio(loop_scope="session")
+PROMPT = "Black to move> "
+
+
+class Terminal:
+    """``parlour play … --join URL`` with its standard input and output on pipes."""
+
+    def __init__(self, args: list[str], data_home: Path) -> None:
+        env = {**os.environ, "XDG_DATA_HOME": str(data_home), "PYTHONUNBUFFERED": "1"}
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "parlour.cli", "play", *args], cwd=ROOT, env=env,
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+        )
+        self.output = ""
+
+    def read_until(self, pattern: str) -> str:
+        """Output up to and including the first match of ``pattern`` (a regex) not read before."""
+        assert self.process.stdout is not None
+        deadline = time.monotonic() + WAIT
+        while (found := re.search(pattern, self.output)) is None:
+            remaining = deadline - time.monotonic()
+            ready, _, _ = select.select([self.process.stdout], [], [], max(remaining, 0))
+            chunk = os.read(self.process.stdout.fileno(), 65536) if ready else b""
+            if not chunk:
+                raise AssertionError(f"the client never printed {pattern!r}; it printed:\n{self.output}")
+            self.output += chunk.decode(errors="replace")
+        text, self.output = self.output[: found.end()], self.output[found.end():]
+        return text
+
+    def type(self, line: str) -> None:
+        assert self.process.stdin is not None
+        self.process.stdin.write(f"{line}\n".encode())
+        self.process.stdin.flush()
+
+    def finish(self) -> tuple[int, str]:
+        """Closes standard input; the exit status and the rest of the output."""
+        assert self.process.stdin is not None and self.process.stdout is not None
+        self.process.stdin.close()
+        rest = self.process.stdout.read().decode(errors="replace")
+        return self.process.wait(WAIT), self.output + rest
+
+
+@ASYNC
+async def test_the_terminal_plays_a_seat_and_comes_back(
+    server: Server, clients: list[Client], tmp_path: Path
+) -> None:
+    created = server.create(game="loa", seats=["open", "open"], seed=1)
+    match_id = created["match"]["id"]
+    white_token = server.join(match_id, seat=1, name="Bob")["token"]
+    white = await open_client(clients, server, match_id, "white")
+    await white.hello(white_token)
+    page = f"{server.base}/match/{match_id}"
+
+    terminal = Terminal(["loa", "--join", page], tmp_path)
+    opening = terminal.read_until(PROMPT)
+    assert "You took seat 0 (Black)" in opening and "White (Bob)" in opening
+    assert " 1  - b b b b b b -" in opening  # the game's own board drawing
+    await white.expect("state", status="running")  # the last seat taken: the match starts
+    terminal.type("b1-b5")
+    assert "That move is not allowed" in terminal.read_until(PROMPT)
+    terminal.type("nonsense")
+    assert "Cannot read that as a move" in terminal.read_until(PROMPT)
+    assert server.summary(match_id)["version"] == 0
+    terminal.type("b1-d3")
+    assert "Black plays b1-d3" in terminal.read_until(r"Waiting for White \(Bob\)…")
+    assert (await white.expect("update", version=1))["event"] == {"version": 1, "seat": 0, "action": "b1-d3"}
+    terminal.process.send_signal(signal.SIGINT)  # Ctrl-C while waiting: the seat is kept
+    status, output = terminal.finish()
+    assert status == 130 and "your seat is kept" in output, output
+
+    # White moves while Black is away; the same command (by its WebSocket address this time, and
+    # without naming the game) takes Black's seat back.
+    await white.send({"type": "action", "text": "a2-c2", "version": 1})
+    await white.expect("update", version=2)
+    again = Terminal(["--join", server.match_ws(match_id)], tmp_path)
+    back = again.read_until(PROMPT)
+    assert "Back in your seat (Black)" in back and "Last move: a2-c2" in back
+    again.type("e1-e3")
+    assert "Black plays e1-e3" in again.read_until("Waiting for White")
+    update = await white.expect("update", version=3)
+    assert update["event"]["action"] == "e1-e3"
+    await white.send({"type": "action", "text": update["legal"][0], "version": 3})
+    assert f"White plays {update['legal'][0]}" in again.read_until(PROMPT)
+    again.type("moves")
+    assert "Legal moves" in again.read_until(PROMPT)
+    status, output = again.finish()  # end of input at the prompt
+    assert status == 0, output
+    assert server.summary(match_id)["version"] == 4
+
+    # A seat that is taken cannot be joined; a match of another game is refused; both say why.
+    other = Terminal(["loa", "--join", page, "--seat", "white"], tmp_path / "elsewhere")
+    status, output = other.finish()
+    assert status == 1 and "already taken" in output, output
+    wrong = Terminal(["no-such-game", "--join", page], tmp_path / "elsewhere")
+    status, output = wrong.finish()
+    assert status == 1 and "not no-such-game" in output, output

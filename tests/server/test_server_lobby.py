@@ -1,0 +1,133 @@
+"""The HTTP lobby (docs/protocol.md, "HTTP"): games, creating, listing, joining and watching matches."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from server_helpers import Client, Server, open_client
+
+from parlour.bots import bot_kinds
+from parlour.games import GAMES, get_game
+
+LOA = get_game("loa")
+
+
+def test_games_are_described_by_their_metadata(server: Server) -> None:
+    status, answer = server.call("GET", "/api/games")
+    assert status == 200
+    listed = {entry["name"]: entry for entry in answer["games"]}
+    assert set(listed) == set(GAMES)
+    for name, game in GAMES.items():
+        entry, info = listed[name], game.info
+        assert (entry["title"], entry["min_players"], entry["max_players"]) == (
+            info.title, info.min_players, info.max_players)
+        assert entry["seat_names"] == [info.seat_name(seat) for seat in range(info.max_players)]
+        assert [option["name"] for option in entry["options"]] == [option.name for option in info.options]
+        assert [bot["kind"] for bot in entry["bots"]] == bot_kinds(name)
+        assert entry["help"] == f"/help/{name}"
+
+
+def test_create_list_and_join(server: Server) -> None:
+    created = server.create(game="loa", options={"move_limit": 80}, seats=["open", "open"])
+    match = created["match"]
+    assert "token" not in created
+    assert match["status"] == "open" and match["version"] == 0 and match["to_move"] == 0
+    assert match["options"]["move_limit"] == 80
+    assert [seat["kind"] for seat in match["seats"]] == ["open", "open"]
+    listed = server.call("GET", "/api/matches")[1]["matches"]
+    assert match["id"] in [entry["id"] for entry in listed]
+
+    first = server.join(match["id"], name="Ann")
+    assert first["seat"] == 0 and len(first["token"]) >= 20
+    assert first["ws"] == f"/ws/matches/{match['id']}"
+    second = server.join(match["id"], seat=1, name="Bob")
+    assert second["seat"] == 1 and second["token"] != first["token"]
+    assert second["match"]["status"] == "running"
+    assert [seat["player"] for seat in second["match"]["seats"]] == ["Ann", "Bob"]
+    assert server.call("POST", f"/api/matches/{match['id']}/join", {"seat": 1})[0] == 409
+
+
+def test_create_and_join_at_once(server: Server) -> None:
+    created = server.create(game="loa", seats=["open", "bot:random"], join=0, name="Ann")
+    assert created["seat"] == 0 and created["token"]
+    assert created["match"]["status"] == "running"
+    assert created["match"]["seats"][1] == {
+        "seat": 1, "name": "White", "kind": "bot", "player": None, "bot": "random", "connected": True}
+
+
+@pytest.mark.parametrize(
+    ("body", "status", "code"),
+    [
+        ({"game": "no-such-game"}, 404, "unknown_game"),
+        ({}, 400, "bad_request"),
+        ({"game": "loa", "players": 3}, 400, "bad_option"),
+        ({"game": "loa", "options": {"move_limit": -1}}, 400, "bad_option"),
+        ({"game": "loa", "options": {"colour": "red"}}, 400, "bad_option"),
+        ({"game": "loa", "options": []}, 400, "bad_request"),
+        ({"game": "loa", "seats": ["open"]}, 400, "bad_seat"),
+        ({"game": "loa", "seats": ["open", "bot:nonsense"]}, 400, "bad_seat"),
+        ({"game": "loa", "seats": ["open", "person"]}, 400, "bad_seat"),
+        ({"game": "loa", "seats": ["bot:random", "open"], "join": 0}, 400, "bad_seat"),
+        ({"game": "loa", "bot_seconds": 0}, 400, "bad_request"),
+        ({"game": "loa", "players": True}, 400, "bad_request"),
+        ({"game": "loa", "name": 7, "join": 0}, 400, "bad_request"),
+        ([1, 2], 400, "bad_request"),
+    ],
+)
+def test_bad_creations_say_what_is_wrong(server: Server, body: Any, status: int, code: str) -> None:
+    before = len(server.call("GET", "/api/matches?all=true")[1]["matches"])
+    got, answer = server.call("POST", "/api/matches", body)
+    assert (got, answer["error"]["code"]) == (status, code), answer
+    assert answer["error"]["message"]
+    assert len(server.call("GET", "/api/matches?all=true")[1]["matches"]) == before
+
+
+def test_bad_json_body(server: Server) -> None:
+    status, answer = server.call("POST", "/api/matches", raw=b"{not json")
+    assert status == 400 and answer["error"]["code"] == "bad_json"
+
+
+def test_bad_joins(server: Server) -> None:
+    match_id = server.create(game="loa", seats=["open", "bot:random"])["match"]["id"]
+    cases = [
+        ({"seat": 1}, 400, "bad_seat"),  # a bot's seat
+        ({"seat": 2}, 400, "bad_seat"),
+        ({"seat": "one"}, 400, "bad_request"),
+    ]
+    for body, status, code in cases:
+        got, answer = server.call("POST", f"/api/matches/{match_id}/join", body)
+        assert (got, answer["error"]["code"]) == (status, code), (body, answer)
+    server.join(match_id)
+    got, answer = server.call("POST", f"/api/matches/{match_id}/join", {})
+    assert (got, answer["error"]["code"]) == (409, "no_free_seat")
+    got, answer = server.call("POST", "/api/matches/nope/join", {})
+    assert (got, answer["error"]["code"]) == (404, "no_match")
+    assert server.call("GET", "/api/matches/nope")[0] == 404
+
+
+def test_pages_and_files(server: Server) -> None:
+    for path in ("/", "/match/anything", "/help/loa"):
+        status, _ = server.call("GET", path)
+        assert status in (200, 404), path  # 404 only while parlour/web has not got the page
+    assert server.call("GET", "/help/no-such-game")[0] == 404
+    assert server.call("GET", "/static/../server/app.py")[0] == 404
+
+
+@pytest.mark.asyncio(loop_scope="session")
+async def test_watch_as_spectator(server: Server, clients: list[Client]) -> None:
+    created = server.create(game="loa", seats=["open", "open"], join=0)
+    match_id = created["match"]["id"]
+    spectator = await open_client(clients, server, match_id, "spectator")
+    state = await spectator.hello()
+    assert state["seat"] is None and state["legal"] == [] and state["status"] == "open"
+    assert state["view"] == LOA.new(options=created["match"]["options"], seed=0).view(None) | {
+        "record": state["view"]["record"]}
+    assert state["seats"][0]["kind"] == "person" and state["seats"][1]["kind"] == "open"
+    # A spectator is told when a seat is taken, and when the match starts.
+    server.join(match_id)
+    started = await spectator.expect("state")
+    assert started["status"] == "running" and started["seat"] is None and started["legal"] == []
+    listed = server.call("GET", "/api/matches")[1]["matches"]
+    assert {"id": match_id, "status": "running"}.items() <= next(
+        entry for entry in listed if entry["id"] == match_id).items()

@@ -1,0 +1,160 @@
+"""Matches over real WebSockets: two people play a whole game, bots play their seats, a player
+reconnects and gets the seat back with the moves missed. Every message is checked against the
+engine: its view is ``view(seat)`` of the replayed record, its legal list the seat's own."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+from server_helpers import Client, Server, open_client
+
+from parlour.engine import MatchRecord, State
+from parlour.games import get_game
+
+LOA = get_game("loa")
+ASYNC = pytest.mark.asyncio(loop_scope="session")
+
+
+def replayed(snapshot: dict[str, Any]) -> State:
+    """The state the server's record reaches (a perfect-information view holds the record)."""
+    return MatchRecord.from_json(snapshot["view"]["record"]).replay(LOA)
+
+
+def check_snapshot(snapshot: dict[str, Any], seat: int | None, state: State | None = None) -> State:
+    """The message is built from view(seat) of ``state`` (default: the record's), with legal
+    actions for the seat to move only."""
+    state = state if state is not None else replayed(snapshot)
+    assert snapshot["seat"] == seat
+    assert snapshot["version"] == len(state.history)
+    assert snapshot["view"] == state.view(seat)
+    mover = state.to_move()
+    assert snapshot["to_move"] == (None if state.is_over() else mover)
+    if seat is not None and seat == mover and snapshot["status"] == "running":
+        assert snapshot["legal"] == [state.action_to_text(a) for a in state.legal_actions()]
+    else:
+        assert snapshot["legal"] == []
+    outcome = state.outcome()
+    assert snapshot["outcome"] == (outcome.to_json() if outcome else None)
+    return state
+
+
+async def two_players(server: Server, clients: list[Client], **create: Any) -> tuple[str, list[Client]]:
+    created = server.create(game="loa", seats=["open", "open"], join=0, name="Ann", **create)
+    match_id = created["match"]["id"]
+    other = server.join(match_id, name="Bob")
+    players = []
+    for seat, token in enumerate((created["token"], other["token"])):
+        client = await open_client(clients, server, match_id, f"seat {seat}")
+        check_snapshot(await client.hello(token), seat)
+        players.append(client)
+    return match_id, players
+
+
+@ASYNC
+async def test_a_whole_game_between_two_players(server: Server, clients: list[Client]) -> None:
+    match_id, players = await two_players(server, clients, options={"move_limit": 0}, seed=0)
+    watcher = await open_client(clients, server, match_id, "spectator")
+    await watcher.hello()
+    rng = random.Random(6)  # a game that ends by connection after 138 plies
+    version, state = 0, LOA.new(options={"move_limit": 0})
+    while not state.is_over():
+        mover = state.to_move()
+        text = state.action_to_text(rng.choice(state.legal_actions()))
+        await players[mover].send({"type": "action", "text": text, "version": version})
+        state.play_text(text)
+        version += 1
+        for seat, client in [(0, players[0]), (1, players[1]), (None, watcher)]:
+            update = await client.expect("update")
+            assert update["event"] == {"version": version, "seat": mover, "action": text}
+            check_snapshot(update, seat, state)
+    assert version > 10 and state.outcome().winner is not None  # type: ignore[union-attr]
+    assert replayed(update) == state
+    summary = server.summary(match_id)
+    assert summary["status"] == "over" and summary["version"] == version
+    assert summary["outcome"] == state.outcome().to_json()  # type: ignore[union-attr]
+    # After the end: no more moves, no more seats; the connections still answer.
+    await players[0].send({"type": "action", "text": "pass"})
+    await players[0].error("game_over")
+    await players[1].ping()
+    assert server.summary(match_id)["version"] == version
+
+
+@ASYNC
+async def test_bots_play_their_seats(server: Server, clients: list[Client]) -> None:
+    created = server.create(game="loa", seats=["bot:random", "bot:random"], bot_seconds=0.01, seed=5)
+    match_id = created["match"]["id"]
+    watcher = await open_client(clients, server, match_id, "spectator")
+    state = check_snapshot(await watcher.hello(last_version=0), None)
+    while not state.is_over():
+        update = await watcher.expect("update")
+        state = check_snapshot(update, None)
+        assert update["event"]["seat"] in (0, 1)
+    assert server.summary(match_id)["status"] == "over"
+
+
+@ASYNC
+async def test_a_person_against_a_bot(server: Server, clients: list[Client]) -> None:
+    created = server.create(game="loa", seats=["open", "bot:random"], bot_seconds=0.01, join=0)
+    match_id = created["match"]["id"]
+    person = await open_client(clients, server, match_id, "person")
+    snapshot = await person.hello(created["token"])
+    for _ in range(3):
+        state = check_snapshot(snapshot, 0)
+        if state.is_over():
+            break
+        assert snapshot["to_move"] == 0 and snapshot["legal"]
+        await person.send({"type": "action", "text": snapshot["legal"][0], "version": snapshot["version"]})
+        mine = await person.expect("update")
+        assert mine["event"]["seat"] == 0
+        if mine["status"] == "over":
+            break
+        snapshot = await person.expect("update")
+        assert snapshot["event"]["seat"] == 1  # the bot answered through the same path
+    assert server.summary(match_id)["version"] >= 2
+
+
+@ASYNC
+async def test_reconnect_with_the_token_gets_the_seat_and_the_missed_moves(
+    server: Server, clients: list[Client]
+) -> None:
+    created = server.create(game="loa", seats=["open", "open"], join=0)
+    match_id, black_token = created["match"]["id"], created["token"]
+    white_token = server.join(match_id)["token"]
+    black = await open_client(clients, server, match_id, "black")
+    white = await open_client(clients, server, match_id, "white")
+    await black.hello(black_token)
+    await white.hello(white_token)
+    await black.send({"type": "action", "text": "b1-d3", "version": 0})
+    await white.expect("update", version=1)
+    await black.expect("update", version=1)
+    await white.close()
+    await black.seat_connected(1, False)
+    # White reloads the page: same token, last version seen 1, nothing missed, White's turn.
+    white = await open_client(clients, server, match_id, "white again")
+    state = await white.hello(white_token, last_version=1)
+    assert state["seat"] == 1 and state["missed"] == [] and state["legal"]
+    await black.seat_connected(1, True)
+    await white.send({"type": "action", "text": state["legal"][0], "version": 1})
+    played = (await white.expect("update", version=2))["event"]["action"]
+    await black.expect("update", version=2)
+    await black.close()
+    await white.send({"type": "action", "text": "x9-z0", "version": 2})
+    await white.error("not_your_turn")
+    # Black comes back having seen version 0 only: both missed moves, in order, and Black's turn.
+    black = await open_client(clients, server, match_id, "black again")
+    state = await black.hello(black_token, last_version=0)
+    assert state["missed"] == [{"version": 1, "seat": 0, "action": "b1-d3"},
+                               {"version": 2, "seat": 1, "action": played}]
+    check_snapshot(state, 0)
+    assert state["to_move"] == 0 and state["legal"]
+    # A second connection with the same token (a second tab) acts for the same seat.
+    tab = await open_client(clients, server, match_id, "black tab")
+    assert (await tab.hello(black_token))["seat"] == 0
+    await tab.send({"type": "action", "text": state["legal"][0], "version": 2})
+    for client in (black, white, tab):
+        await client.expect("update", version=3)
+    # A last version from the future (or far back) means: redraw.
+    future = await open_client(clients, server, match_id, "future")
+    assert (await future.hello(white_token, last_version=99))["resync"] is True

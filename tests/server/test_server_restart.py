@@ -1,0 +1,139 @@
+"""SIGKILL at any moment, then a restart on the same SQLite file: no accepted action is lost (every
+event a client saw is in the record), every match resumes where it was, bots included."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from typing import Any
+
+import pytest
+from server_helpers import Client, Server, open_client
+
+from parlour.engine import MatchRecord
+from parlour.games import get_game
+
+LOA = get_game("loa")
+ASYNC = pytest.mark.asyncio(loop_scope="session")
+
+
+def texts_of(snapshot: dict[str, Any]) -> list[str]:
+    """The actions of the record in a snapshot's view, as text."""
+    record = MatchRecord.from_json(snapshot["view"]["record"])
+    state = LOA.new(record.players, record.options, record.seed)
+    texts = []
+    for action in record.actions:
+        texts.append(state.action_to_text(action))
+        state.play(action)
+    return texts
+
+
+def events_seen(client: Client) -> list[str]:
+    """The actions a client was told of, in version order (checked to have no gaps)."""
+    texts: list[str] = []
+    for message in client.seen:
+        if message["type"] == "state" and not texts:
+            texts = texts_of(message)
+        elif message["type"] == "update":
+            assert message["event"]["version"] == len(texts) + 1, (client.label, message["event"])
+            texts.append(message["event"]["action"])
+    return texts
+
+
+@ASYNC
+async def test_sigkill_mid_game_and_restart(own_server: Server, clients: list[Client]) -> None:
+    server = own_server
+    # People: four moves made.
+    people = server.create(game="loa", seats=["open", "open"], join=0, seed=1)
+    people_id, tokens = people["match"]["id"], [people["token"], server.join(people["match"]["id"])["token"]]
+    players = [await open_client(clients, server, people_id, f"person {seat}") for seat in (0, 1)]
+    for seat in (0, 1):
+        await players[seat].hello(tokens[seat])
+    played = []
+    for ply in range(4):
+        snapshot = players[ply % 2].seen[-1]
+        text = snapshot["legal"][ply]
+        await players[ply % 2].send({"type": "action", "text": text, "version": ply})
+        played.append(text)
+        for client in players:
+            await client.expect("update", version=ply + 1)
+    # Bots: strong search with a short budget, so the game is mid-way when the server dies.
+    bots = server.create(game="loa", seats=["bot:strong", "bot:strong"], bot_seconds=0.05, seed=2)
+    bots_id = bots["match"]["id"]
+    watcher = await open_client(clients, server, bots_id, "bot watcher")
+    await watcher.hello()
+    while (await watcher.expect("update"))["version"] < 3:
+        pass
+    # A person against a bot: the person's move is broadcast, then the server dies at once.
+    mixed = server.create(game="loa", seats=["open", "bot:random"], join=0, bot_seconds=0.01, seed=3)
+    mixed_id = mixed["match"]["id"]
+    person = await open_client(clients, server, mixed_id, "person v bot")
+    first = await person.hello(mixed["token"])
+    await person.send({"type": "action", "text": first["legal"][0], "version": 0})
+    await person.expect("update", version=1)
+
+    server.kill()
+    server.start()  # the same file, a new port
+
+    assert server.summary(people_id)["version"] == 4
+    players = [await open_client(clients, server, people_id, f"person {seat} again") for seat in (0, 1)]
+    for seat in (0, 1):
+        state = await players[seat].hello(tokens[seat], last_version=2)
+        assert state["seat"] == seat and state["version"] == 4
+        assert [event["action"] for event in state["missed"]] == played[2:]
+        assert texts_of(state) == played
+    legal = players[0].seen[-1]["legal"] or (await players[0].expect("state"))["legal"]
+    await players[0].send({"type": "action", "text": legal[0], "version": 4})
+    await players[1].expect("update", version=5)
+
+    seen = events_seen(watcher)
+    watcher = await open_client(clients, server, bots_id, "bot watcher again")
+    state = await watcher.hello(last_version=len(seen))
+    assert texts_of(state)[: len(seen)] == seen, "an action the watcher saw was lost"
+    resumed_at = state["version"]
+    if state["status"] == "running":
+        await watcher.expect("update", version=resumed_at + 1)  # the bots think again
+        await watcher.expect("update", version=resumed_at + 2)
+
+    person = await open_client(clients, server, mixed_id, "person v bot again")
+    state = await person.hello(mixed["token"], last_version=1)
+    assert state["version"] >= 1 and texts_of(state)[0] == first["legal"][0]
+    while state["to_move"] != 0 and state["status"] == "running":
+        state = await person.expect("update")  # the bot's reply, after the restart if need be
+    assert state["version"] == 2
+
+
+@ASYNC
+async def test_sigkill_at_arbitrary_moments(own_server: Server, clients: list[Client]) -> None:
+    """Fast bot games, killed again and again while they play: what was seen is always kept."""
+    server = own_server
+    rng = random.Random(7)
+    ids = [
+        server.create(game="loa", seats=["bot:random", "bot:random"], bot_seconds=0.01,
+                      options={"move_limit": 0}, seed=seed)["match"]["id"]
+        for seed in range(4)
+    ]
+    seen: dict[str, list[str]] = {match_id: [] for match_id in ids}
+    for round_ in range(3):
+        watchers = {}
+        for match_id in ids:
+            watcher = await open_client(clients, server, match_id, f"watcher {match_id} #{round_}")
+            state = await watcher.hello(last_version=len(seen[match_id]))
+            texts = texts_of(state)
+            assert texts[: len(seen[match_id])] == seen[match_id], f"round {round_}: {match_id} lost actions"
+            watchers[match_id] = watcher
+        # Let the games run for a while (a random number of events), then kill.
+        target = rng.randrange(3, 30)
+        for match_id, watcher in watchers.items():
+            goal = len(seen[match_id]) + target
+            if watcher.seen[-1]["status"] == "running":
+                await watcher.until(f"version {goal}", lambda m, goal=goal: m["type"] == "update" and (
+                    m["status"] == "over" or m["version"] >= goal))
+        await asyncio.sleep(rng.random() * 0.05)  # and a little more: the kill falls anywhere
+        for match_id, watcher in watchers.items():
+            seen[match_id] = events_seen(watcher)
+        server.kill()
+        server.start()
+    finals = [server.summary(match_id) for match_id in ids]
+    for match_id, final in zip(ids, finals, strict=True):
+        assert final["version"] >= len(seen[match_id])

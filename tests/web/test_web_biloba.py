@@ -1,0 +1,139 @@
+"""Biloba in the browser: centre routes and replacements picked with the mouse, and a whole game
+against a bot."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+from lobby_steps import create_match, join_from_lobby, watch_from_lobby
+from web_helpers import Client, OpenClient, Server
+
+from parlour.engine import MatchRecord
+from parlour.games import get_game
+
+pytestmark = pytest.mark.asyncio(loop_scope="session")
+
+
+async def pick_centre_route(client: Client, route: str) -> None:
+    """Plays ``X-e5-Y`` click by click, checking the page between the clicks (BIL-18)."""
+    origin, centre, final = route.split("-")
+    await client.click_square(origin)
+    await client.page.wait_for_selector("[data-target='e5']", state="attached")
+    await client.click_square(centre)
+    # Half-way: the pawn stands on e5, a ghost where it came from, and only continuation steps are offered.
+    await client.page.wait_for_selector(".pawn:not(.ghost)[data-square='e5']", state="attached")
+    assert await client.page.locator(f".pawn.ghost[data-square='{origin}']").count() == 1
+    assert await client.page.locator(f"[data-target='{origin}']").count() == 0
+    assert "Centre" in (await client.page.text_content("#turn") or "")
+    await client.page.wait_for_selector(f"[data-target='{final}']", state="attached")
+    await client.click_square(final)
+
+
+async def test_centre_routes_a_forced_capture_and_its_replacement(
+    server: Server, open_client: OpenClient,
+) -> None:
+    oli, bo, eve = await open_client("Oli"), await open_client("Bo"), await open_client("Eve")
+    match_id = await create_match(oli, server, game="biloba", seats={0: "you", 1: "open"})
+    await join_from_lobby(bo, server, match_id, seat=1)
+    await watch_from_lobby(eve, server, match_id)
+    everyone = (oli, bo, eve)
+
+    await oli.wait_my_turn()
+    assert "f4-e5-d5" in await oli.legal()
+    await pick_centre_route(oli, "f4-e5-d5")
+    for client in everyone:
+        await client.wait_version(1)
+    # BIL-23: Blue may step between orange e4 and g4 ...
+    await bo.wait_my_turn()
+    await pick_centre_route(bo, "f6-e5-f4")
+    for client in everyone:
+        await client.wait_version(2)
+    # ... and orange captures it at the start of its turn (BIL-26), then must replace (BIL-28).
+    await oli.wait_my_turn()
+    assert sorted(await oli.legal()) == ["e4>f4", "g4>f4"]
+    for client in everyone:
+        page = client.page
+        await page.wait_for_selector("[data-captured='f4']", state="attached")
+        assert await page.locator(".pawn.pending").count() == 2
+        for pawn in ("e4", "g4"):
+            assert await page.locator(f".pawn.pending[data-square='{pawn}']").count() == 1
+        assert await page.locator(".tile.vacated[data-square='f4']").count() == 1
+        assert "16 pawns" in (await page.text_content("#seats li[data-seat='0']") or "")
+        assert "15 pawns" in (await page.text_content("#seats li[data-seat='1']") or "")
+    assert "Replacement" in (await oli.page.text_content("#turn") or "")
+    assert "replacements" in (await eve.page.text_content("#turn") or "")
+    await oli.click_square("g4")
+    await oli.page.wait_for_selector("[data-target='f4']", state="attached")
+    assert await oli.page.locator("[data-target]").count() == 1
+    await oli.click_square("f4")
+    for client in everyone:
+        await client.wait_version(3)
+        await client.page.wait_for_selector(".pawn-orange[data-square='f4']", state="attached")
+        assert await client.page.locator(".pawn.pending").count() == 0
+    await bo.wait_my_turn()
+    for client in everyone:
+        assert client.errors == [], f"{client.name}'s console: {client.errors}"
+
+
+def capturing_choice(record: dict[str, Any], legal: list[str], rng: random.Random, want_route: bool) -> str:
+    """A one-ply greedy player: the action that leaves the opponent fewest pawns; among equals a
+    centre route when ``want_route`` (so that the test clicks through one), else one at random. It
+    reads the match from the record the page was sent, replayed with parlour's own engine."""
+    game = get_game("biloba")
+    state = MatchRecord.from_json(record).replay(game)
+    seat = state.to_move()
+    scored = []
+    for text in legal:
+        after = state.copy()
+        after.apply(after.parse_action(text))
+        counts = after.view(None)["pawn_counts"]
+        enemies = sum(n for other, n in enumerate(counts) if other != seat)
+        route = want_route and text.count("-") == 2
+        scored.append((enemies, not route, rng.random(), text))
+    return min(scored)[3]
+
+
+@pytest.mark.slow
+async def test_a_person_plays_biloba_against_a_bot_to_the_end(
+    server: Server, open_client: OpenClient,
+) -> None:
+    bea = await open_client("Bea")
+    await create_match(bea, server, game="biloba", seats={0: "you", 1: "bot:random"},
+                       options={"quiet_limit": "30"})
+    rng = random.Random(4)
+    page = bea.page
+    played: set[str] = set()
+    for _ in range(400):
+        await page.wait_for_function(
+            "document.body.dataset.myTurn === 'true' || document.body.dataset.status === 'over'",
+        )
+        if await page.get_attribute("body", "data-status") == "over":
+            break
+        snapshot = await bea.match_json()
+        legal = await bea.legal()
+        assert legal == snapshot["legal"]
+        text = capturing_choice(snapshot["view"]["record"], legal, rng, want_route="centre" not in played)
+        if ">" in text:
+            played.add("replacement")
+            assert await page.locator(f".pawn.pending[data-square='{text[:2]}']").count() == 1
+            await bea.play(text)
+        elif text.count("-") == 2:
+            played.add("centre")
+            await pick_centre_route(bea, text)
+        else:
+            played.add("move")
+            await bea.play(text)
+        await bea.wait_version(snapshot["version"] + 1)
+    else:
+        pytest.fail("the game did not end within 400 of Bea's decisions")
+
+    final = await bea.match_json()
+    assert final["outcome"] is not None
+    banner = (await page.text_content("#turn") or "").strip()
+    assert banner.startswith(("You win!", "Blue wins", "Draw")), banner
+    assert await page.locator("#result:not([hidden])").count() == 1
+    assert await page.locator("#moves li").count() == final["version"]
+    assert {"centre", "move"} <= played
+    assert bea.errors == [], bea.errors
