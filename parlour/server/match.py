@@ -43,12 +43,13 @@ def hash_token(token: str) -> str:
 
 @dataclass(frozen=True)
 class Event:
-    """An accepted action: the version it made, who took it (``None``: chance), and its text."""
+    """An accepted action: the version it made, who took it (``None``: chance), and its text as
+    each seat may read it (key ``None``: a spectator), from ``State.action_text_for``."""
 
     version: int
     seat: int | None
     action: Action
-    text: str
+    texts: dict[int | None, str]
 
 
 @dataclass
@@ -79,9 +80,9 @@ class Match:
         self.events: list[Event] = []
         for action in row.actions:
             mover = self.state.to_move()
-            text = self.state.action_to_text(action)
+            texts = self.texts_for(action)
             self.state.play(action)  # checked: a damaged store must not produce a wrong game
-            self.events.append(Event(len(self.events) + 1, None if mover == CHANCE else mover, action, text))
+            self.events.append(Event(len(self.events) + 1, None if mover == CHANCE else mover, action, texts))
         self.present = [0] * row.players
         self.queue: asyncio.Queue[_Submission | None] = asyncio.Queue()
         self.writer: asyncio.Task[None] | None = None
@@ -162,14 +163,17 @@ class Match:
             "outcome": outcome.to_json() if outcome else None,
         }
 
+    def texts_for(self, action: Action) -> dict[int | None, str]:
+        """The pending ``action`` as each seat and a spectator may read it (before it is applied)."""
+        seats: list[int | None] = [*range(self.state.players), None]
+        return {seat: self.state.action_text_for(action, seat) for seat in seats}
+
     def event_json(self, event: Event, seat: int | None) -> dict[str, Any]:
-        """An event as ``seat`` may see it: the text is withheld in hidden-information games
-        unless ``seat`` took the action (the view says what else it may know)."""
-        visible = not self.info.hidden_information or (seat is not None and seat == event.seat)
+        """An event as ``seat`` may see it (a card drawn into another hand stays hidden)."""
         return {
             "version": event.version,
             "seat": "chance" if event.seat is None else event.seat,
-            "action": event.text if visible else None,
+            "action": event.texts[seat],
         }
 
     def state_message(self, seat: int | None, last_version: int | None) -> dict[str, Any]:
@@ -331,14 +335,14 @@ class Match:
 
     async def _commit(self, seat: int | None, action: Action) -> ProtocolError | None:
         """Stores, applies and publishes one action: stored first, so what is seen is never lost."""
-        text = self.state.action_to_text(action)
+        texts = self.texts_for(action)
         try:
             await self.store.append(self.id, self.version, [action])
         except StoreError as error:
             log.error("match %s: storing version %d: %s", self.id, self.version + 1, error)
             return ProtocolError("internal", "the action could not be stored; the match is unchanged", 500)
         self.state.apply(action)
-        self.events.append(Event(self.version + 1, seat, action, text))
+        self.events.append(Event(self.version + 1, seat, action, texts))
         self._rendered.clear()
         await self.pubsub.publish(self.channel, {"kind": "event", "version": self.version})
         return None

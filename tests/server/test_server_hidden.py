@@ -1,7 +1,7 @@
 """Chance and hidden information through the server, for whichever registered game has them
 (chosen by its metadata): chance is resolved by the match's writer and stored like any action;
 every message carries exactly ``view(seat)`` of the true state (rebuilt here from the server's
-own SQLite file); other seats' actions and chance outcomes are not spelled out in events."""
+own SQLite file); events spell out actions only as far as the seat may read them."""
 
 from __future__ import annotations
 
@@ -32,13 +32,20 @@ def true_state(server: Server, game: Game, summary: dict[str, Any], seed: int, v
 
 
 def check(message: dict[str, Any], state: State, seat: int | None) -> None:
+    """The message is ``view(seat)``; each event's text is the action as ``seat`` may read it
+    (``State.action_text_for`` in the position before it), revealing nothing hidden."""
     assert message["view"] == state.view(seat), f"version {message['version']}: not view({seat})"
     events = [message["event"]] if message["type"] == "update" else message.get("missed", [])
+    record = state.history
     for event in events:
-        if state.game.info.hidden_information and event["seat"] != seat:
-            assert event["action"] is None, event
-        if event["seat"] == seat and seat is not None:
-            assert event["action"], event
+        version = event["version"]
+        before = state.copy()
+        while len(before.history) >= version:
+            before.undo()
+        action = record[version - 1]
+        assert event["action"] == before.action_text_for(action, seat), event
+        for secret in before.hidden_from(seat):
+            assert secret not in str(event["action"]), event
 
 
 @pytest.mark.skipif(not SECRETIVE, reason="no registered game has chance or hidden information")
