@@ -10,11 +10,9 @@ import argparse
 import contextlib
 import json
 import math
-import os
 import random
 import shlex
 import sys
-import tempfile
 import textwrap
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -37,6 +35,7 @@ from parlour.engine import (
     State,
 )
 from parlour.games import GAMES, get_game
+from parlour.tui.files import write_atomically
 
 HUMAN = "human"
 DEFAULT_SECONDS = 1.0
@@ -261,32 +260,6 @@ def read_player(game: Game, who: str, kinds: list[str]) -> str:
 def save_game(state: State, path: str) -> None:
     """Writes ``state.to_json()`` to ``path`` atomically: a failed write leaves any old file intact."""
     write_atomically(Path(path).expanduser(), json.dumps(state.to_json()) + "\n")
-
-
-def write_atomically(path: Path, text: str) -> None:
-    """Temporary file in the same directory, fsync, then ``os.replace`` over the target."""
-    directory = path.parent
-    descriptor, temporary = tempfile.mkstemp(dir=directory, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
-            mask = os.umask(0)
-            os.umask(mask)
-            os.fchmod(handle.fileno(), 0o666 & ~mask)
-            handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(temporary, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(temporary)
-        raise
-    # The rename itself is durable only once the directory is synced (best effort: not everywhere).
-    with contextlib.suppress(OSError):
-        directory_descriptor = os.open(directory, os.O_RDONLY)
-        try:
-            os.fsync(directory_descriptor)
-        finally:
-            os.close(directory_descriptor)
 
 
 def load_game(path: str, game: Game | None) -> State:
