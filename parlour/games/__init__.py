@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from parlour.engine import Game, OptionError
 from parlour.games.biloba import Biloba
+from parlour.games.conflict import Conflict
 from parlour.games.loa import LinesOfAction
 from parlour.games.mille import Mille
 
-GAMES: dict[str, Game] = {game.info.name: game for game in (LinesOfAction(), Biloba(), Mille())}
+GAMES: dict[str, Game] = {game.info.name: game for game in (LinesOfAction(), Biloba(), Mille(), Conflict())}
 
 
 def get_game(name: str) -> Game:

@@ -1,0 +1,183 @@
+"""A Conflict position as text (CON-67, CON-69): the board, the dice, the rows, whose turn it is.
+
+Every cell is three characters: a mark, a glyph and the number of the seat it belongs to.
+Terrain is ``.`` land, ``~`` water, ``#`` impassable; ``+2`` is seat 2's base, ``*1`` a land mine
+and ``o1`` a water mine of seat 1; ``S1`` a seat-1 ship. A piece resting on a base or a mine is
+marked by ``+``, ``*`` or ``o`` before it (``+S1``). Colour is never needed (CON-69).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from parlour.games.conflict.maps import BASE, LAND, WATER
+from parlour.games.conflict.pieces import EMPTY, LONG_NAMES, SEAT_COLOURS, TYPE_LETTERS, TYPES
+from parlour.games.conflict.position import CHANCE_PHASE, DECISION_PHASE, NO_OWNER
+
+if TYPE_CHECKING:
+    from parlour.games.conflict.rules import ConflictState, Event
+
+_TERRAIN = {LAND: ".", WATER: "~", BASE: "+"}
+
+
+def _piece_name(code: int) -> str:
+    """``orange cannon``: the piece's colour and type."""
+    return f"{SEAT_COLOURS[code // TYPES]} {LONG_NAMES[code % TYPES]}"
+
+
+def _seat_name(seat: int) -> str:
+    return f"seat {seat + 1} ({SEAT_COLOURS[seat]})"
+
+
+def _player_name(state: ConflictState, seat: int, viewer: int | None) -> str:
+    you = " (you)" if viewer is not None and state.player_of[seat] == viewer else ""
+    return f"{SEAT_COLOURS[seat].capitalize()}{you}"
+
+
+def _cell(state: ConflictState, square: int) -> str:
+    board = state.board
+    code = state.squares[square]
+    base, mine = board.base_seat[square], board.mine_seat[square]
+    terrain = board.terrain[square]
+    if code != EMPTY:
+        under = "+" if base >= 0 else ("*" if terrain == LAND else "o") if mine >= 0 else " "
+        return f"{under}{TYPE_LETTERS[code % TYPES]}{code // TYPES + 1}"
+    if base >= 0:
+        return f" +{base + 1}"
+    if mine >= 0:
+        return f" {'*' if terrain == LAND else 'o'}{mine + 1}"
+    return f" {_TERRAIN.get(terrain, '#')} "
+
+
+def board_lines(state: ConflictState) -> list[str]:
+    board = state.board
+    lines = ["    " + "".join(f" {chr(ord('a') + col)} " for col in range(board.cols)).rstrip()]
+    for row in range(board.rows):
+        cells = "".join(_cell(state, row * board.cols + col) for col in range(board.cols))
+        lines.append(f"{row + 1:>3} {cells}".rstrip())
+    return lines
+
+
+def _row(state: ConflictState, counts: list[int], seats: list[int]) -> str:
+    """Pieces of the given seats in type order (cannon, AA gun, airplane, ship, submarine)."""
+    words = [
+        f"{TYPE_LETTERS[kind]}{seat + 1}"
+        for kind in range(TYPES)
+        for seat in seats
+        for _ in range(counts[seat * TYPES + kind])
+    ]
+    return " ".join(words) or "-"
+
+
+def seat_lines(state: ConflictState, viewer: int | None) -> list[str]:
+    """CON-67 items 3, 4 and 6: per seat its controller, and per player its rows."""
+    lines = []
+    for seat in range(4):
+        controller = state.controller[seat]
+        link = f" {seat + 1}→{state.owner[seat] + 1}" if state.owner[seat] != NO_OWNER else ""
+        if seat not in state.occupied:
+            status = "unused"
+        elif state.out[seat] is not None:
+            status = f"out: {state.out[seat]}"
+        else:
+            status = "in"
+        control = f", controlled by seat {controller + 1}" if controller != seat else ""
+        you = " (you)" if viewer is not None and state.player_of[seat] == viewer else ""
+        names = state.board.names
+        mines = " ".join(names[square] for square in state.board.mines[seat])
+        lines.append(f"seat {seat + 1} {SEAT_COLOURS[seat]}{you}{link}: {status}{control}; base "
+                     f"{names[state.board.bases[seat]]}, "
+                     f"mines {mines}")
+    for seat in state.players_in():
+        seats = [s for s in range(4) if state.controller[s] == seat]
+        name = _player_name(state, seat, viewer)
+        lines.append(f"  {name} available: {_row(state, state.available, seats)}")
+        groups = [f"seat {s + 1}: {_row(state, state.reserve, [s])}" for s in seats
+                  if any(state.reserve[s * TYPES:(s + 1) * TYPES])]
+        lines.append(f"  {_player_name(state, seat, viewer)} reserve:   {'; '.join(groups) or '-'}")
+    return lines
+
+
+def dice_line(state: ConflictState) -> str:
+    """CON-67 item 1."""
+    if state.phase != DECISION_PHASE or state.dice is None:
+        last = next((e for e in reversed(state.log) if e.kind == "roll"), None)
+        return f"Roll {state.rolls}: last dice {last.detail[0]}-{last.detail[1]}" if last else "No roll yet"
+    a, b = state.dice
+    unused = " ".join(str(d) for d in state.unused) or "none"
+    line = f"Roll {state.rolls}: dice {a}-{b}, unused {unused}"
+    if a + b == 7:
+        line += ", activation " + ("open" if state.activation else "used")
+    if a == b:
+        line += " (a double: the same player rolls again)"
+    return line
+
+
+def turn_line(state: ConflictState, viewer: int | None) -> str:
+    outcome = state.outcome()
+    if outcome is not None:
+        if outcome.winner is not None:
+            winner = state.occupied[outcome.winner]
+            return f"Game over: {SEAT_COLOURS[winner].capitalize()} wins ({outcome.reason})"
+        drawn = [state.occupied[p] for p, score in enumerate(outcome.scores) if score]
+        return f"Game over: a draw between {', '.join(SEAT_COLOURS[s] for s in drawn)} ({outcome.reason})"
+    name = _player_name(state, state.seat, viewer)
+    yours = viewer is not None and state.player_of[state.seat] == viewer
+    if state.phase == CHANCE_PHASE:
+        return f"{name} to roll" + (": your turn" if yours else "")
+    return f"{name} on roll" + (": your turn" if yours else "") + " (a move, 'activate TYPE' or 'end')"
+
+
+def event_text(state: ConflictState, event: Event) -> str:
+    """CON-67 item 2: one event as a message."""
+    names = state.board.names
+    who = SEAT_COLOURS[event.seat].capitalize()
+    detail = event.detail
+    if event.kind == "roll":
+        return f"{who} rolls {detail[0]}-{detail[1]}"
+    if event.kind == "move":
+        code, start, final, die = detail
+        piece = _piece_name(code)
+        if start < 0:
+            return f"{who} enters a {piece} to {names[final]} with the {die}"
+        return f"{who} moves the {piece} {names[start]} to {names[final]} with the {die}"
+    if event.kind == "activate":
+        return f"{who} activates a {_piece_name(detail[0])}"
+    if event.kind == "capture":
+        return f"the {_piece_name(detail[0])} on {names[detail[1]]} is captured"
+    if event.kind == "mine":
+        code, square, mine_seat = detail
+        return f"the {_piece_name(code)} is destroyed by {SEAT_COLOURS[mine_seat]}'s mine on {names[square]}"
+    if event.kind == "takeover":
+        taken, owner = detail
+        link = f"{taken + 1}→{owner + 1}"
+        return f"{who} takes over {_seat_name(taken)}: its owner is now seat {owner + 1} ({link})"
+    if event.kind == "out":
+        return f"{who} is out ({state.out[event.seat] or 'out'})"
+    if event.kind == "end":
+        forfeited = detail[1:]
+        text = f"{who}'s roll ends" + (" automatically" if detail[0] else "")
+        if forfeited:
+            text += f" (unused: {' '.join(str(d) for d in forfeited)})"
+        return text
+    outcome = state.outcome()
+    if outcome is None:
+        return "the game is over"
+    return turn_line(state, None).removeprefix("Game over: ")
+
+
+def event_texts(state: ConflictState, events: list[Event]) -> list[str]:
+    return [event_text(state, event) for event in events]
+
+
+def board_text(state: ConflictState, viewer: int | None) -> str:
+    lines = board_lines(state)
+    lines += seat_lines(state, viewer)
+    lines.append(dice_line(state))
+    recent = state.recent_events()
+    if recent:
+        lines.append("Last: " + "; ".join(event_texts(state, recent)))
+    if viewer is None:
+        lines.append("You are watching.")
+    lines.append(turn_line(state, viewer))
+    return "\n".join(lines)

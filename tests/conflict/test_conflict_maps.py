@@ -1,0 +1,291 @@
+"""Conflict maps: the format (CON-10, CON-11), validation (CON-12), warnings (CON-13), the
+default board parlour-20 (CON-15) and its testable properties (CON-16)."""
+
+from __future__ import annotations
+
+from collections import deque
+
+import pytest
+from conflict_helpers import CONFLICT
+
+from parlour.engine import FormatError
+from parlour.games.conflict.board import bits, board_for
+from parlour.games.conflict.maps import (
+    BASE,
+    BLOCKED,
+    LAND,
+    PARLOUR_20,
+    WATER,
+    load_map,
+    parse_map,
+    route_length,
+)
+from parlour.games.conflict.pieces import AIR_CLASS, LAND_CLASS, WATER_CLASS
+
+SMALL = """\
+conflict-map 1
+name small   ; a 6x5 test map
+size 6x5
+terrain
+.+~~+.
+..~...
+#..~..
+..~~..
+.+~~+.
+end
+base 1 b1
+base 2 e1
+base 3 b5
+base 4 e5
+mine 1 a1
+mine 1 a2
+mine 2 f2
+mine 2 f1
+mine 3 a4
+mine 3 a5
+mine 4 f4
+mine 4 f5
+"""
+"""Land crosses the water where c3 and d2 touch corners; water where c2 and d3 do."""
+
+
+def error_of(text: str) -> str:
+    with pytest.raises(FormatError) as error:
+        parse_map(text)
+    return str(error.value)
+
+
+def edit(old: str, new: str, text: str = SMALL) -> str:
+    assert old in text
+    return text.replace(old, new, 1)
+
+
+# --- CON-10, CON-11: the format ---------------------------------------------------------------------
+
+
+def test_a_small_map_is_read() -> None:
+    # CON-10, CON-11
+    board_map = parse_map(SMALL)
+    assert (board_map.name, board_map.cols, board_map.rows) == ("small", 6, 5)
+    assert [board_map.square_name(s) for s in board_map.bases] == ["b1", "e1", "b5", "e5"]
+    assert [[board_map.square_name(s) for s in pair] for pair in board_map.mines] == [
+        ["a1", "a2"], ["f1", "f2"], ["a4", "a5"], ["f4", "f5"]]
+    assert board_map.terrain[:6] == (LAND, BASE, WATER, WATER, BASE, LAND)
+    assert board_map.terrain[12] == BLOCKED  # a3
+
+
+def test_comments_blank_lines_and_trailing_whitespace_are_ignored() -> None:
+    # CON-10
+    text = "; a comment first\n\n" + SMALL.replace("size 6x5", "   size   6x5   ; comment ").replace(
+        ".+~~+.\n..~...", ".+~~+.   \n..~...\t")
+    assert parse_map(text).cols == 6
+
+
+def test_the_map_text_round_trips() -> None:
+    board_map = load_map("parlour-20")
+    assert parse_map(board_map.text()) == board_map
+
+
+@pytest.mark.parametrize(
+    ("text", "line", "item"),
+    [
+        (edit("conflict-map 1", "name first"), "1", "item 1"),
+        (edit("conflict-map 1", "conflict-map 2"), "1", "item 1"),
+        (edit("terrain\n", "colour red\nterrain\n"), "4", "item 1"),
+        (edit("size 6x5\n", "size 6x5\nname again\n"), "4", "item 1"),
+        (edit("name small   ; a 6x5 test map\n", ""), "21 (end of file)", "item 2"),
+        (edit("size 6x5\n", ""), "3", "item 2"),
+        (edit("size 6x5", "size 4x5"), "3", "item 2"),
+        (edit("size 6x5", "size 6x100"), "3", "item 2"),
+        (edit("size 6x5\n", "") + "size 6x5\n", "3", "item 2"),
+        (edit("..~...\n#..~..", "..~...\nend"), "7", "item 3"),
+        (edit("#..~..", "#..~."), "7", "item 3"),
+        (edit("#..~..", "#..~.x"), "7", "item 3"),
+        (edit("#..~..", "#..~.. ; no comments"), "7", "item 3"),
+        (edit(".+~~+.\nend", ".+~~+.\n......\nend"), "10", "item 3"),
+        (edit("#..~..", "#..+.."), "4", "item 4"),
+        (edit("base 2 e1", "base 1 e1"), "12", "item 5"),
+        (edit("base 2 e1", "base 2 c3"), "12", "item 5"),
+        (edit("base 2 e1\n", ""), "21 (end of file)", "item 5"),
+        (edit("mine 4 f5", "mine 3 f5"), "22", "item 6"),
+        (edit("mine 4 f5", "mine 4 e5"), "22", "item 6"),
+        (edit("mine 4 f5", "mine 4 a3"), "22", "item 6"),
+        (edit("mine 4 f5", "mine 4 f4"), "22", "item 6"),
+        (edit("mine 4 f5\n", ""), "21 (end of file)", "item 6"),
+        (edit("mine 4 f5", "mine 4 g4"), "22", "item 7"),
+        (edit("mine 4 f5", "mine 4 f6"), "22", "item 7"),
+        (edit("mine 4 f5", "mine 5 f5"), "22", "item 7"),
+        (edit(".+~~+.\n..~...", ".+.~+.\n......"), "11", "item 8"),
+        (edit("..~~..\n.+~~+.", "..~~~~\n.+~~+~"), "14", "item 8"),
+    ],
+)
+def test_a_bad_map_is_refused_naming_the_line_and_the_rule(text: str, line: str, item: str) -> None:
+    # CON-12: one case per problem of each item.
+    message = error_of(text)
+    assert f"line {line}" in message and f"CON-12 {item}" in message, message
+
+
+def test_the_end_of_the_file_is_named_when_something_is_missing() -> None:
+    # CON-12 items 2 and 3: detected only at the end.
+    assert "line 4 (end of file)" in error_of("conflict-map 1\nname x\nsize 6x5\n; no terrain\n")
+    message = error_of("conflict-map 1\nname x\nsize 6x5\nterrain\n.+~~+.\n")
+    assert "end of file" in message and "item 3" in message
+    assert "item 1" in error_of("; nothing but a comment\n")
+
+
+def test_a_bad_map_option_is_a_format_error() -> None:
+    # CON-12 through the game's 'board' option: the same message reaches the caller.
+    with pytest.raises(FormatError, match="line 3"):
+        CONFLICT.new(2, {"board": edit("size 6x5", "size 6x4")})  # the block runs into 'end'
+
+    with pytest.raises(FormatError, match="no map called"):
+        CONFLICT.new(2, {"board": "atlantis"})
+
+
+# --- CON-13: warnings --------------------------------------------------------------------------------
+
+
+def test_a_playable_map_has_no_warnings() -> None:
+    assert parse_map(SMALL).warnings == ()
+    assert load_map("parlour-20").warnings == ()
+
+
+def test_missing_routes_are_warned_about_but_the_map_loads() -> None:
+    # CON-13 item 1: without the land bridge c3 the left bases have no land route to the right
+    # ones; water still joins them all, and every base still touches land and water.
+    cut = edit("#..~..", "#.~~..")
+    warnings = parse_map(cut).warnings
+    assert len(warnings) == 8
+    assert all("CON-13 item 1" in w and "no land route" in w for w in warnings)
+    assert "no land route from base 1 (b1) to base 2 (e1)" in warnings[0]
+    game = CONFLICT.new(2, {"board": cut})
+    assert game.view(None)["map_warnings"] == list(warnings)
+
+
+def test_a_mine_across_the_only_route_is_warned_about() -> None:
+    # CON-13 item 1: routes avoid the mines of every other seat, not the seat's own.
+    mined = edit("mine 3 a4", "mine 3 c3")
+    warnings = " ".join(parse_map(mined).warnings)
+    assert "no land route from base 1 (b1) to base 2 (e1)" in warnings
+    assert "no land route from base 3 (b5) to base 2 (e1)" not in warnings
+
+
+def test_bases_out_of_their_corners_are_warned_about() -> None:
+    # CON-13 item 2
+    swapped = edit("base 2 e1", "base 1 e1", edit("base 1 b1", "base 2 b1"))
+    warnings = parse_map(swapped).warnings
+    assert sum("CON-13 item 2" in w for w in warnings) == 2
+    assert "base 1 (e1) is not in the upper-left quarter" in " ".join(warnings)
+
+
+# --- CON-15, CON-16: parlour-20 ------------------------------------------------------------------------
+
+
+def test_the_default_board_is_the_spec_map() -> None:
+    # CON-15: the shipped map is the file of the spec, and the game's default board.
+    assert CONFLICT.new(2).board.map == parse_map(PARLOUR_20)
+    board_map = load_map("parlour-20")
+    assert (board_map.name, board_map.cols, board_map.rows) == ("parlour-20", 20, 20)
+    names = [[board_map.square_name(s) for s in pair] for pair in board_map.mines]
+    assert names == [["c3", "g7"], ["r3", "n7"], ["g14", "c18"], ["n14", "r18"]]
+    assert [board_map.square_name(s) for s in board_map.bases] == ["e5", "p5", "e16", "p16"]
+
+
+def test_the_default_board_counts() -> None:
+    # CON-16: 228 land, 156 water, 12 impassable and 4 bases.
+    terrain = load_map("parlour-20").terrain
+    assert [terrain.count(kind) for kind in (LAND, WATER, BLOCKED, BASE)] == [228, 156, 12, 4]
+
+
+def regions(kinds: tuple[int, ...]) -> list[set[str]]:
+    board = board_for("parlour-20")
+    left = {s for s in range(board.size) if board.terrain[s] in kinds}
+    found = []
+    while left:
+        first = left.pop()
+        region, queue = {first}, deque([first])
+        while queue:
+            square = queue.popleft()
+            for near in bits(board.step_mask[AIR_CLASS][square]):
+                if near in left:
+                    left.discard(near)
+                    region.add(near)
+                    queue.append(near)
+        found.append({board.names[s] for s in region})
+    return sorted(found, key=len, reverse=True)
+
+
+def test_the_land_regions_and_the_centre_island() -> None:
+    # CON-16: the outer region of 220 squares and the island of 12 around the 2x2 peak.
+    outer, island = regions((LAND, BASE))
+    assert (len(outer), len(island)) == (220, 12)
+    assert island == set(["i9", "j9", "k9", "l9", "i10", "l10", "i11", "l11", "i12", "j12", "k12", "l12"])
+    board = board_for("parlour-20")
+    assert {board.names[s] for s in range(board.size) if board.terrain[s] == BLOCKED} >= {"j10", "k10", "j11",
+                                                                                             "k11"}
+
+
+def test_the_water_is_one_region() -> None:
+    # CON-16: 160 squares with the bases.
+    water = regions((WATER, BASE))
+    assert [len(region) for region in water] == [160]
+
+
+def test_the_default_board_has_the_eight_symmetries() -> None:
+    # CON-16: terrain, bases and mines unchanged; each seat's base and mines map onto one seat's.
+    board_map = load_map("parlour-20")
+    n = 20
+
+    def transforms(row: int, col: int) -> list[tuple[int, int]]:
+        return [(row, col), (col, n - 1 - row), (n - 1 - row, n - 1 - col), (n - 1 - col, row),
+                (row, n - 1 - col), (n - 1 - row, col), (col, row), (n - 1 - col, n - 1 - row)]
+
+    for index in range(8):
+        def image(square: int, index: int = index) -> int:
+            row, col = transforms(*divmod(square, n))[index]
+            return row * n + col
+
+        assert all(board_map.terrain[image(s)] == board_map.terrain[s] for s in range(n * n))
+        for seat in range(4):
+            target = board_map.bases.index(image(board_map.bases[seat]))
+            assert {image(s) for s in board_map.mines[seat]} == set(board_map.mines[target])
+
+
+@pytest.mark.parametrize(
+    ("other", "land", "water", "air"),
+    [("p5", 11, 11, 11), ("e16", 11, 11, 11), ("p16", 22, 15, 13)],
+)
+def test_shortest_routes_from_a_base(other: str, land: int, water: int, air: int) -> None:
+    # CON-16's table, from seat 1's base, avoiding the mines of all other seats.
+    board_map = load_map("parlour-20")
+    board = board_for("parlour-20")
+    avoid = {s for pair in board_map.mines[1:] for s in pair}
+    start, goal = board.square_of("e5"), board.square_of(other)
+    assert start is not None and goal is not None
+    lengths = [route_length(20, 20, board_map.terrain, kinds, start, goal, avoid)
+               for kinds in ((LAND, BASE), (WATER, BASE), (LAND, WATER, BASE))]
+    assert lengths == [land, water, air]
+
+
+def test_the_island_corner() -> None:
+    # CON-16: from i9 the only 4-step route to e5 crosses g7, seat 1's water mine; a hostile
+    # airplane there needs a 5 or a 6 to land on e5.
+    board = board_for("parlour-20")
+    i9, e5 = board.square_of("i9"), board.square_of("e5")
+    assert i9 is not None and e5 is not None
+    hostile = sum(1 << s for s in board.mines[0])  # seat 1's mines, hostile to the airplane
+    reach = [bool(board.finals(AIR_CLASS, i9, die, hostile) >> e5 & 1) for die in range(1, 7)]
+    assert reach == [False, False, False, False, True, True]
+    path = board.first_path(AIR_CLASS, i9, 4, e5, 0, lambda visited: True)
+    assert path is not None and [board.names[s] for s in path] == ["h8", "g7", "f6", "e5"]
+
+
+def test_base_surroundings() -> None:
+    # CON-16: 5 land and 3 water neighbours at every base.
+    board = board_for("parlour-20")
+    e5 = board.bases[0]
+    assert [board.names[s] for s in bits(board.step_mask[LAND_CLASS][e5])] == ["d4", "e4", "f4", "d5", "d6"]
+    assert [board.names[s] for s in bits(board.step_mask[WATER_CLASS][e5])] == ["f5", "e6", "f6"]
+    for base in board.bases:
+        assert len(bits(board.step_mask[LAND_CLASS][base])) == 5
+        assert len(bits(board.step_mask[WATER_CLASS][base])) == 3
