@@ -116,6 +116,10 @@ class Client:
             "v => Number(document.body.dataset.version) >= v", arg=version, timeout=WAIT_MS,
         )
 
+    async def wait_past(self, version: int) -> None:
+        """Until the page has drawn a version later than ``version``."""
+        await self.wait_version(version + 1)
+
     async def wait_my_turn(self) -> None:
         await self.page.wait_for_selector("body[data-my-turn='true']", state="attached", timeout=WAIT_MS)
 

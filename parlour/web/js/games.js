@@ -4,6 +4,36 @@
 import { drawBilobaBoard, cellAt, COLOURS, LETTERS } from "./boards/biloba.js";
 import { drawLoaBoard, pieceAt } from "./boards/loa.js";
 import { squaresOf } from "./notation.js";
+import { cardName, drawCard, drawMilleTable, scoreTable } from "./boards/mille.js";
+import { html } from "./svg.js";
+import { drawConflictBoard, boardPieces, SEAT_COLOURS as CONFLICT_COLOURS } from "./boards/conflict.js";
+import { drawConflictTable } from "./conflict-table.js";
+
+/** The score card of the last hand (MIL-53), with "Another hand" to put it away. */
+function milleSideCard(view, { names, dismissed, dismiss }) {
+  const last = view.match?.last_hand;
+  const serial = view.match?.hand_serial;
+  if (!last) return null;
+  if (dismissed === serial) {
+    return html("button", { type: "button", class: "btn btn-small", id: "show-scores", onclick: () => dismiss(null) },
+      ["Show the last hand's scores"]);
+  }
+  const over = Boolean(view.match?.result);
+  return html("div", {}, [
+    scoreTable(last, names),
+    over ? null : html("button", { type: "button", class: "btn btn-primary", id: "another-hand", onclick: () => dismiss(serial) },
+      [`Another hand (hand ${view.match.hand_no})`]),
+  ]);
+}
+
+function milleHint(snap, chosen) {
+  const legal = snap.legal ?? [];
+  if (legal.some((t) => t.startsWith("extend"))) return "You reached 700: extend the trip to 1000, or stop here.";
+  if (legal.some((t) => t.startsWith("coup"))) return "Coup fourré! Play your safety now, or draw.";
+  if (legal.includes("draw")) return "Click the draw pile to draw a card.";
+  if (chosen !== null) return "Play it or discard it with the buttons under your hand.";
+  return "Click a card of your hand to play or discard it.";
+}
 
 const BILOBA_SEATS = ["orange", "blue", "red", "green"];
 
@@ -35,6 +65,49 @@ function bilobaRemoved(before, after, event) {
 }
 
 export const GAMES = {
+  conflict: {
+    title: "Conflict",
+    tagline: "Land, sea and air: take your rivals' bases — 2 to 4 players",
+    swatch: (seat) => CONFLICT_COLOURS[seat] ?? "red",
+    rotation: () => 0,
+    table: drawConflictTable,
+    hint(snap) {
+      const legal = snap.legal ?? [];
+      if (legal.some((t) => t.startsWith("activate"))) return "A 7! You may activate a reserve piece, and move a piece with each die.";
+      return "Pick a piece on the board or in your available row, draw its path, then confirm.";
+    },
+    captures: () => [],
+    counts(view) {
+      const per = {};
+      (view.seats ?? []).forEach((seat, i) => {
+        const on = boardPieces(view).filter((p) => p.seat === seat).length;
+        per[i] = on + (view.available?.[seat] ?? "").length + (view.reserve?.[seat] ?? "").length;
+      });
+      return per;
+    },
+    progress: (view) => `roll ${view.rolls ?? 0}${view.record?.options?.roll_limit ? ` of ${view.record.options.roll_limit}` : ""}`,
+    thumbnail: () => drawConflictBoard({ pieces: ["1C c2", "1S f5", "2A q2", "2S o6", "3U f15", "4G r19"], controllers: [1, 2, 3, 4] },
+      {}, { title: "Conflict" }),
+    help: "/help/conflict",
+  },
+  mille: {
+    title: "Mille Bornes",
+    tagline: "Race to 700 miles and stop your rival — 2 players",
+    swatch: (seat) => ["blue", "red"][seat] ?? "blue",
+    rotation: () => 0,
+    table: drawMilleTable,
+    sideCard: milleSideCard,
+    hint: milleHint,
+    captures: () => [],
+    counts: () => ({}),
+    progress: (view) => `game ${view.match?.game_no ?? 1} · hand ${view.match?.hand_no ?? 1}`,
+    thumbnail() {
+      const box = html("div", { class: "mille-thumb", role: "img", "aria-label": "Mille Bornes" },
+        ["200", "stop", "go", "right-of-way"].map((t) => drawCard(t, { title: cardName(t) })));
+      return box;
+    },
+    help: "/help/mille",
+  },
   loa: {
     title: "Lines of Action",
     tagline: "Connect all your pieces into one group",

@@ -3,6 +3,9 @@
 
 import { drawBilobaBoard, withCell } from "./boards/biloba.js";
 import { drawLoaBoard } from "./boards/loa.js";
+import { drawCard } from "./boards/mille.js";
+import { drawConflictBoard } from "./boards/conflict.js";
+import { svg } from "./svg.js";
 
 const LOA_START = ["-bbbbbb-", "w------w", "w------w", "w------w", "w------w", "w------w", "w------w", "-bbbbbb-"];
 const LOA_W2 = ["-bbbbbb-", "w------w", "w------w", "w------w", "w------w", "w--b---w", "w------w", "--bbbbb-"];
@@ -93,6 +96,88 @@ const BILOBA_DIAGRAMS = {
   }, "Blue may step between two orange pawns; orange captures it at the start of its turn"),
 };
 
+// ---- Mille Bornes ----
+
+/** Rows of cards in one SVG: rows = [[token, {coup, label}], …] per row, with an optional row label. */
+function cards(rows, title) {
+  const width = Math.max(...rows.map((r) => r.cards.length)) * 66 + 90;
+  const root = svg("svg", {
+    viewBox: `0 0 ${width} ${rows.length * 100 + 4}`, class: "board cards-diagram", role: "img", "aria-label": title,
+    style: `max-width:${width}px`,
+  });
+  rows.forEach((row, r) => {
+    root.append(svg("text", { x: 4, y: r * 100 + 50, class: "diagram-label" }, [row.label ?? ""]));
+    row.cards.forEach((card, i) => {
+      const [token, options] = Array.isArray(card) ? card : [card, {}];
+      const face = drawCard(token, options);
+      face.setAttribute("x", String(90 + i * 66));
+      face.setAttribute("y", String(r * 100 + 4));
+      face.setAttribute("width", "60");
+      face.setAttribute("height", "90");
+      root.append(face);
+    });
+  });
+  return root;
+}
+
+const MILLE_DIAGRAMS = {
+  "mil-kinds": () => cards([
+    { label: "distance", cards: ["25", "50", "75", "100", "200"] },
+    { label: "hazards", cards: ["out-of-gas", "flat-tire", "accident", "stop", "speed-limit"] },
+    { label: "remedies", cards: ["gasoline", "spare-tire", "repairs", "go", "end-of-limit"] },
+    { label: "safeties", cards: ["extra-tank", "puncture-proof", "driving-ace", "right-of-way"] },
+  ], "The kinds of card"),
+  "mil-families": () => cards([
+    { label: "gas", cards: ["out-of-gas", "gasoline", "extra-tank"] },
+    { label: "tires", cards: ["flat-tire", "spare-tire", "puncture-proof"] },
+    { label: "accident", cards: ["accident", "repairs", "driving-ace"] },
+    { label: "stop", cards: ["stop", "go", "right-of-way"] },
+    { label: "speed", cards: ["speed-limit", "end-of-limit", "right-of-way"] },
+  ], "Each hazard with its remedy and its safety"),
+  "mil-rolling": () => cards([
+    { label: "battle", cards: ["stop", "go"] },
+    { label: "speed", cards: ["speed-limit", [null, { label: "" }]] },
+    { label: "miles", cards: ["100", "50", "25"] },
+  ], "Rolling under a speed limit"),
+  "mil-coup": () => cards([
+    { label: "opponent", cards: ["stop"] },
+    { label: "you", cards: [["right-of-way", { coup: true }]] },
+  ], "A coup fourré"),
+};
+
+// ---- Conflict ----
+
+const SMALL_MAP = `conflict-map 1
+name diagram
+size 9x6
+terrain
+.........
+..+~~~~..
+...~~~~..
+...~~~+..
+....#....
+.........
+end
+base 1 c2
+base 2 g4
+mine 1 b5
+mine 2 e3`;
+
+const cf = (pieces, marks = {}, title = "", map = SMALL_MAP) => drawConflictBoard(
+  { record: { options: { board: map } }, pieces, controllers: [1, 2, 3, 4] }, marks, { title },
+);
+
+const CONFLICT_DIAGRAMS = {
+  "cf-board": () => drawConflictBoard({ pieces: [], controllers: [1, 2, 3, 4] }, {}, { title: "The default board, parlour-20" }),
+  "cf-pieces": () => cf(["1C a1", "1G b1", "1A c3", "1S d2", "1U e2", "2C h6", "2S f4"], {}, "Cannon, AA gun, airplane, ship, submarine"),
+  "cf-path": () => cf(["1S d2", "2C h6"], { start: "d2", path: ["e2", "f3", "f4"], selected: "d2" }, "A ship's path of three squares"),
+  "cf-destinations": () => cf(["1C b3"], {
+    selected: "b3", destinations: new Map(["a2", "c4", "a4", "d5", "b1", "d1"].map((square) => [square, [2]])),
+  }, "Some squares where the cannon on b3 may end with a 2"),
+  "cf-mine": () => cf(["2C a5"], { start: "a5", path: ["b5"], exploded: ["b5"] }, "A hostile mine destroys the piece"),
+  "cf-takeover": () => cf(["1S g4"], { last: ["f3", "g4"], takenBases: ["g4"] }, "Red lands on Orange's base and takes it over"),
+};
+
 function drawAll(diagrams) {
   for (const figure of document.querySelectorAll("figure[data-diagram]")) {
     const make = diagrams[figure.dataset.diagram];
@@ -101,4 +186,4 @@ function drawAll(diagrams) {
   document.body.dataset.ready = "true";
 }
 
-drawAll({ ...LOA_DIAGRAMS, ...BILOBA_DIAGRAMS });
+drawAll({ ...LOA_DIAGRAMS, ...BILOBA_DIAGRAMS, ...MILLE_DIAGRAMS, ...CONFLICT_DIAGRAMS });

@@ -92,6 +92,10 @@ function renderOptions(game) {
     if (option.choices.length) {
       input = html("select", { id, "data-option": option.name },
         option.choices.map((c) => html("option", { value: c, selected: c === option.default }, [c])));
+    } else if (typeof option.default === "boolean") {
+      input = html("input", { id, type: "checkbox", "data-option": option.name, checked: option.default });
+    } else if (typeof option.default === "string") {
+      input = html("input", { id, type: "text", "data-option": option.name, value: option.default });
     } else {
       input = html("input", {
         id, type: "number", "data-option": option.name, min: option.minimum ?? undefined, step: "1",
@@ -113,6 +117,8 @@ function readOptions(game) {
     const option = game.options.find((o) => o.name === input.dataset.option);
     if (!option) continue;
     if (option.choices.length) options[option.name] = input.value;
+    else if (input.type === "checkbox") options[option.name] = input.checked;
+    else if (input.type === "text") options[option.name] = input.value.trim() || option.default;
     else if (input.value.trim() === "") options[option.name] = option.default === null ? null : option.default;
     else options[option.name] = Number.parseInt(input.value, 10);
   }

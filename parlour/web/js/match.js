@@ -82,6 +82,7 @@ class MatchPage {
       this.captured = [];
     }
     this.animate = missed.length === 1;
+    this.eventLog = [...(message.view?.events ?? [])];
     this.newPosition();
   }
 
@@ -90,6 +91,7 @@ class MatchPage {
     this.snap = { ...message, missed: [] };
     this.moves.push({ ...message.event, captures: [] });
     if (before) this.noteCaptures(before.view, message.view, message.event);
+    this.eventLog = [...(this.eventLog ?? []), ...(message.view?.events ?? [])].slice(-200);
     this.animate = true;
     this.newPosition();
   }
@@ -107,6 +109,7 @@ class MatchPage {
 
   onError(message) {
     this.waiting = false;
+    this.lastError = message.message ?? message.code;
     if (message.code === "bad_token") {
       // The seat's token is no longer valid here (a different server?): watch instead.
       tokens.drop(this.id);
@@ -137,6 +140,7 @@ class MatchPage {
 
   newPosition() {
     this.waiting = false;
+    this.lastError = null;
     this.picker = new Picker(this.snap.legal ?? []);
     this.render();
   }
@@ -213,7 +217,8 @@ class MatchPage {
     }
     this.renderHeader();
     this.renderBanner();
-    this.renderBoard();
+    if (this.ui.table) this.renderTable();
+    else this.renderBoard();
     this.renderSeats();
     this.renderInvite();
     this.renderMoves();
@@ -257,6 +262,7 @@ class MatchPage {
       cls += " yours";
       head = [swatch(s.seat), "Your turn"];
       if (this.waiting) hint = "Sending…";
+      else if (this.ui.hint) hint = this.ui.hint(s, this.chosen ?? null);
       else if ((s.legal ?? []).length === 1 && s.legal[0] === "pass") {
         hint = "You have no legal move and must pass.";
         extra = html("button", { class: "btn btn-primary btn-small", "data-action": "pass", onclick: () => this.play("pass") },
@@ -329,6 +335,43 @@ class MatchPage {
     this.animate = false;
     svgBoard.classList.toggle("interactive", this.myTurn());
     $("board").replaceChildren(svgBoard);
+  }
+
+  /** Card games: the table is HTML and SVG cards drawn by the game's UI from the view. */
+  renderTable() {
+    const s = this.snap;
+    if (this.tableVersion !== s.version) {
+      this.chosen = null;
+      this.tableVersion = s.version;
+    }
+    const mine = this.myTurn() && !this.waiting;
+    const table = this.ui.table(s.view, {
+      legal: mine ? s.legal : [],
+      names: (seat) => (seat === s.seat ? "You" : this.seatName(seat)),
+      act: (text) => this.play(text),
+      chosen: mine ? this.chosen : null,
+      choose: (slot) => {
+        this.chosen = slot;
+        this.render();
+      },
+      page: this,
+    });
+    table.classList.toggle("interactive", this.myTurn());
+    $("board").classList.add("table-mode");
+    $("board").replaceChildren(table);
+    const extra = this.ui.sideCard?.(s.view, {
+      names: (seat) => (seat === s.seat ? "You" : this.seatName(seat)),
+      dismissed: this.dismissedHand,
+      dismiss: (serial) => {
+        this.dismissedHand = serial;
+        this.render();
+      },
+    }) ?? null;
+    const box = $("game-extra");
+    if (box) {
+      box.hidden = !extra;
+      box.replaceChildren(...(extra ? [extra] : []));
+    }
   }
 
   renderSeats() {

@@ -1,0 +1,367 @@
+// Conflict in SVG: the map's terrain, bases and mines in their owner's colour, pieces by kind and
+// seat, the dice, the rows of available and reserve pieces, the message area, and the path the
+// player draws. Legality stays on the server: the page reads its legal texts (CON-64) and sends
+// the path the player drew; a refused path comes back with the server's reason.
+
+import { html, svg } from "../svg.js";
+import { MAPS } from "./conflict-maps.js";
+
+export const SEAT_COLOURS = ["red", "orange", "green", "yellow"];
+const FILL = { red: "#d8352c", orange: "#f08a24", green: "#2f9e4f", yellow: "#e8c420" };
+const DARK = { red: "#7d1410", orange: "#a64d05", green: "#125a26", yellow: "#8a7000" };
+export const KINDS = { C: "cannon", G: "aagun", A: "airplane", S: "ship", U: "submarine" };
+const KIND_NAMES = { C: "cannon", G: "anti-aircraft gun", A: "airplane", S: "ship", U: "submarine" };
+const LETTER = Object.fromEntries(Object.entries(KINDS).map(([k, v]) => [v, k]));
+const ORDER = "CGASU";
+const CELL = 30;
+const MARGIN = 18;
+
+// ---- the map (CON-10, CON-11) ----
+
+const mapCache = new Map();
+
+/** {cols, rows, terrain: [row strings], bases: {seat: square}, mines: {square: seat}} from map text or name. */
+export function loadMap(nameOrText) {
+  const text = MAPS[nameOrText] ?? nameOrText;
+  if (mapCache.has(text)) return mapCache.get(text);
+  const lines = String(text).split("\n").map((l) => l.replace(/\s+$/, ""));
+  const map = { cols: 0, rows: 0, terrain: [], bases: {}, mines: {} };
+  for (let i = 0; i < lines.length; i += 1) {
+    const line = lines[i].replace(/;.*$/, "").trim();
+    const words = line.split(/\s+/);
+    if (words[0] === "size") [map.cols, map.rows] = words[1].split("x").map(Number);
+    else if (words[0] === "terrain") {
+      map.terrain = lines.slice(i + 1, i + 1 + map.rows);
+      i += map.rows;
+    } else if (words[0] === "base") map.bases[Number(words[1])] = words[2];
+    else if (words[0] === "mine") map.mines[words[2]] = Number(words[1]);
+  }
+  mapCache.set(text, map);
+  return map;
+}
+
+export function squareAt(col, row) {
+  return `${String.fromCharCode(97 + col)}${row + 1}`;
+}
+
+export function colRow(square) {
+  return [square.charCodeAt(0) - 97, Number(square.slice(1)) - 1];
+}
+
+/** Squares touch across a side or a corner (CON-6). */
+export function adjacent(a, b) {
+  const [ac, ar] = colRow(a);
+  const [bc, br] = colRow(b);
+  return a !== b && Math.abs(ac - bc) <= 1 && Math.abs(ar - br) <= 1;
+}
+
+/** The map of a view: its options' board (a name or the map's own text). */
+export function mapOf(view) {
+  return loadMap(view.record?.options?.board ?? view.map ?? "parlour-20");
+}
+
+// ---- the notation (CON-64) ----
+
+/** One legal text as {kind: "move" | "enter" | "activate" | "end", ...}. */
+export function parseDecision(text) {
+  const clean = String(text).trim();
+  if (clean === "end") return { kind: "end", text: clean };
+  let m = /^activate (\w+)(?:@(\d))?$/.exec(clean);
+  if (m) return { kind: "activate", text: clean, type: m[1], seat: m[2] ? Number(m[2]) : null };
+  m = /^enter (\w+)(?:@(\d))? (\d): (.+)$/.exec(clean);
+  if (m) {
+    return { kind: "enter", text: clean, type: m[1], seat: m[2] ? Number(m[2]) : null, token: `${m[1]}${m[2] ? `@${m[2]}` : ""}`, die: Number(m[3]), path: m[4].split(" ") };
+  }
+  m = /^([a-z]\d+) (\d): (.+)$/.exec(clean);
+  if (m) return { kind: "move", text: clean, from: m[1], die: Number(m[2]), path: m[3].split(" ") };
+  return { kind: "other", text: clean };
+}
+
+/** Pieces on the board: [{seat (1-4), kind letter, square}]. */
+export function boardPieces(view) {
+  return (view.pieces ?? []).map((p) => {
+    const [code, square] = p.split(" ");
+    return { seat: Number(code[0]), kind: code[1], square };
+  });
+}
+
+/** The controller (1-4) of seat s (1-4). */
+export function controllerOf(view, seat) {
+  return view.controllers?.[seat - 1] ?? seat;
+}
+
+// ---- drawing ----
+
+function pieceGlyph(kind, seat, x, y, size, controller) {
+  const colour = SEAT_COLOURS[seat - 1];
+  const r = size * 0.42;
+  const shape = {
+    C: svg("rect", { x: x - r, y: y - r * 0.8, width: 2 * r, height: 1.6 * r, rx: 3 }),
+    G: svg("polygon", { points: `${x},${y - r} ${x + r},${y + r * 0.8} ${x - r},${y + r * 0.8}` }),
+    A: svg("polygon", { points: `${x},${y - r} ${x + r},${y} ${x},${y + r} ${x - r},${y}` }),
+    S: svg("ellipse", { cx: x, cy: y, rx: r, ry: r * 0.62 }),
+    U: svg("ellipse", { cx: x, cy: y, rx: r, ry: r * 0.45 }),
+  }[kind];
+  shape.setAttribute("fill", FILL[colour]);
+  shape.setAttribute("stroke", DARK[colour]);
+  shape.setAttribute("stroke-width", 1.5);
+  const parts = [shape, svg("text", {
+    x, y: y + size * 0.13, "text-anchor": "middle", "font-size": size * 0.38, "font-weight": 800,
+    fill: colour === "yellow" || colour === "orange" ? "#2a1d00" : "#fff", class: "piece-letter",
+  }, [kind])];
+  if (controller && controller !== seat) {
+    // Taken over: a ring in the controller's colour (CON-67 item 6).
+    parts.unshift(svg("circle", { cx: x, cy: y, r: size * 0.48, fill: "none", stroke: FILL[SEAT_COLOURS[controller - 1]], "stroke-width": 3, "stroke-dasharray": "4 2" }));
+  }
+  return parts;
+}
+
+/** A small piece drawn on its terrain swatch (CON-67 item 5), as a standalone SVG. */
+export function rowPiece(kind, seat, controller, attrs = {}) {
+  const land = "#c9a46a";
+  const water = "#5d9bd3";
+  const swatch = kind === "A"
+    ? [svg("rect", { x: 0, y: 0, width: 15, height: 30, fill: land }), svg("rect", { x: 15, y: 0, width: 15, height: 30, fill: water })]
+    : [svg("rect", { x: 0, y: 0, width: 30, height: 30, fill: "CG".includes(kind) ? land : water })];
+  return svg("svg", { viewBox: "0 0 30 30", class: "row-piece", role: "img", "aria-label": `${SEAT_COLOURS[seat - 1]} ${KIND_NAMES[kind]}`, ...attrs }, [
+    svg("rect", { x: 0, y: 0, width: 30, height: 30, rx: 5, fill: "#fff" }),
+    ...swatch, ...pieceGlyph(kind, seat, 15, 15, 28, controller),
+  ]);
+}
+
+function terrainDefs() {
+  return svg("defs", {}, [
+    svg("pattern", { id: "cf-land", width: 10, height: 10, patternUnits: "userSpaceOnUse" }, [
+      svg("rect", { width: 10, height: 10, fill: "#c9a46a" }),
+      svg("circle", { cx: 2, cy: 3, r: 0.9, fill: "#a9844b" }), svg("circle", { cx: 7, cy: 8, r: 0.9, fill: "#a9844b" }),
+    ]),
+    svg("pattern", { id: "cf-water", width: 12, height: 8, patternUnits: "userSpaceOnUse" }, [
+      svg("rect", { width: 12, height: 8, fill: "#5d9bd3" }),
+      svg("path", { d: "M0 4 q3 -3 6 0 t6 0", fill: "none", stroke: "#8cc0ec", "stroke-width": 1 }),
+    ]),
+    svg("pattern", { id: "cf-block", width: 6, height: 6, patternUnits: "userSpaceOnUse" }, [
+      svg("rect", { width: 6, height: 6, fill: "#f4f4f2" }),
+      svg("path", { d: "M0 6 L6 0", stroke: "#d5d2c8", "stroke-width": 1 }),
+    ]),
+  ]);
+}
+
+function mineGlyph(x, y, seat, land) {
+  const colour = FILL[SEAT_COLOURS[seat - 1]];
+  const spikes = [];
+  for (let i = 0; i < 8; i += 1) {
+    const a = (Math.PI * i) / 4;
+    spikes.push(`M${x + Math.cos(a) * 5} ${y + Math.sin(a) * 5} L${x + Math.cos(a) * 10} ${y + Math.sin(a) * 10}`);
+  }
+  return svg("g", { class: "mine" }, [
+    svg("path", { d: spikes.join(" "), stroke: colour, "stroke-width": 2.2 }),
+    svg("circle", { cx: x, cy: y, r: 6.5, fill: colour, stroke: land ? "#3b2a10" : "#0d2d4d", "stroke-width": 1.2 }),
+  ]);
+}
+
+/**
+ * The board. `marks`: {selected: square, start: square, path: [squares], destinations: Map(square → [dice]),
+ * movable: Set(squares), last: [squares], exploded: [squares], captured: [squares], takenBases: [squares]}.
+ */
+export function drawConflictBoard(view, marks = {}, options = {}) {
+  const map = mapOf(view);
+  const width = map.cols * CELL + MARGIN;
+  const height = map.rows * CELL + MARGIN;
+  const root = svg("svg", {
+    viewBox: `${-MARGIN} ${-MARGIN} ${width + 2} ${height + 2}`, class: "conflict-board", role: "img",
+    "aria-label": options.title ?? "Conflict board",
+  });
+  root.append(terrainDefs());
+  const ground = svg("g", {});
+  const baseSeat = Object.fromEntries(Object.entries(map.bases).map(([seat, sq]) => [sq, Number(seat)]));
+  for (let row = 0; row < map.rows; row += 1) {
+    for (let col = 0; col < map.cols; col += 1) {
+      const ch = map.terrain[row]?.[col] ?? "#";
+      const square = squareAt(col, row);
+      const x = col * CELL;
+      const y = row * CELL;
+      const fill = { ".": "url(#cf-land)", "~": "url(#cf-water)", "#": "url(#cf-block)" }[ch];
+      if (ch === "+") {
+        const seat = baseSeat[square];
+        const colour = FILL[SEAT_COLOURS[seat - 1]];
+        ground.append(
+          svg("rect", { x, y, width: CELL, height: CELL, fill: "#5d9bd3" }),
+          svg("polygon", { points: `${x},${y} ${x + CELL},${y} ${x},${y + CELL}`, fill: "#c9a46a" }),
+          svg("rect", { x: x + 2, y: y + 2, width: CELL - 4, height: CELL - 4, fill: "none", stroke: colour, "stroke-width": 3.5, rx: 3, class: "base", "data-base": String(seat) }),
+          svg("text", { x: x + CELL / 2, y: y + CELL / 2 + 7, "text-anchor": "middle", "font-size": 22, "font-weight": 900, fill: colour, stroke: "#fff", "stroke-width": 0.8 }, ["+"]),
+        );
+        const controller = controllerOf(view, seat);
+        if (controller !== seat) {
+          ground.append(svg("circle", { cx: x + CELL - 5, cy: y + 5, r: 4.5, fill: FILL[SEAT_COLOURS[controller - 1]], stroke: "#fff", "stroke-width": 1 }));
+        }
+      } else {
+        ground.append(svg("rect", { x, y, width: CELL, height: CELL, fill }));
+      }
+      if (map.mines[square]) ground.append(mineGlyph(x + CELL / 2, y + CELL / 2, map.mines[square], ch === "."));
+    }
+  }
+  root.append(ground);
+  // Grid and coordinates.
+  const grid = [];
+  for (let c = 0; c <= map.cols; c += 1) grid.push(`M${c * CELL} 0 V${map.rows * CELL}`);
+  for (let r = 0; r <= map.rows; r += 1) grid.push(`M0 ${r * CELL} H${map.cols * CELL}`);
+  root.append(svg("path", { d: grid.join(" "), stroke: "rgba(0,0,0,0.12)", "stroke-width": 0.6, fill: "none" }));
+  for (let c = 0; c < map.cols; c += 1) root.append(svg("text", { x: c * CELL + CELL / 2, y: -5, "text-anchor": "middle", class: "coord" }, [String.fromCharCode(97 + c)]));
+  for (let r = 0; r < map.rows; r += 1) root.append(svg("text", { x: -4, y: r * CELL + CELL / 2 + 4, "text-anchor": "end", class: "coord" }, [String(r + 1)]));
+
+  const overlay = svg("g", {});
+  const at = (square) => {
+    const [c, r] = colRow(square);
+    return [c * CELL, r * CELL];
+  };
+  for (const square of marks.last ?? []) {
+    const [x, y] = at(square);
+    overlay.append(svg("rect", { x: x + 1, y: y + 1, width: CELL - 2, height: CELL - 2, class: "cf-last", "data-last": square }));
+  }
+  for (const [square, dice] of marks.destinations ?? []) {
+    const [x, y] = at(square);
+    overlay.append(svg("circle", { cx: x + CELL / 2, cy: y + CELL / 2, r: 6, class: "cf-dest", "data-target": square }),
+      svg("text", { x: x + CELL - 4, y: y + 10, "text-anchor": "end", class: "cf-dest-die" }, [dice.join("")]));
+  }
+  if (marks.start && (marks.path ?? []).length) {
+    const points = [marks.start, ...marks.path].map((s) => at(s).map((v) => v + CELL / 2).join(",")).join(" ");
+    overlay.append(svg("polyline", { points, class: "cf-path-line" }));
+  }
+  (marks.path ?? []).forEach((square, i) => {
+    const [x, y] = at(square);
+    overlay.append(svg("rect", { x: x + 3, y: y + 3, width: CELL - 6, height: CELL - 6, rx: 5, class: "cf-path", "data-path": square }),
+      svg("text", { x: x + CELL / 2, y: y + CELL / 2 + 5, "text-anchor": "middle", class: "cf-path-n" }, [String(i + 1)]));
+  });
+  root.append(overlay);
+
+  const piecesLayer = svg("g", { class: "pieces" });
+  for (const piece of boardPieces(view)) {
+    const [x, y] = at(piece.square);
+    const cls = ["cf-piece"];
+    if (marks.movable?.has(piece.square)) cls.push("movable");
+    if (marks.selected === piece.square) cls.push("selected");
+    piecesLayer.append(svg("g", { class: cls.join(" "), "data-piece": `${piece.seat}${piece.kind}`, "data-square": piece.square },
+      pieceGlyph(piece.kind, piece.seat, x + CELL / 2, y + CELL / 2, CELL, controllerOf(view, piece.seat))));
+  }
+  root.append(piecesLayer);
+  const effects = svg("g", {});
+  for (const square of marks.exploded ?? []) {
+    const [x, y] = at(square);
+    const cx = x + CELL / 2;
+    const cy = y + CELL / 2;
+    const star = [];
+    for (let i = 0; i < 16; i += 1) {
+      const radius = i % 2 ? 7 : 15;
+      const a = (Math.PI * i) / 8;
+      star.push(`${cx + Math.cos(a) * radius},${cy + Math.sin(a) * radius}`);
+    }
+    effects.append(svg("polygon", { points: star.join(" "), class: "cf-boom", "data-exploded": square }));
+  }
+  for (const square of marks.captured ?? []) {
+    const [x, y] = at(square);
+    effects.append(svg("path", { d: `M${x + 6} ${y + 6} L${x + CELL - 6} ${y + CELL - 6} M${x + CELL - 6} ${y + 6} L${x + 6} ${y + CELL - 6}`, class: "cf-captured", "data-captured": square }));
+  }
+  for (const square of marks.takenBases ?? []) {
+    const [x, y] = at(square);
+    effects.append(svg("rect", { x: x - 3, y: y - 3, width: CELL + 6, height: CELL + 6, rx: 6, class: "cf-taken", "data-taken": square }));
+  }
+  root.append(effects);
+  if (options.onClick) {
+    const hits = svg("g", { class: "hits" });
+    for (let row = 0; row < map.rows; row += 1) {
+      for (let col = 0; col < map.cols; col += 1) {
+        const square = squareAt(col, row);
+        const hit = svg("rect", { x: col * CELL, y: row * CELL, width: CELL, height: CELL, fill: "transparent", "data-hit": square });
+        hit.addEventListener("click", () => options.onClick(square));
+        hits.append(hit);
+      }
+    }
+    root.append(hits);
+  }
+  return root;
+}
+
+/** One die face. */
+export function dieFace(value, used) {
+  const pips = { 1: [[2, 2]], 2: [[1, 1], [3, 3]], 3: [[1, 1], [2, 2], [3, 3]], 4: [[1, 1], [3, 1], [1, 3], [3, 3]], 5: [[1, 1], [3, 1], [2, 2], [1, 3], [3, 3]], 6: [[1, 1], [3, 1], [1, 2], [3, 2], [1, 3], [3, 3]] }[value] ?? [];
+  return svg("svg", { viewBox: "0 0 40 40", class: `die${used ? " used" : ""}`, role: "img", "aria-label": `die ${value}${used ? " (used)" : ""}`, "data-die": String(value), "data-used": used ? "true" : "false" }, [
+    svg("rect", { x: 2, y: 2, width: 36, height: 36, rx: 7, fill: "#fffdf8", stroke: "#5f574a", "stroke-width": 2 }),
+    ...pips.map(([c, r]) => svg("circle", { cx: c * 10, cy: r * 10, r: 3.6, fill: "#23201b" })),
+  ]);
+}
+
+/** Which dice are still unused: [{value, used}] for the two dice (CON-62). */
+export function diceState(view) {
+  const left = [...(view.unused ?? [])];
+  return (view.dice ?? []).map((value) => {
+    const i = left.indexOf(value);
+    if (i >= 0) left.splice(i, 1);
+    return { value, used: i < 0 };
+  });
+}
+
+/** The rows of available pieces per player, and the reserves per seat (CON-67 items 3, 4). */
+export function pieceRows(view, { onPick, picked, enterable }) {
+  const seats = view.seats ?? [];
+  const rows = [];
+  for (const player of seats) {
+    if (view.out?.[player] !== undefined || controllerOf(view, player) !== player) continue;
+    const controlled = [1, 2, 3, 4].filter((s) => controllerOf(view, s) === player);
+    const available = [];
+    for (const letter of ORDER) {
+      for (const s of controlled) {
+        const count = [...(view.available?.[s] ?? "")].filter((k) => k === letter).length;
+        for (let i = 0; i < count; i += 1) available.push({ seat: s, kind: letter, first: i === 0 });
+      }
+    }
+    const chips = available.map((p) => {
+      const key = `${p.seat}${p.kind}`;
+      const can = p.first && enterable.has(key);
+      const piece = rowPiece(p.kind, p.seat, player);
+      return can
+        ? html("button", { type: "button", class: `row-slot can${picked === key ? " picked" : ""}`, "data-available": key, onclick: () => onPick(key), title: `enter a ${KIND_NAMES[p.kind]}` }, [piece])
+        : html("span", { class: "row-slot", "data-available-piece": key }, [piece]);
+    });
+    const reserve = controlled.map((s) => {
+      const letters = [...(view.reserve?.[s] ?? "")];
+      if (!letters.length) return null;
+      return html("span", { class: "reserve-group", "data-reserve": String(s) }, letters.map((k) => rowPiece(k, s, player)));
+    }).filter(Boolean);
+    const links = controlled.filter((s) => s !== player).map((s) => `${s}→${player}`).join(" ");
+    rows.push(html("div", { class: "cf-row", "data-player": String(player) }, [
+      html("div", { class: "cf-row-head" }, [
+        html("span", { class: `swatch swatch-${SEAT_COLOURS[player - 1]}` }),
+        html("strong", {}, [`${SEAT_COLOURS[player - 1][0].toUpperCase()}${SEAT_COLOURS[player - 1].slice(1)} (seat ${player})`]),
+        links ? html("span", { class: "muted small" }, [` controls ${links}`]) : null,
+      ]),
+      html("div", { class: "cf-row-line" }, [html("span", { class: "row-label" }, ["available"]), ...(chips.length ? chips : [html("span", { class: "muted small" }, ["none"])])]),
+      html("div", { class: "cf-row-line" }, [html("span", { class: "row-label" }, ["reserve"]), ...(reserve.length ? reserve : [html("span", { class: "muted small" }, ["none"])])]),
+    ]));
+  }
+  const outs = Object.entries(view.out ?? {}).map(([seat, why]) => html("div", { class: "cf-row out" }, [
+    html("span", { class: `swatch swatch-${SEAT_COLOURS[seat - 1]}` }), ` Seat ${seat} is out (${why})`,
+  ]));
+  return [...rows, ...outs];
+}
+
+/** Squares named by the events of the last action: mine explosions, captures, taken bases. */
+export function eventMarks(view) {
+  const exploded = [];
+  const captured = [];
+  const takenBases = [];
+  const map = mapOf(view);
+  for (const text of view.events ?? []) {
+    let m = /destroyed by \w+'s mine on ([a-z]\d+)/.exec(text);
+    if (m) exploded.push(m[1]);
+    m = /on ([a-z]\d+) is captured/.exec(text);
+    if (m) captured.push(m[1]);
+    m = /takes over seat (\d)|takes over (\w+)/.exec(text);
+    if (m) {
+      const seat = m[1] ? Number(m[1]) : SEAT_COLOURS.indexOf(m[2].toLowerCase()) + 1;
+      if (map.bases[seat]) takenBases.push(map.bases[seat]);
+    }
+  }
+  return { exploded, captured, takenBases };
+}
+
+export { LETTER, KIND_NAMES };
