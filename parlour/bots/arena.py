@@ -34,6 +34,10 @@ PLY_LIMITS: Final[dict[str, int]] = {
     # Every hand ends (MIL-50, MIL-51) and a game to 5000 takes a few hands: ~2,000 actions between
     # random bots, up to ~6,000. The bound only stops a runaway.
     "mille": 200_000,
+    # The default roll_limit (CON-57) ends every game within 2,000 rolls of at most four actions
+    # each (roll, activation, two moves): 8,000 actions. Random games take ~600 (2 players) to
+    # ~1,700 (4 players).
+    "conflict": 10_000,
 }
 """Games whose every game ends but may take more than ``MAX_PLIES`` actions: their own cut-off."""
 
@@ -72,6 +76,8 @@ class GameResult:
     seconds: tuple[float, float]
     """Thinking time of bot A and of bot B, in total."""
     moves: tuple[int, int]
+    slowest: tuple[float, float] = (0.0, 0.0)
+    """The longest single decision of bot A and of bot B."""
 
     @property
     def a_points(self) -> float:
@@ -96,7 +102,7 @@ def play_game(series: Series, index: int) -> GameResult:
         for seat in range(series.players)
     ]
     views = random.Random(f"arena/{game_seed}")
-    seconds, moves = [0.0, 0.0], [0, 0]
+    seconds, moves, slowest = [0.0, 0.0], [0, 0], [0.0, 0.0]
     limit = ply_limit(series.game)
     while not state.is_over() and len(state.history) < limit:
         seat = state.to_move()
@@ -106,7 +112,9 @@ def play_game(series: Series, index: int) -> GameResult:
         side = 0 if seat == a_seat else 1
         started = time.perf_counter()
         action = bots[seat].choose(seen_by(state, seat, views), series.seconds)
-        seconds[side] += time.perf_counter() - started
+        spent = time.perf_counter() - started
+        seconds[side] += spent
+        slowest[side] = max(slowest[side], spent)
         moves[side] += 1
         if action not in state.legal_actions():
             raise IllegalActionError(
@@ -116,7 +124,7 @@ def play_game(series: Series, index: int) -> GameResult:
     outcome = state.outcome()
     winner, reason = (outcome.winner, outcome.reason) if outcome else (None, "arena-limit")
     return GameResult(index, a_seat, winner, reason, len(state.history), (seconds[0], seconds[1]),
-                      (moves[0], moves[1]))
+                      (moves[0], moves[1]), (slowest[0], slowest[1]))
 
 
 def wilson(score: float, games: int, z: float = Z_95) -> tuple[float, float]:
@@ -175,17 +183,19 @@ def report(series: Series, results: list[GameResult]) -> str:
     score = (wins + draws / 2) / played if played else 0.0
     low, high = wilson(score, played)
     plies = sum(r.plies for r in results) / played if played else 0.0
-    per_move = []
+    per_move, longest = [], []
     for side, name in enumerate((a, b)):
         moves = sum(r.moves[side] for r in results)
         spent = sum(r.seconds[side] for r in results)
         per_move.append(f"{name} {spent / moves if moves else 0.0:.3f}")
+        longest.append(f"{name} {max((r.slowest[side] for r in results), default=0.0):.3f}")
     return "\n".join([
         f"{series.game}: {a} vs {b}, {played} games, {series.seconds:g} s per move, seed {series.seed}",
         f"{a}: {wins} wins, {draws} draws, {losses} losses",
         f"score {score:.3f} (95% Wilson interval {low:.3f}-{high:.3f})",
         f"average plies per game: {plies:.1f}",
         f"seconds per move: {', '.join(per_move)}",
+        f"slowest move (seconds): {', '.join(longest)}",
     ])
 
 
