@@ -8,6 +8,7 @@ importable, the same random playouts through OpenSpiel's implementation of the g
 from __future__ import annotations
 
 import argparse
+import operator
 import os
 import platform
 import random
@@ -19,17 +20,34 @@ from typing import Any, Final, NoReturn
 
 from parlour.bots import make_bot
 from parlour.bots.base import seen_by
-from parlour.engine import Game, ParlourError, State, random_playout
+from parlour.bots.determinised import SampleReport
+from parlour.bots.search import SearchResult
+from parlour.engine import CHANCE, Action, Game, ParlourError, State, random_playout
 from parlour.engine.perft import perft
 from parlour.games import GAMES, get_game
+from parlour.games.biloba import BilobaState
+from parlour.games.biloba.perft import perft as biloba_perft
 
 REFERENCE_PERFT: Final[dict[str, tuple[int, ...]]] = {
     "loa": (36, 1_244, 44_952, 1_563_208, 55_963_132),  # LOA-25
+    "biloba": (68, 4_506, 311_364),  # biloba.md 13.4, 2-player start, "full"
 }
 """Exact perft counts from the initial position with the default rules, depth 1 first."""
 
+PERFT_DEPTHS: Final[dict[str, int]] = {
+    "biloba": 3,  # whole turns: depth 4 is ~2 x 10^7 leaves
+    "conflict": 3,  # a roll, then two decisions of ~90 each: depth 4 is ~10^8 nodes
+}
+"""Default perft depths other than 4."""
+
 OPENSPIEL_NAMES: Final[dict[str, str]] = {"loa": "lines_of_action"}
 """The same game in OpenSpiel, for the playout comparison."""
+
+ROUNDS: Final[dict[str, tuple[str, Callable[[State], int]]]] = {
+    "mille": ("hands", operator.attrgetter("hand_serial")),
+}
+"""Games played in rounds: what a round is called and how many a finished state has played, so
+that the playouts also report rounds per second."""
 
 SEARCH_BOT: Final = "strong"
 TARGET_RATIO: Final = 0.3
@@ -47,6 +65,8 @@ class Plan:
     search_seconds: float
     seed: int
     openspiel: bool
+    players: int | None = None
+    """Players per game (``None``: the game's default)."""
 
 
 @dataclass(frozen=True)
@@ -54,6 +74,8 @@ class Throughput:
     games: int
     plies: int
     seconds: float
+    rounds: int = 0
+    """Hands (or other rounds, ``ROUNDS``) played, where the game has them."""
 
     @property
     def plies_per_second(self) -> float:
@@ -77,8 +99,8 @@ def build_parser() -> _Parser:
     parser = _Parser(prog="parlour bench", description="Measure how fast the rules and the search run.")
     parser.add_argument("game", help=f"the game to measure ({', '.join(sorted(GAMES))}), "
                                      "or 'server' (see 'parlour bench server --help')")
-    parser.add_argument("--depth", type=int, default=4, metavar="N",
-                        help="perft up to depth N (default 4; loa depth 5 takes minutes)")
+    parser.add_argument("--depth", type=int, default=None, metavar="N",
+                        help="perft up to depth N (default 4, conflict 3; loa depth 5 takes minutes)")
     parser.add_argument("--quick", action="store_true",
                         help="a fast smoke run: perft to depth 3, few playouts, a short search")
     parser.add_argument("--playouts", type=int, metavar="N", help="random games to play (default 2000)")
@@ -88,6 +110,7 @@ def build_parser() -> _Parser:
     parser.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
                         help="a rules option for parlour's side; repeatable")
     parser.add_argument("--no-openspiel", action="store_true", help="skip the OpenSpiel comparison")
+    parser.add_argument("--players", type=int, metavar="P", help="players per game (default: the game's)")
     return parser
 
 
@@ -97,14 +120,18 @@ def read_plan(argv: Sequence[str]) -> Plan:
         game = get_game(args.game)
         options = read_options(game, args.option)
         game.info.resolve_options(options)
+        if args.players is not None:
+            game.info.check_players(args.players)
     except ParlourError as error:
         raise UsageError(str(error)) from None
-    depth = min(args.depth, 3) if args.quick else args.depth
+    default_depth = PERFT_DEPTHS.get(game.info.name, 4)
+    depth = args.depth if args.depth is not None else default_depth
+    depth = min(depth, 3) if args.quick else depth
     playouts = args.playouts if args.playouts is not None else 20 if args.quick else 2000
     search = args.search_time if args.search_time is not None else 0.25 if args.quick else 5.0
     if depth < 0 or playouts < 0 or not search >= 0:
         raise UsageError("--depth, --playouts and --search-time cannot be negative")
-    return Plan(game, options, depth, playouts, search, args.seed, not args.no_openspiel)
+    return Plan(game, options, depth, playouts, search, args.seed, not args.no_openspiel, args.players)
 
 
 def read_options(game: Game, texts: list[str]) -> dict[str, Any]:
@@ -122,14 +149,19 @@ def read_options(game: Game, texts: list[str]) -> dict[str, Any]:
 # --- the measurements ----------------------------------------------------------------------------
 
 
-def parlour_playouts(game: Game, options: dict[str, Any], games: int, seed: int) -> Throughput:
+def parlour_playouts(
+    game: Game, options: dict[str, Any], games: int, seed: int, players: int | None = None
+) -> Throughput:
     """``games`` random games, game ``i`` from seed ``seed + i`` (the same games every run)."""
-    plies = 0
+    plies = rounds = 0
+    count_rounds = ROUNDS.get(game.info.name, ("", None))[1]
     started = time.perf_counter()
     for index in range(games):
-        state = game.new(options=options, seed=seed + index)
+        state = game.new(players, options=options, seed=seed + index)
         plies += random_playout(state, random.Random(seed + index))
-    return Throughput(games, plies, time.perf_counter() - started)
+        if count_rounds is not None:
+            rounds += count_rounds(state)
+    return Throughput(games, plies, time.perf_counter() - started, rounds)
 
 
 def openspiel_playouts(name: str, games: int, seed: int) -> Throughput | None:
@@ -157,14 +189,29 @@ def openspiel_playouts(name: str, games: int, seed: int) -> Throughput | None:
 # --- the report ----------------------------------------------------------------------------------
 
 
+def biloba_turns(state: State, depth: int) -> int:
+    """Biloba's perft counts whole turns, every decision branching (biloba.md 13.4)."""
+    assert isinstance(state, BilobaState)
+    return biloba_perft(state, depth, full=True)
+
+
+PERFT_COUNTERS: Final[dict[str, tuple[str, Callable[[State, int], int]]]] = {
+    "biloba": ("whole turns, every decision branching", biloba_turns),
+}
+"""Games whose spec counts perft in its own unit; the others count single actions."""
+
+
 def report_perft(plan: Plan, say: Callable[[str], None]) -> None:
-    expected = REFERENCE_PERFT.get(plan.game.info.name, ()) if not plan.options else ()
-    say("perft from the initial position (apply/undo, last ply counted in bulk)")
+    name = plan.game.info.name
+    default_players = plan.players in (None, plan.game.info.default_players)
+    expected = REFERENCE_PERFT.get(name, ()) if not plan.options and default_players else ()
+    unit, counter = PERFT_COUNTERS.get(name, ("apply/undo, last ply counted in bulk", perft))
+    say(f"perft from the initial position ({unit})")
     say(f"  {'depth':>5} {'count':>14} {'seconds':>9} {'nodes/s':>12}")
-    state = plan.game.new(options=plan.options, seed=plan.seed)
+    state = plan.game.new(plan.players, options=plan.options, seed=plan.seed)
     for depth in range(1, plan.depth + 1):
         started = time.perf_counter()
-        count = perft(state, depth)
+        count = counter(state, depth)
         seconds = time.perf_counter() - started
         rate = f"{count / seconds:12,.0f}" if seconds > 0 else f"{'-':>12}"
         check = ""
@@ -177,9 +224,14 @@ def report_perft(plan: Plan, say: Callable[[str], None]) -> None:
 def report_playouts(plan: Plan, say: Callable[[str], None]) -> None:
     name = plan.game.info.name
     first, last = plan.seed, plan.seed + plan.playouts - 1
-    say(f"random playouts ({plan.playouts} games, seeds {first}-{last})")
-    ours = parlour_playouts(plan.game, plan.options, plan.playouts, plan.seed)
+    players = plan.game.info.check_players(plan.players)
+    say(f"random playouts ({plan.playouts} games of {players} players, seeds {first}-{last})")
+    ours = parlour_playouts(plan.game, plan.options, plan.playouts, plan.seed, plan.players)
     say(describe("parlour", ours))
+    if ours.rounds and ours.seconds > 0:
+        unit = ROUNDS[name][0]
+        say(f"  parlour: {ours.rounds:,} {unit} = {ours.rounds / ours.seconds:,.1f} random {unit}/s "
+            f"({ours.rounds / ours.games:.2f} {unit} a game)")
     if not plan.openspiel:
         return
     spiel_name = OPENSPIEL_NAMES.get(name)
@@ -198,6 +250,54 @@ def report_playouts(plan: Plan, say: Callable[[str], None]) -> None:
     say("  (the two rule sets end games differently, so plies per second is the fair unit)")
 
 
+WIDEST_KEPT: Final = 5
+WIDEST_PLAYOUTS: Final = 50
+WIDEST_REPEATS: Final = 40
+
+
+def widest_positions(plan: Plan) -> list[tuple[int, int, list[Action]]]:
+    """The positions with the most legal decisions (not chance) met in the first seeded random
+    playouts: (width, seed, the actions that lead there), widest first."""
+    kept: list[tuple[int, int, list[Action]]] = []
+    for index in range(min(plan.playouts, WIDEST_PLAYOUTS)):
+        seed = plan.seed + index
+        state = plan.game.new(plan.players, options=plan.options, seed=seed)
+        rng = random.Random(seed)
+        while not state.is_over():
+            actions = state.legal_actions()
+            if state.to_move() != CHANCE and (len(kept) < WIDEST_KEPT or len(actions) > kept[-1][0]):
+                kept = sorted([*kept, (len(actions), seed, list(state.history))], key=lambda k: -k[0])
+                kept = kept[:WIDEST_KEPT]
+            state.apply(state.sample_chance() if state.to_move() == CHANCE else rng.choice(actions))
+    return kept
+
+
+def report_widest(plan: Plan, say: Callable[[str], None]) -> None:
+    """How fast the widest decisions are listed: the last action before each position is applied,
+    the legal decisions listed (the rules' own cache is cold after ``apply``), and undone."""
+    widest = [entry for entry in widest_positions(plan) if entry[2]]
+    if not widest:
+        return
+    say(f"decision generation at the {len(widest)} widest positions of the random playouts "
+        f"(apply the last action, list, undo; {WIDEST_REPEATS} times each)")
+    listed = 0
+    seconds = 0.0
+    for _, seed, history in widest:
+        state = plan.game.new(plan.players, options=plan.options, seed=seed)
+        for action in history[:-1]:
+            state.apply(action)
+        last = history[-1]
+        started = time.perf_counter()
+        for _ in range(WIDEST_REPEATS):
+            state.apply(last)
+            listed += len(state.legal_actions())
+            state.undo()
+        seconds += time.perf_counter() - started
+    widths = ", ".join(str(entry[0]) for entry in widest)
+    rate = f"{listed / seconds:,.0f}" if seconds > 0 else "-"
+    say(f"  widths {widths}: {listed:,} decisions in {seconds:.3f} s = {rate} decisions/s")
+
+
 def describe(label: str, figures: Throughput) -> str:
     if not figures.games:
         return f"  {label}: no games played"
@@ -208,28 +308,49 @@ def describe(label: str, figures: Throughput) -> str:
     )
 
 
-def report_search(plan: Plan, say: Callable[[str], None]) -> None:
-    from parlour.bots.alphabeta import SearchResult
+def search_position(plan: Plan) -> tuple[State, int]:
+    """The first position of a seeded game where a seat has a choice (chance and forced
+    decisions played out), and how many actions led there."""
+    state: State = plan.game.new(plan.players, options=plan.options, seed=plan.seed)
+    steps = 0
+    while not state.is_over():
+        if state.to_move() == CHANCE:
+            state.apply(state.sample_chance())
+        elif len(state.legal_actions()) == 1:
+            state.apply(state.legal_actions()[0])
+        else:
+            break
+        steps += 1
+    return state, steps
 
-    say(f"alpha-beta search (bot:{SEARCH_BOT}, initial position, {plan.search_seconds:g} s of budget)")
+
+def report_search(plan: Plan, say: Callable[[str], None]) -> None:
     try:
         bot = make_bot(plan.game.info.name, SEARCH_BOT, plan.seed)
     except ParlourError as error:
-        say(f"  not measured: {error}")
+        say(f"bot:{SEARCH_BOT} search: not measured: {error}")
         return
-    root: State = plan.game.new(options=plan.options, seed=plan.seed)
+    root, steps = search_position(plan)
+    where = "the initial position" if not steps else f"the first choice, after {steps} actions"
+    say(f"bot:{SEARCH_BOT} search ({where}, {plan.search_seconds:g} s of budget)")
+    if root.is_over():
+        say("  not measured: the game ended before anybody had a choice")
+        return
     seen = seen_by(root, root.to_move(), bot.rng)
     started = time.perf_counter()
     action = bot.choose(seen, plan.search_seconds)
     seconds = time.perf_counter() - started
     result = getattr(bot, "last", None)
-    if not isinstance(result, SearchResult):
+    if isinstance(result, SearchResult):
+        say(
+            f"  search: {result.nodes:,} nodes in {result.seconds:.2f} s = "
+            f"{result.nodes_per_second:,.0f} nodes/s, depth {result.depth}, "
+            f"chose {root.action_to_text(action)}"
+        )
+    elif isinstance(result, SampleReport):
+        say(f"  determinised: {result.describe()}, chose {root.action_to_text(action)}")
+    else:
         say(f"  chose {root.action_to_text(action)} in {seconds:.2f} s; the bot reports no node count")
-        return
-    say(
-        f"  {result.nodes:,} nodes in {result.seconds:.2f} s = {result.nodes_per_second:,.0f} nodes/s, "
-        f"depth {result.depth}, chose {root.action_to_text(action)}"
-    )
 
 
 def main(argv: Sequence[str]) -> int:
@@ -258,6 +379,7 @@ def main(argv: Sequence[str]) -> int:
         report_perft(plan, say)
     if plan.playouts:
         report_playouts(plan, say)
+        report_widest(plan, say)
     if plan.search_seconds > 0:
         report_search(plan, say)
     return 0

@@ -10,6 +10,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "serve": ("parlour.server.serve", "run the game server for browsers and network play"),
     "play": ("parlour.tui.play", "play a game in the terminal against bots or friends"),
     "loa": ("parlour.tui.loa_program", "the CS61B Lines of Action text program"),
+    "mille": ("parlour.tui.mille", "Mille Bornes against the computer, as the BSD program plays it"),
     "arena": ("parlour.bots.arena", "play bots against each other and report the score"),
     "bench": ("parlour.bench", "measure rules and search speed"),
 }

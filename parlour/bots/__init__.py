@@ -17,9 +17,14 @@ from parlour.bots.alphabeta import AlphaBetaBot
 from parlour.bots.base import Bot, seen_by
 from parlour.bots.by_players import ByPlayers
 from parlour.bots.classic.biloba import ClassicBilobaBot
+from parlour.bots.classic.mille import ClassicMilleBot
+from parlour.bots.determinised import DeterminisedBot, Playouts
 from parlour.bots.evaluators import Evaluator, NullEvaluator
 from parlour.bots.evaluators.biloba import BilobaEvaluator
+from parlour.bots.evaluators.conflict import ConflictEvaluator
 from parlour.bots.evaluators.loa import LoaEvaluator
+from parlour.bots.evaluators.mille import MilleEvaluator
+from parlour.bots.expectimax import ExpectimaxBot, RollBot
 from parlour.bots.greedy import GreedyBot
 from parlour.bots.paranoid import ParanoidBot
 from parlour.bots.random_bot import RandomBot
@@ -51,6 +56,8 @@ class BotKind(NamedTuple):
 EVALUATORS: Final[dict[str, Callable[[], Evaluator]]] = {
     "loa": LoaEvaluator,
     "biloba": BilobaEvaluator,
+    "mille": MilleEvaluator,
+    "conflict": ConflictEvaluator,
 }
 """Each game's evaluator, for the greedy and strong bots; a game without one has only "random"."""
 
@@ -84,15 +91,34 @@ def _strong(evaluator: Evaluator, seed: int, info: GameInfo) -> Bot:
     return ByPlayers(bots, seed)
 
 
+def _determinised(evaluator: Evaluator, seed: int, info: GameInfo) -> Bot:
+    """Search over sampled deals, for games with hidden hands: the evaluator plays them out."""
+    if not isinstance(evaluator, Playouts):
+        raise OptionError(f"the {info.name} evaluator cannot play out sampled deals")
+    return DeterminisedBot(evaluator, seed)
+
+
 KINDS: Final[dict[str, BotKind]] = {
     "random": BotKind("a random legal move", False, lambda evaluator, seed, info: RandomBot(seed)),
-    "greedy": BotKind("one ply: a win if there is one, else the best-looking move", True,
-                      lambda evaluator, seed, info: GreedyBot(evaluator, seed)),
+    "greedy": BotKind("one ply: a win if there is one, else the best-looking move (for dice, the "
+                      "best-looking whole roll)", True,
+                      lambda evaluator, seed, info: GreedyBot(evaluator, seed),
+                      for_games=MappingProxyType({
+                          # A roll is several decisions: the best whole roll, not the best decision.
+                          "conflict": lambda evaluator, seed, info: RollBot(evaluator, seed),
+                      })),
     "strong": BotKind("alpha-beta search with the game's evaluator (paranoid alpha-beta for more "
-                      "than two players)", True, _strong),
+                      "than two players; for hidden hands, playouts of sampled deals; for dice, "
+                      "expectimax over the next roll)", True, _strong,
+                      for_games=MappingProxyType({
+                          "mille": _determinised,
+                          # Dice: expectimax over the next roll (paranoid for more than two players).
+                          "conflict": lambda evaluator, seed, info: ExpectimaxBot(evaluator, seed),
+                      })),
     "classic": BotKind("the original program's computer player, as its spec describes it", False, None,
                        for_games=MappingProxyType({
                            "biloba": lambda evaluator, seed, info: ClassicBilobaBot(seed),
+                           "mille": lambda evaluator, seed, info: ClassicMilleBot(seed),
                        })),
 }
 

@@ -1,0 +1,149 @@
+"""Conflict's evaluator: material by piece value, the danger to home bases, progress towards them.
+
+A takeover (CON-45) passes a whole dominion to the mover, so material is counted by *controller*:
+a takeover shows up at once as the victim's pieces changing sides, and losing one's base as the
+worst loss there is. What a static count cannot see is the next roll, so each base also carries
+a *threat*: the chance that a hostile piece standing within a die's reach lands on it (a die of
+at least its distance, on either of two dice), times what the base's holder would lose.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from parlour.bots.evaluators import MAX_EVAL, Evaluator
+from parlour.engine import Action, State
+from parlour.games.conflict.actions import MOVE
+from parlour.games.conflict.board import Board
+from parlour.games.conflict.pieces import AAGUN, AIRPLANE, EMPTY, SUBMARINE, TYPES
+from parlour.games.conflict.rules import ConflictState
+
+PIECE_VALUES: Final = (30, 30, 50, 30, 40)
+"""Cannon, AA gun, airplane, ship, submarine: the airplane goes anywhere (CON-8), the submarine
+is immune to airplanes (CON-38)."""
+
+RESERVE_SHARE: Final = 0.6
+"""A reserve piece needs a 7 to become available (CON-47): it is worth less than one at hand."""
+
+SEAT_BONUS: Final = 120
+"""Each seat one controls, besides its material: a base held is a player out (CON-52)."""
+
+AIR_GUARD: Final = 25
+"""An AA gun or submarine of the base's side standing on it: no airplane can take it (CON-45)."""
+
+THREAT_SHARE: Final = 0.5
+"""How much of a base's worth a threat to it costs; the holder may still parry it."""
+
+TO_ROLL_SHARE: Final = 0.5
+"""A threatened base whose holder rolls next: it may capture or block the threat first."""
+
+PROGRESS: Final = 2
+"""Per step closer to the nearest hostile base, for a piece on the board."""
+
+REACH: Final = tuple(
+    1.0 - ((d - 1) / 6) ** 2 if 1 <= d <= 6 else 0.1 * (13 - d) / 6 if d <= 12 else 0.0 for d in range(100)
+)
+"""The chance that two dice show at least one value of ``d`` or more: a piece ``d`` steps from
+a base, with room to wander, can then end an exact-length path on it (CON-37). Beyond 6, a
+double's extra roll (CON-50) gives a small chance."""
+
+
+class ConflictEvaluator(Evaluator):
+    """Scores a Conflict position for one player (engine seat) against its strongest rival."""
+
+    nodes_per_second = 10_000
+
+    def __init__(self) -> None:
+        self._distances: dict[int, tuple[tuple[int, ...], ...]] = {}
+
+    def distances(self, board: Board) -> tuple[tuple[int, ...], ...]:
+        """Per seat, the king-move distance of every square from that seat's base."""
+        table = self._distances.get(id(board))
+        if table is None:
+            cols = board.cols
+            table = tuple(
+                tuple(max(abs(square % cols - base % cols), abs(square // cols - base // cols))
+                      for square in range(board.size))
+                for base in board.bases
+            )
+            self._distances[id(board)] = table
+        return table
+
+    def worths(self, state: ConflictState) -> list[float]:
+        """Per board seat (0…3), the worth of what that seat's player controls, threats included."""
+        controller, board = state.controller, state.board
+        distance = self.distances(board)
+        worth = [0.0] * 4
+        for code in range(4 * TYPES):
+            count_available, count_reserve = state.available[code], state.reserve[code]
+            if count_available or count_reserve:
+                value = PIECE_VALUES[code % TYPES]
+                worth[controller[code // TYPES]] += value * (count_available + RESERVE_SHARE * count_reserve)
+        in_game = [seat for seat in state.occupied if state.out[seat] is None]
+        hostile_bases = {seat: [base for base in in_game if controller[base] != seat] for seat in in_game}
+        threat = [0.0] * 4  # per base seat: the best chance that a hostile piece lands on it
+        squares, bases = state.squares, board.bases
+        air_proof = [
+            squares[bases[seat]] != EMPTY and squares[bases[seat]] % TYPES in (AAGUN, SUBMARINE)
+            for seat in range(4)
+        ]  # CON-45 item 1: an airplane may not land on a base held by an AA gun or a submarine
+        for square, code in state.pieces.items():
+            holder = controller[code // TYPES]
+            kind = code % TYPES
+            worth[holder] += PIECE_VALUES[kind]
+            targets = hostile_bases.get(holder)
+            if not targets:
+                continue
+            nearest = 99
+            for base in targets:
+                steps = distance[base][square]
+                if steps < nearest:
+                    nearest = steps
+                if REACH[steps] > threat[base] and not (kind == AIRPLANE and air_proof[base]):
+                    threat[base] = REACH[steps]
+            worth[holder] += PROGRESS * max(0, 20 - nearest)
+        for seat in in_game:
+            if air_proof[seat] and controller[squares[bases[seat]] // TYPES] == controller[seat]:
+                worth[controller[seat]] += AIR_GUARD
+        for seat in range(4):
+            if controller[seat] != seat:
+                worth[controller[seat]] += SEAT_BONUS
+        lost = list(worth)
+        roller = controller[state.seat]
+        for base in in_game:
+            if threat[base]:
+                # The base's holder risks its whole dominion, less so when it rolls first.
+                share = THREAT_SHARE * (TO_ROLL_SHARE if controller[base] == roller else 1.0)
+                worth[controller[base]] -= share * threat[base] * (lost[controller[base]] + SEAT_BONUS)
+        return worth
+
+    def evaluate(self, state: State, seat: int) -> int:
+        assert isinstance(state, ConflictState)
+        worth = self.worths(state)
+        mine = state.occupied[seat]
+        rivals = [worth[other] for other in state.occupied if other != mine and state.out[other] is None]
+        if not rivals:
+            return 0
+        score = worth[mine] - max(rivals)
+        return max(-MAX_EVAL + 1, min(MAX_EVAL - 1, int(score)))
+
+    def evaluate_all(self, state: State) -> list[int]:
+        assert isinstance(state, ConflictState)
+        worth = self.worths(state)
+        scores = []
+        for seat in state.occupied:
+            rivals = [worth[other] for other in state.occupied if other != seat and state.out[other] is None]
+            score = worth[seat] - max(rivals) if rivals else 0.0
+            scores.append(max(-MAX_EVAL + 1, min(MAX_EVAL - 1, int(score))))
+        return scores
+
+    def is_tactical(self, state: State, action: Action) -> bool:
+        """A move that ends on a piece or on a base hostile to the mover (a capture or takeover)."""
+        if action < MOVE:
+            return False
+        assert isinstance(state, ConflictState)
+        final = (action - MOVE) % state.board.size
+        if state.squares[final] != EMPTY:
+            return True
+        base_seat = state.board.base_seat[final]
+        return base_seat >= 0 and state.controller[base_seat] != state.seat

@@ -1,0 +1,122 @@
+"""Conflict's bots: legal answers, determinism, and an evaluator that sees captures and takeovers."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from parlour.bots import bot_kinds, make_bot, seen_by
+from parlour.bots.evaluators.conflict import ConflictEvaluator
+from parlour.bots.expectimax import ExpectimaxBot, RollBot
+from parlour.engine import CHANCE
+from parlour.games import get_game
+from parlour.games.conflict import ConflictState, position_from_text
+
+CONFLICT = get_game("conflict")
+RED, ORANGE = 0, 1
+NO_ROWS = "\navailable 1 -\nreserve 1 -\navailable 2 -\nreserve 2 -"
+CAPTURE = "pieces 1S k5 1C b2 2A m5 2C s19\nturn 1\ndice 2-4" + NO_ROWS
+"""The red ship on k5 can capture the orange airplane on m5 with the 2 (k5 l5 m5)."""
+TAKEOVER = "pieces 2C p5 2S i17 1S k5 1C b2\nturn 1\ndice 2-5" + NO_ROWS
+"""X-8: the red ship on k5 can end on the orange base p5 with the 5, capturing the cannon."""
+
+
+def position(text: str, players: int) -> ConflictState:
+    state = CONFLICT.new(players, start=position_from_text(text))
+    assert isinstance(state, ConflictState)
+    return state
+
+
+def random_positions(players: int, count: int, seed: int) -> list[ConflictState]:
+    """Seeded positions from random games, each with a seat to decide among several actions."""
+    rng = random.Random(seed)
+    found: list[ConflictState] = []
+    while len(found) < count:
+        state = CONFLICT.new(players, seed=rng.getrandbits(32))
+        assert isinstance(state, ConflictState)
+        stop = rng.randrange(4, 120)
+        while not state.is_over() and len(state.history) < stop:
+            actions = state.legal_actions()
+            state.apply(state.sample_chance() if state.to_move() == CHANCE else rng.choice(actions))
+        if not state.is_over() and state.to_move() != CHANCE and len(state.legal_actions()) > 1:
+            found.append(state)
+    return found
+
+
+def roll_of(state: ConflictState, kind: str, seconds: float = 0.2, seed: int = 1) -> list[str]:
+    """The decisions a bot makes until its roll ends, as text; ``state`` is left after them."""
+    bot = make_bot("conflict", kind, seed=seed)
+    seat = state.to_move()
+    texts = []
+    while state.to_move() == seat and not state.is_over():
+        action = bot.choose(seen_by(state, seat, random.Random(0)), seconds)
+        assert state.is_legal(action)
+        texts.append(state.action_to_text(action))
+        state.apply(action)
+    return texts
+
+
+def test_every_kind_plays_conflict() -> None:
+    assert {"random", "greedy", "strong"} <= set(bot_kinds("conflict"))
+    assert isinstance(make_bot("conflict", "greedy"), RollBot)
+    assert isinstance(make_bot("conflict", "strong"), ExpectimaxBot)
+
+
+@pytest.mark.parametrize("players", [2, 4])
+@pytest.mark.parametrize("kind", ["random", "greedy", "strong"])
+def test_bots_answer_legally(players: int, kind: str) -> None:
+    # CON-63: whatever the position, a bot answers with one of the legal decisions.
+    for index, state in enumerate(random_positions(players, 5, seed=players * 10)):
+        bot = make_bot("conflict", kind, seed=index)
+        seat = state.to_move()
+        before = state.position_key()
+        action = bot.choose(seen_by(state, seat, random.Random(index)), 0.05)
+        assert action in state.legal_actions()
+        assert state.position_key() == before
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_strong_is_deterministic_for_a_seed(players: int) -> None:
+    # LOA-81: the same position, seed and budget give the same decision.
+    for state in random_positions(players, 3, seed=7 + players):
+        first = make_bot("conflict", "strong", seed=5).choose(state.copy(), 0.1)
+        second = make_bot("conflict", "strong", seed=5).choose(state.copy(), 0.1)
+        assert first == second
+
+
+def test_evaluator_counts_a_capture_of_a_valuable_piece() -> None:
+    # CON-38, CON-40: the ship on k5 captures the airplane on m5 with the 2 (k5 l5 m5).
+    state = position(CAPTURE, players=2)
+    evaluator = ConflictEvaluator()
+    capture = state.parse_action("k5 2: l5 m5")
+    values = {}
+    for action in state.legal_actions():
+        state.apply(action)
+        values[action] = evaluator.evaluate(state, RED)
+        state.undo()
+    assert values[capture] == max(values.values())
+
+
+@pytest.mark.parametrize("kind", ["greedy", "strong"])
+def test_bots_capture_the_airplane(kind: str) -> None:
+    # CON-38: a capture of the most valuable piece within reach, whatever the order of the dice.
+    state = position(CAPTURE, players=2)
+    roll_of(state, kind)
+    assert 5 * ORANGE + 2 not in state.pieces.values()  # no orange airplane left
+
+
+@pytest.mark.parametrize("kind", ["greedy", "strong"])
+def test_bots_take_over_a_base(kind: str) -> None:
+    # CON-45 (X-8): the ship on k5 ends on the orange base with the 5 and takes orange over.
+    state = position(TAKEOVER, players=4)
+    roll_of(state, kind)
+    assert state.owner[ORANGE] == RED
+
+
+def test_evaluator_fears_an_airplane_near_its_base() -> None:
+    # CON-45 item 1: an AA gun on one's base stops a hostile airplane landing there.
+    evaluator = ConflictEvaluator()
+    guarded = position("pieces 1G e5 1C b2 2A h5 2C s19\nturn 2", players=2)
+    open_base = position("pieces 1G d3 1C b2 2A h5 2C s19\nturn 2", players=2)
+    assert evaluator.evaluate(guarded, RED) > evaluator.evaluate(open_base, RED) + 100
