@@ -64,9 +64,10 @@ class Playouts(ABC):
         unless another action does clearly better (``CONFIDENCE``)."""
         return self.policy(state, rng)
 
-    def candidates(self, state: State, actions: list[Action]) -> list[Action]:
-        """The actions worth a playout (all of them, by default): a game may leave out moves its
-        rules of thumb say never pay, to spend the budget on the others."""
+    def candidates(self, state: State, actions: list[Action], default: Action | None) -> list[Action]:
+        """The actions worth a playout (all of them, by default), ``default`` being the default
+        policy's choice: a game may leave out moves its rules of thumb say never pay, or that its
+        playouts are known to misjudge, to spend the budget on the others."""
         return actions
 
     def reset(self) -> None:
@@ -157,7 +158,7 @@ class DeterminisedBot(Bot):
         choice = self.playouts.default(root, random.Random(self.rng.getrandbits(64)))
         default = choice if choice in actions else None
         deadline = None if seconds is None else started + seconds
-        alive = [a for a in self.playouts.candidates(root, actions) if a in actions] or list(actions)
+        alive = [a for a in self.playouts.candidates(root, actions, default) if a in actions] or list(actions)
         if default is not None and default not in alive:
             alive.append(default)
         if len(alive) == 1:

@@ -161,11 +161,18 @@ def test_the_search_starts_from_the_classic_choice_and_skips_useful_discards() -
         seat = state.to_move()
         state = state.copy()
         legal = state.legal_actions()
-        tried = evaluator.candidates(state, legal)
+        tried = evaluator.candidates(state, legal, None)
         assert set(tried) <= set(legal) and tried
         for action in set(legal) - set(tried):
-            assert state.action_to_text(action).startswith("discard ")
-            assert state.useful(seat, action - DISCARD)
+            text = state.action_to_text(action)
+            if text.startswith("discard "):
+                assert state.useful(seat, action - DISCARD)
+            else:
+                assert text.split()[1] in ("extra-tank", "puncture-proof", "driving-ace", "right-of-way")
+        for action in legal:
+            if state.action_to_text(action).startswith(("coup ", "play extra", "play punct", "play driv",
+                                                        "play right")):
+                assert evaluator.candidates(state, legal, action) == [action]
         evaluator.memory = None
         memory = Memory(state.hand_serial)
         memory.catch_up(state, seat)
