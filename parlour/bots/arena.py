@@ -24,7 +24,7 @@ from typing import Any, Final
 
 from parlour.bots import bot_kinds, make_bot, seen_by
 from parlour.bots.base import Bot
-from parlour.engine import CHANCE, GameInfo, IllegalActionError, ParlourError
+from parlour.engine import CHANCE, IllegalActionError, ParlourError
 from parlour.games import get_game
 
 MAX_PLIES: Final = 2_000
@@ -156,9 +156,10 @@ def run_series(series: Series) -> Iterator[GameResult]:
             raise
 
 
-def describe(series: Series, result: GameResult, info: GameInfo) -> str:
+def describe(series: Series, result: GameResult, names: list[str]) -> str:
+    """One game's line; ``names``: the seat names of the series' games (``State.seat_names``)."""
     a, b = labels(series)
-    seat = info.seat_name(result.a_seat)
+    seat = names[result.a_seat]
     if result.winner is None:
         verdict = f"{a} ({seat}) drew with {b}"
     elif result.winner == result.a_seat:
@@ -263,7 +264,7 @@ def main(argv: list[str]) -> int:
     except ParlourError as error:
         print(f"parlour arena: {error}", file=sys.stderr)
         return 2
-    info = get_game(series.game).info
+    names = get_game(series.game).new(series.players, series.options).seat_names()
     a, _ = labels(series)
     results: list[GameResult] = []
     try:
@@ -273,7 +274,7 @@ def main(argv: list[str]) -> int:
             draws = sum(1 for r in results if r.a_points == 0.5)
             print(
                 f"game {result.index + 1} ({len(results)}/{series.games} done): "
-                f"{describe(series, result, info)} | {a}: {wins}-{draws}-{len(results) - wins - draws}",
+                f"{describe(series, result, names)} | {a}: {wins}-{draws}-{len(results) - wins - draws}",
                 file=sys.stderr,
                 flush=True,
             )

@@ -227,6 +227,11 @@ class State(ABC):
     def position_json(self) -> JSONDict:
         """The current position in the game's JSON form (what ``Game.new(start=…)`` accepts)."""
 
+    def seat_names(self) -> list[str]:
+        """The display name of each seat (0…players-1) in this match: ``GameInfo.seat_name`` unless
+        the options decide it (which colours a Conflict match uses)."""
+        return [self.game.info.seat_name(seat) for seat in range(self.players)]
+
     def hidden_from(self, seat: int | None) -> list[str]:
         """Texts that ``view(seat)`` must never contain (cards in another hand, the deck order).
 

@@ -85,6 +85,14 @@ def build_app(
     async def games(request: Request) -> Response:
         return JSONResponse({"games": [game_json(game) for game in GAMES.values()]})
 
+    async def game_start(request: Request) -> Response:
+        """The set-up of a game with its default options, as a spectator sees it (for pictures)."""
+        name = request.path_params["name"]
+        game = GAMES.get(name)
+        if game is None:
+            return error_response(ProtocolError("unknown_game", f"no game {name[:40]!r}", 404))
+        return JSONResponse({"view": game.new().view(None)})
+
     async def list_matches(request: Request) -> Response:
         include_over = request.query_params.get("all", "").lower() in ("1", "true", "yes")
         return JSONResponse({"matches": lobby.listing(include_over)})
@@ -155,6 +163,7 @@ def build_app(
 
     routes = [
         Route("/api/games", games, methods=["GET"]),
+        Route("/api/games/{name}/start", game_start, methods=["GET"]),
         Route("/api/matches", list_matches, methods=["GET"]),
         Route("/api/matches", create_match, methods=["POST"]),
         Route("/api/matches/{id}", show_match, methods=["GET"]),

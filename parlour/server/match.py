@@ -77,6 +77,7 @@ class Match:
         self.bots = bots
         self.channel = f"match:{row.id}"
         self.state: State = game.new(row.players, row.options, row.seed, row.start)
+        self.seat_names = self.state.seat_names()
         self.events: list[Event] = []
         for action in row.actions:
             mover = self.state.to_move()
@@ -114,7 +115,7 @@ class Match:
         return [
             {
                 "seat": index,
-                "name": self.info.seat_name(index),
+                "name": self.seat_names[index],
                 "kind": seat.kind,
                 "player": seat.name,
                 "bot": seat.bot,
@@ -219,7 +220,7 @@ class Match:
         if not 0 <= seat < self.row.players:
             raise ProtocolError("bad_seat", f"there is no seat {seat} (seats 0 to {self.row.players - 1})")
         record = self.row.seats[seat]
-        label = f"seat {seat} ({self.info.seat_name(seat)})"
+        label = f"seat {seat} ({self.seat_names[seat]})"
         if record.kind == "bot":
             raise ProtocolError("bad_seat", f"{label} is played by bot:{record.bot}")
         if record.kind != "open":
@@ -318,8 +319,8 @@ class Match:
             return ProtocolError("not_started", f"the match starts when every seat is taken ({waiting} open)")
         mover = state.to_move()
         if mover != seat:
-            whose = "the chance player's" if mover == CHANCE else f"{self.info.seat_name(mover)}'s"
-            return ProtocolError("not_your_turn", f"it is {whose} turn, not {self.info.seat_name(seat)}'s")
+            whose = "the chance player's" if mover == CHANCE else f"{self.seat_names[mover]}'s"
+            return ProtocolError("not_your_turn", f"it is {whose} turn, not {self.seat_names[seat]}'s")
         if submission.version is not None and submission.version != self.version:
             return ProtocolError(
                 "stale_version",

@@ -162,7 +162,7 @@ def read_settings(argv: Sequence[str]) -> Settings:
         except ParlourError as error:
             raise UsageError(str(error)) from None
         bot_seed = seed
-    seats = read_seats(game, state.players, args.seat)
+    seats = read_seats(game, state.seat_names(), args.seat)
     return Settings(game, state, seats, bot_seed, args.time, args.load)
 
 
@@ -192,22 +192,22 @@ def read_options(game: Game, texts: list[str]) -> dict[str, Any]:
     return options
 
 
-def read_seats(game: Game, players: int, texts: list[str]) -> list[str]:
-    """Who plays each seat. Seats not given: the first is the human's unless a human was named,
-    the rest are the default bot."""
+def read_seats(game: Game, names: Sequence[str], texts: list[str]) -> list[str]:
+    """Who plays each seat (``names``: the match's seat names, ``State.seat_names``). Seats not
+    given: the first is the human's unless a human was named, the rest are the default bot."""
     kinds = list(bot_kinds(game.info.name))
     given: dict[int, str] = {}
     for text in texts:
         seat_text, equals, who = text.partition("=")
         if not equals:
             raise UsageError(f"--seat {text!r}: write SEAT=WHO, e.g. --seat 1=bot:{DEFAULT_BOT}")
-        seat = read_seat_number(game, players, seat_text.strip())
+        seat = read_seat_number(names, seat_text.strip())
         if seat in given:
-            raise UsageError(f"seat {seat} ({game.info.seat_name(seat)}) is given twice")
+            raise UsageError(f"seat {seat} ({names[seat]}) is given twice")
         given[seat] = read_player(game, who.strip().lower(), kinds)
     seats: list[str] = []
     human_wanted = HUMAN not in given.values()
-    for seat in range(players):
+    for seat in range(len(names)):
         if seat in given:
             seats.append(given[seat])
         elif human_wanted:
@@ -227,17 +227,18 @@ def default_bot(game: Game, kinds: list[str]) -> str:
     raise UsageError(f"no bot plays {game.info.title}: give every seat to a human (--seat N=human)")
 
 
-def read_seat_number(game: Game, players: int, text: str) -> int:
-    """A seat by number (``1``) or by name (``white``, any case)."""
-    names = [game.info.seat_name(seat).lower() for seat in range(players)]
-    if text.lower() in names:
-        return names.index(text.lower())
+def read_seat_number(names: Sequence[str], text: str) -> int:
+    """A seat by number (``1``) or by its name in ``names`` (``white``, any case)."""
+    players = len(names)
+    lowered = [name.lower() for name in names]
+    if text.lower() in lowered:
+        return lowered.index(text.lower())
     try:
         number = int(text)
     except ValueError:
         number = -1
     if not 0 <= number < players:
-        listed = ", ".join(f"{seat} ({game.info.seat_name(seat)})" for seat in range(players))
+        listed = ", ".join(f"{seat} ({name})" for seat, name in enumerate(names))
         raise UsageError(f"no seat {text!r} in this game (seats: {listed})")
     return number
 
@@ -304,13 +305,13 @@ def read_json(path: Path) -> Any:
 # --- the game loop ---------------------------------------------------------------------------------
 
 
-def describe_outcome(game: Game, outcome: Outcome) -> str:
-    """``Result: Black wins (connected)`` or ``Result: draw (move-limit)``, with scores if any."""
-    info = game.info
-    head = "draw" if outcome.winner is None else f"{info.seat_name(outcome.winner)} wins"
+def describe_outcome(names: Sequence[str], outcome: Outcome) -> str:
+    """``Result: Black wins (connected)`` or ``Result: draw (move-limit)``, with scores if any;
+    ``names``: the match's seat names."""
+    head = "draw" if outcome.winner is None else f"{names[outcome.winner]} wins"
     line = f"Result: {head} ({outcome.reason})"
     if outcome.scores:
-        scores = ", ".join(f"{info.seat_name(s)} {score:g}" for s, score in enumerate(outcome.scores))
+        scores = ", ".join(f"{names[s]} {score:g}" for s, score in enumerate(outcome.scores))
         line += f"; scores: {scores}"
     return line
 
@@ -366,7 +367,7 @@ class Session:
         names = []
         for seat, who in enumerate(self.seats):
             label = ("you" if len(self.humans) == 1 else "human") if who == HUMAN else f"bot:{who}"
-            names.append(f"{self.info.seat_name(seat)}: {label}")
+            names.append(f"{self.state.seat_names()[seat]}: {label}")
         text = f"{self.info.title}. {', '.join(names)}."
         if self.bots:
             text += f" Bots think {self.seconds:g} s a move."
@@ -381,7 +382,7 @@ class Session:
         if outcome is None:  # the contract says NOBODY comes with an outcome
             self.say("Result: the game is over")
         else:
-            self.say(describe_outcome(self.game, outcome))
+            self.say(describe_outcome(self.state.seat_names(), outcome))
 
     def viewer(self) -> int | None:
         """Whose eyes the board is drawn for when nobody is to type: the human's, else a spectator's."""
@@ -406,7 +407,7 @@ class Session:
             return False
         text = self.state.action_to_text(action)
         self.state.apply(action)
-        self.say(f"{self.info.seat_name(seat)} plays {text}")
+        self.say(f"{self.state.seat_names()[seat]} plays {text}")
         self.board_shown = False
         if not self.humans and not self.state.is_over():
             self.say(self.state.render(None))
@@ -414,7 +415,7 @@ class Session:
 
     def human_turn(self, seat: int) -> int | None:
         """Reads lines until one changes the game; an exit status ends the session."""
-        name = self.info.seat_name(seat)
+        name = self.state.seat_names()[seat]
         if not self.board_shown:
             self.say("")
             self.say(self.state.render(seat))
@@ -445,7 +446,7 @@ class Session:
         """Plays a human's parsed action (a network session sends it to the server instead)."""
         move_text = self.state.action_to_text(action)
         self.state.apply(action)
-        self.say(f"{self.info.seat_name(seat)} plays {move_text}")
+        self.say(f"{self.state.seat_names()[seat]} plays {move_text}")
         self.board_shown = False
         return None
 
@@ -541,7 +542,7 @@ class Session:
         """The command line that resumes a save with the same people in the same seats."""
         words = ["parlour", "play", self.info.name, "--load", path]
         try:
-            usual = read_seats(self.game, self.state.players, [])
+            usual = read_seats(self.game, self.state.seat_names(), [])
         except UsageError:
             usual = []
         if self.seats != usual:

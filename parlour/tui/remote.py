@@ -273,7 +273,7 @@ class RemoteSession(Session):
             if event["action"] is not None:
                 self.say(f"Chance: {event['action']}")
             return
-        name = self.info.seat_name(event["seat"])
+        name = self.state.seat_names()[event["seat"]]
         self.say(f"{name} plays {event['action']}" if event["action"] is not None else f"{name} has played")
 
     def tell_seats(self, seats: list[dict[str, Any]]) -> None:
@@ -291,7 +291,7 @@ class RemoteSession(Session):
                 self.say(f"{who} is back.")
 
     def seat_label(self, entry: dict[str, Any]) -> str:
-        name = self.info.seat_name(entry["seat"])
+        name = self.state.seat_names()[entry["seat"]]
         if entry.get("kind") == "bot":
             return f"{name} (bot:{entry['bot']})"
         return f"{name} ({entry['player']})" if entry.get("player") else name
@@ -318,7 +318,8 @@ class RemoteSession(Session):
     def introduction(self) -> str:
         others = [self.seat_label(entry) for entry in self.snapshot["seats"] if entry["seat"] != self.seat]
         return (
-            f"{self.info.title} at {self.link.target.page_url}. You play {self.info.seat_name(self.seat)}; "
+            f"{self.info.title} at {self.link.target.page_url}. "
+            f"You play {self.state.seat_names()[self.seat]}; "
             f"{', '.join(others)}. Type 'help' for commands."
         )
 
@@ -362,7 +363,7 @@ class RemoteSession(Session):
         if outcome is None:
             self.say("Result: the game is over")
         else:
-            self.say(describe_outcome(self.game, Outcome.from_json(outcome)))
+            self.say(describe_outcome(self.state.seat_names(), Outcome.from_json(outcome)))
 
     # --- commands ---
 
@@ -397,6 +398,11 @@ class RemoteSession(Session):
 # --- the command -----------------------------------------------------------------------------------
 
 
+def seat_names(snapshot: dict[str, Any]) -> list[str]:
+    """The match's seat names, as the server's ``state`` message gives them."""
+    return [str(entry["name"]) for entry in snapshot["seats"]]
+
+
 def take_seat(link: Link, target: Target, game_name: str | None, seat_text: str | None,
               say: Callable[[str], None]) -> tuple[Game, int, dict[str, Any]]:
     """Says hello with the saved token for this match, or watches, then joins a seat."""
@@ -406,9 +412,9 @@ def take_seat(link: Link, target: Target, game_name: str | None, seat_text: str 
         answer = link.ask({"type": "hello", "token": token}, ("state",))
         if answer["type"] == "state":
             game = check_game(answer, game_name)
-            if seat_text is None or read_seat_number(game, answer["players"], seat_text) == seat:
+            if seat_text is None or read_seat_number(seat_names(answer), seat_text) == seat:
                 link.token = token
-                say(f"Back in your seat ({game.info.seat_name(seat)}).")
+                say(f"Back in your seat ({seat_names(answer)[seat]}).")
                 return game, seat, answer
             link.close()
             link.open()
@@ -416,7 +422,7 @@ def take_seat(link: Link, target: Target, game_name: str | None, seat_text: str 
     if watched["type"] == "error":
         raise JoinError(str(watched.get("message")))
     game = check_game(watched, game_name)
-    wanted = None if seat_text is None else read_seat_number(game, watched["players"], seat_text)
+    wanted = None if seat_text is None else read_seat_number(seat_names(watched), seat_text)
     joined = link.ask({"type": "join", "seat": wanted, "name": user_name()}, ("joined",))
     if joined["type"] == "error":
         raise JoinError(str(joined.get("message")))
@@ -424,7 +430,7 @@ def take_seat(link: Link, target: Target, game_name: str | None, seat_text: str 
     link.token = token
     save_token(target, seat, token)
     state = link.expect(("state",), "join")
-    say(f"You took seat {seat} ({game.info.seat_name(seat)}); the same command brings you back to it.")
+    say(f"You took seat {seat} ({seat_names(watched)[seat]}); the same command brings you back to it.")
     return game, seat, state
 
 

@@ -165,6 +165,29 @@ def test_bad_records_are_refused_with_a_reason(game: Game, players: int) -> None
             game.state_from_json(data)
 
 
+@pytest.mark.parametrize(("game", "players"), cases())
+def test_every_seat_has_a_name_of_its_own(game: Game, players: int) -> None:
+    # Seat names are per match (options may pick the seats), the same all game long.
+    state = game.new(players=players, seed=2)
+    names = state.seat_names()
+    assert len(names) == players == len(set(names)) and all(isinstance(n, str) and n for n in names)
+    assert game.info.seat_names, f"{game.info.name} declares no seat names"
+    rng = random.Random(2)
+    for _ in range(20):
+        if state.is_over():
+            break
+        state.apply(choose(state, rng))
+    assert state.seat_names() == names
+
+
+def test_conflict_names_the_seats_it_plays() -> None:
+    # CON-17: with the option seats [1, 4], the players are Red and Yellow.
+    conflict = GAMES["conflict"]
+    assert conflict.new(players=2).seat_names() == ["Red", "Orange"]
+    assert conflict.new(options={"seats": [1, 4]}).seat_names() == ["Red", "Yellow"]
+    assert conflict.new(options={"seats": "2 3 4"}).seat_names() == ["Orange", "Green", "Yellow"]
+
+
 def test_every_game_declares_its_metadata() -> None:
     for name, game in GAMES.items():
         info = game.info

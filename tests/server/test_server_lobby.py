@@ -56,6 +56,24 @@ def test_create_and_join_at_once(server: Server) -> None:
         "seat": 1, "name": "White", "kind": "bot", "player": None, "bot": "random", "connected": True}
 
 
+def test_seats_are_named_for_the_match(server: Server) -> None:
+    # CON-17: a Conflict match of seats [1, 4] is played by Red and Yellow, not Red and Orange.
+    created = server.create(game="conflict", options={"seats": [1, 4]}, seats=["open", "open"])
+    match = created["match"]
+    assert [seat["name"] for seat in match["seats"]] == ["Red", "Yellow"]
+    server.join(match["id"], seat=0, name="Ann")
+    status, answer = server.call("POST", f"/api/matches/{match['id']}/join", {"seat": 0})
+    assert status == 409 and answer["error"]["message"] == "seat 0 (Red) is already taken"
+    assert [seat["name"] for seat in server.join(match["id"])["match"]["seats"]] == ["Red", "Yellow"]
+
+
+def test_a_games_set_up_is_shown_as_a_spectator_sees_it(server: Server) -> None:
+    for name, game in GAMES.items():
+        status, answer = server.call("GET", f"/api/games/{name}/start")
+        assert status == 200 and answer["view"] == game.new().view(None)
+    assert server.call("GET", "/api/games/chess/start")[0] == 404
+
+
 @pytest.mark.parametrize(
     ("body", "status", "code"),
     [

@@ -163,7 +163,7 @@ def test_a_finished_game_loads_and_reports_its_result(
     path.write_text(json.dumps(state.to_json()))
     status, out, _ = run(["loa", "--load", str(path)], [], monkeypatch, capsys)
     assert status == 0
-    assert out.rstrip().splitlines()[-1] == play.describe_outcome(LOA, state.outcome())  # type: ignore[arg-type]
+    assert out.rstrip().splitlines()[-1] == play.describe_outcome(state.seat_names(), state.outcome())  # type: ignore[arg-type]
 
 
 # --- reading moves -------------------------------------------------------------------------------
@@ -463,10 +463,20 @@ def test_help_option_exits_0(monkeypatch: pytest.MonkeyPatch, capsys: pytest.Cap
 
 
 def test_seats_default_to_the_human_first_and_bots_elsewhere() -> None:
-    assert play.read_seats(LOA, 2, []) == ["human", "strong"]
-    assert play.read_seats(LOA, 2, ["1=human"]) == ["strong", "human"]
-    assert play.read_seats(LOA, 2, ["black=bot:random"]) == ["random", "human"]
-    assert play.read_seats(LOA, 2, ["0=bot", "White=bot:greedy"]) == ["strong", "greedy"]
+    names = ["Black", "White"]
+    assert play.read_seats(LOA, names, []) == ["human", "strong"]
+    assert play.read_seats(LOA, names, ["1=human"]) == ["strong", "human"]
+    assert play.read_seats(LOA, names, ["black=bot:random"]) == ["random", "human"]
+    assert play.read_seats(LOA, names, ["0=bot", "White=bot:greedy"]) == ["strong", "greedy"]
+
+
+def test_conflict_seats_are_named_by_the_colours_the_match_uses(monkeypatch: pytest.MonkeyPatch,
+                                                                capsys: pytest.CaptureFixture[str]) -> None:
+    # CON-17: with seats [1, 4] the second player is Yellow, and answers to that name.
+    status, out, err = run(["conflict", "--option", "seats=1,4", "--seat", "yellow=bot:random", "--seat",
+                            "red=human"], ["quit"], monkeypatch, capsys)
+    assert status == 0, err
+    assert out.startswith("Conflict. Red: you, Yellow: bot:random.")
 
 
 def test_options_are_passed_to_the_game(

@@ -1,28 +1,18 @@
-"""Conflict in the browser: the page's copy of the maps is the engine's; a person plays against a bot,
-drawing paths square by square (taking a path back, having an illegal path refused with the
-server's reason), heading for the bot's base until the takeover ends the game."""
+"""Conflict in the browser: a person plays against a bot, drawing paths square by square (taking a
+path back, having an illegal path refused with the server's reason), heading for the bot's base
+until the takeover ends the game; a match on a map of its own, where a piece steps on a mine."""
 
 from __future__ import annotations
 
-import json
 import re
 from typing import Any
 
 import pytest
 from lobby_steps import create_match, join_from_lobby
-from web_helpers import PHONE, ROOT, WAIT_MS, Client, OpenClient, Server
-
-from parlour.games.conflict.maps import MAPS
+from web_helpers import PHONE, WAIT_MS, Client, OpenClient, Server
 
 ASYNC = pytest.mark.asyncio(loop_scope="session")
 BASES = {1: "e5", 2: "p5", 3: "e16", 4: "p16"}  # parlour-20 (CON-15)
-
-
-def test_the_pages_maps_are_the_engines() -> None:
-    text = (ROOT / "parlour/web/js/boards/conflict-maps.js").read_text()
-    entries = re.findall(r'^  ("[^"]+"): (".*"),$', text, re.M)
-    copied = {json.loads(name): json.loads(body) for name, body in entries}
-    assert copied == dict(MAPS)
 
 
 def square_xy(square: str) -> tuple[int, int]:
@@ -203,3 +193,86 @@ async def test_three_people_and_a_bot_play_four_player_conflict(server: Server,
     # Every page agrees on the board.
     boards = [(await c.match_json())["view"]["pieces"] for c in people]
     assert boards[0] == boards[1] == boards[2]
+
+
+MINEFIELD = """\
+conflict-map 1
+name minefield
+size 5x5
+terrain
+.....
+.+~+.
+.~~~.
+.+~+.
+.....
+end
+base 1 b2
+base 2 d2
+base 3 b4
+base 4 d4
+mine 1 e1
+mine 1 e3
+mine 2 a1
+mine 2 a3
+mine 3 a5
+mine 3 c5
+mine 4 e5
+mine 4 c1
+"""
+"""A map of the match's own (option ``board``): Orange's mine a1 touches Red's base b2."""
+
+
+@ASYNC
+async def test_a_piece_on_a_hostile_mine_is_shown_exploding_on_the_matchs_own_map(
+    server: Server, open_client: OpenClient,
+) -> None:
+    # CON-10: the page draws the map the view carries; CON-42: the cannon entered onto a1 is destroyed.
+    created = server.post("/api/matches", {"game": "conflict", "players": 2, "options": {"board": MINEFIELD},
+                                           "seats": ["open", "bot:random"], "bot_seconds": 0.01})
+    ann = await open_client("Ann")
+    await join_from_lobby(ann, server, created["match"]["id"], seat=0)
+    page = ann.page
+    await ann.wait_my_turn()  # Red rolls first (CON-18)
+    assert await page.locator("[data-hit]").count() == 25
+    assert sorted(await page.eval_on_selector_all("[data-base]", "bs => bs.map(b => b.dataset.base)")) == \
+        ["1", "2", "3", "4"]
+    assert await page.locator(".conflict-board .mine").count() == 8
+    assert "board: minefield" in (await page.text_content("#match-info") or "")
+    snap = await ann.match_json()
+    die, version = max(snap["view"]["unused"]), snap["version"]
+    await page.click("[data-available='1C']")
+    await ann.click_square("a1")
+    await page.wait_for_selector("#cf-mine-warning")  # CON-68
+    await page.click(f"[data-confirm='{die}']")
+    await ann.wait_past(version)
+    await page.wait_for_selector("[data-exploded='a1']", state="attached")
+    assert await page.locator("[data-square='a1']").count() == 0  # the cannon is gone
+    snap = await ann.match_json()
+    assert {"kind": "mine", "seat": 1, "piece": "1C", "square": "a1", "mine": 2} in snap["view"]["event_data"]
+    assert "destroyed by orange's mine on a1" in (await page.text_content("#cf-messages") or "")
+    await page.screenshot(path=str(server.log.parent / "conflict-mine.png"), full_page=True)
+    assert ann.errors == [], ann.errors
+
+
+@ASYNC
+async def test_the_seats_option_names_and_colours_the_players(server: Server,
+                                                              open_client: OpenClient) -> None:
+    # CON-17: with seats [1, 4] the two players are Red and Yellow, in the lobby and on the match page.
+    created = server.post("/api/matches", {"game": "conflict", "players": 2, "options": {"seats": [1, 4]},
+                                           "seats": ["open", "bot:random"], "bot_seconds": 0.01})
+    match_id = created["match"]["id"]
+    ann = await open_client("Ann")
+    page = ann.page
+    await page.goto(server.base + "/")
+    card = page.locator(f"[data-match='{match_id}']")
+    await card.wait_for()
+    assert await card.locator(".chip .swatch").evaluate_all("ss => ss.map(s => s.className)") == \
+        ["swatch swatch-red", "swatch swatch-yellow"]
+    await join_from_lobby(ann, server, match_id, seat=0)
+    await page.wait_for_selector("#seats li[data-seat='1']")
+    yellow = page.locator("#seats li[data-seat='1']")
+    assert (await yellow.locator(".what").text_content() or "").startswith("Yellow")
+    assert await yellow.locator(".swatch-yellow").count() == 1
+    assert await page.locator("#seats li[data-seat='0'] .swatch-red").count() == 1
+    assert "Yellow (seat 4)" in (await page.text_content(".cf-row[data-player='4']") or "")
+    assert ann.errors == [], ann.errors

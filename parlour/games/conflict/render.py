@@ -10,8 +10,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from parlour.games.conflict.maps import BASE, LAND, WATER
-from parlour.games.conflict.pieces import EMPTY, LONG_NAMES, SEAT_COLOURS, TYPE_LETTERS, TYPES
+from parlour.engine import JSONDict
+from parlour.games.conflict.maps import BASE, GLYPHS, LAND, WATER
+from parlour.games.conflict.pieces import EMPTY, LONG_NAMES, SEAT_COLOURS, TYPE_LETTERS, TYPES, piece_text
 from parlour.games.conflict.position import CHANCE_PHASE, DECISION_PHASE, NO_OWNER
 
 if TYPE_CHECKING:
@@ -168,6 +169,51 @@ def event_text(state: ConflictState, event: Event) -> str:
 
 def event_texts(state: ConflictState, events: list[Event]) -> list[str]:
     return [event_text(state, event) for event in events]
+
+
+def event_json(state: ConflictState, event: Event) -> JSONDict:
+    """One event as data for front ends: ``kind``, ``seat`` (1–4, the seat on roll unless said
+    otherwise) and the event's own fields; pieces as ``"2C"``, squares by name (CON-4)."""
+    names = state.board.names
+    data: JSONDict = {"kind": event.kind, "seat": event.seat + 1}
+    detail = event.detail
+    if event.kind == "roll":
+        data["dice"] = list(detail)
+    elif event.kind == "move":
+        code, start, final, die = detail
+        data |= {"piece": piece_text(code), "from": names[start] if start >= 0 else None,
+                 "to": names[final], "die": die}
+    elif event.kind == "activate":
+        data["piece"] = piece_text(detail[0])
+    elif event.kind == "capture":
+        data |= {"piece": piece_text(detail[0]), "square": names[detail[1]]}
+    elif event.kind == "mine":
+        data |= {"piece": piece_text(detail[0]), "square": names[detail[1]], "mine": detail[2] + 1}
+    elif event.kind == "takeover":
+        taken, owner = detail
+        data |= {"taken": taken + 1, "owner": owner + 1, "base": names[state.board.bases[taken]]}
+    elif event.kind == "out":
+        data["reason"] = state.out[event.seat] or "out"
+    elif event.kind == "end":
+        data |= {"automatic": bool(detail[0]), "unused": list(detail[1:])}
+    return data
+
+
+def map_json(state: ConflictState) -> JSONDict:
+    """The map for front ends: terrain rows in the glyphs of CON-10, bases by seat, mines by square."""
+    board = state.board
+    cols = board.cols
+    terrain = "".join(GLYPHS[t] for t in board.map.terrain)
+    return {
+        "name": board.map.name,
+        "cols": cols,
+        "rows": board.rows,
+        "terrain": [terrain[start:start + cols] for start in range(0, len(terrain), cols)],
+        "bases": {str(seat + 1): board.names[square] for seat, square in enumerate(board.bases)},
+        "mines": {
+            board.names[square]: seat + 1 for seat, squares in enumerate(board.mines) for square in squares
+        },
+    }
 
 
 def board_text(state: ConflictState, viewer: int | None) -> str:

@@ -55,7 +55,7 @@ from parlour.games.conflict.position import (
     read_position,
     write_position,
 )
-from parlour.games.conflict.render import board_text, event_texts
+from parlour.games.conflict.render import board_text, event_json, event_texts, map_json
 
 SEAT_NAMES: Final = tuple(colour.capitalize() for colour in SEAT_COLOURS)
 
@@ -730,8 +730,11 @@ class ConflictState(State):
                               outcome.to_json() if outcome else None)
 
     def view(self, seat: int | None) -> JSONDict:
-        """Conflict hides nothing (CON-66): every seat and spectator sees the whole game."""
+        """Conflict hides nothing (CON-66): every seat and spectator sees the whole game. ``events``
+        are the last action's messages (CON-67 item 2), ``event_data`` the same events as data
+        (``render.event_json``); ``board`` is the map (``render.map_json``)."""
         outcome = self._outcome
+        recent = self.recent_events()
         return {
             "game": "conflict",
             "seat": seat,
@@ -739,11 +742,17 @@ class ConflictState(State):
             "to_move": self.to_move(),
             "controllers": [c + 1 for c in self.controller],
             "map": self.board.map.name,
+            "board": map_json(self),
             "map_warnings": list(self.board.map.warnings),
-            "events": event_texts(self, self.recent_events()),
+            "events": event_texts(self, recent),
+            "event_data": [event_json(self, event) for event in recent],
             "outcome": outcome.to_json() if outcome else None,
             "record": self.to_json(),
         }
+
+    def seat_names(self) -> list[str]:
+        """CON-17: a player is named by the colour of its seat (``seats`` [1, 4]: Red and Yellow)."""
+        return [SEAT_NAMES[seat] for seat in self.occupied]
 
     def recent_events(self) -> list[Event]:
         """What the last action brought about, in order."""

@@ -19,7 +19,7 @@ COLUMN = 30
 
 
 def _name(state: MilleState, seat: int, viewer: int | None) -> str:
-    name = state.game.info.seat_name(seat)
+    name = state.seat_names()[seat]
     return f"{name} (you)" if seat == viewer else name
 
 

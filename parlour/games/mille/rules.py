@@ -990,6 +990,7 @@ class Mille(Game):
         chance=True,
         hidden_information=True,
         options=(),
+        seat_names=("Player 1", "Player 2"),  # MIL-57 speaks of seat 0 and seat 1
         # A take-back would show a person the pile: draw, see the card, undo, decide again.
         can_undo=False,
     )

@@ -34,6 +34,20 @@ function moveText(pick, options, die, path) {
   return `enter ${token} ${die}: ${path.join(" ")}`;
 }
 
+/**
+ * The events whose marks the board shows: the last action's (`event_data`). A bare roll of the dice
+ * (the server rolls at once after a roll ends) keeps the marks of the action before it.
+ */
+function markedEvents(page, view) {
+  const events = view.event_data ?? [];
+  const version = page.snap.version;
+  if (page.cfEvents?.version !== version) {
+    const bareRoll = events.length > 0 && events.every((e) => e.kind === "roll");
+    page.cfEvents = { version, events: bareRoll ? [...(page.cfEvents?.events ?? []), ...events] : events };
+  }
+  return page.cfEvents.events;
+}
+
 export function drawConflictTable(view, ctx) {
   const { page, legal, act } = ctx;
   const snap = page.snap;
@@ -84,7 +98,7 @@ export function drawConflictTable(view, ctx) {
   const lastMove = parseDecision(page.moves?.[page.moves.length - 1]?.action ?? "");
   const last = lastMove.path ? [...(lastMove.from ? [lastMove.from] : []), ...lastMove.path] : [];
   const marks = {
-    ...eventMarks(view),
+    ...eventMarks(markedEvents(page, view)),
     last,
     movable: mine && !state.pick ? new Set(decisions.filter((d) => d.kind === "move").map((d) => d.from)) : new Set(),
     selected: state.pick?.kind === "board" ? state.pick.square : null,

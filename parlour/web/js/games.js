@@ -35,6 +35,15 @@ function milleHint(snap, chosen) {
   return "Click a card of your hand to play or discard it.";
 }
 
+/** A picture of a Conflict board for the lobby (a match's own map comes with its view). */
+const CONFLICT_SKETCH = {
+  cols: 8,
+  rows: 8,
+  terrain: ["........", ".+~~~~+.", ".~~~~~~.", ".~~..~~.", ".~~..~~.", ".~~~~~~.", ".+~~~~+.", "........"],
+  bases: { 1: "b2", 2: "g2", 3: "b7", 4: "g7" },
+  mines: { a1: 1, h1: 2, a8: 3, h8: 4 },
+};
+
 const BILOBA_SEATS = ["orange", "blue", "red", "green"];
 
 /** Biloba turns the board so that the seat's home side is at the bottom (BIL-5 allows it). */
@@ -68,8 +77,11 @@ export const GAMES = {
   conflict: {
     title: "Conflict",
     tagline: "Land, sea and air: take your rivals' bases — 2 to 4 players",
-    swatch: (seat) => CONFLICT_COLOURS[seat] ?? "red",
+    // The option `seats` (CON-17) picks which colours play: seat i has the colour of seats[i].
+    swatch: (seat, options) => CONFLICT_COLOURS[(options?.seats?.[seat] ?? seat + 1) - 1] ?? "red",
     rotation: () => 0,
+    // A map given as text (CON-10) is shown by its name.
+    optionText: (name, value, view) => (name === "board" ? view?.board?.name : undefined),
     table: drawConflictTable,
     hint(snap) {
       const legal = snap.legal ?? [];
@@ -86,7 +98,7 @@ export const GAMES = {
       return per;
     },
     progress: (view) => `roll ${view.rolls ?? 0}${view.record?.options?.roll_limit ? ` of ${view.record.options.roll_limit}` : ""}`,
-    thumbnail: () => drawConflictBoard({ pieces: ["1C c2", "1S f5", "2A q2", "2S o6", "3U f15", "4G r19"], controllers: [1, 2, 3, 4] },
+    thumbnail: () => drawConflictBoard({ board: CONFLICT_SKETCH, pieces: ["1C a2", "1S c4", "2A g1", "2S f3", "3U c6", "4G h7"], controllers: [1, 2, 3, 4] },
       {}, { title: "Conflict" }),
     help: "/help/conflict",
   },

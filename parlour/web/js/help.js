@@ -147,28 +147,28 @@ const MILLE_DIAGRAMS = {
 
 // ---- Conflict ----
 
-const SMALL_MAP = `conflict-map 1
-name diagram
-size 9x6
-terrain
-.........
-..+~~~~..
-...~~~~..
-...~~~+..
-....#....
-.........
-end
-base 1 c2
-base 2 g4
-mine 1 b5
-mine 2 e3`;
+/** A small map of the page's own, drawn as the server sends a match's map (the view's `board`). */
+const SMALL_MAP = {
+  cols: 9,
+  rows: 6,
+  terrain: [".........", "..+~~~~..", "...~~~~..", "...~~~+..", "....#....", "........."],
+  bases: { 1: "c2", 2: "g4" },
+  mines: { b5: 1, e3: 2 },
+};
 
-const cf = (pieces, marks = {}, title = "", map = SMALL_MAP) => drawConflictBoard(
-  { record: { options: { board: map } }, pieces, controllers: [1, 2, 3, 4] }, marks, { title },
+const cf = (pieces, marks = {}, title = "") => drawConflictBoard(
+  { board: SMALL_MAP, pieces, controllers: [1, 2, 3, 4] }, marks, { title },
 );
 
+/** The default board, from the server's own set-up of a Conflict game. */
+async function defaultBoard() {
+  const answer = await fetch("/api/games/conflict/start");
+  const { view } = await answer.json();
+  return drawConflictBoard(view, {}, { title: `The default board, ${view.board.name}` });
+}
+
 const CONFLICT_DIAGRAMS = {
-  "cf-board": () => drawConflictBoard({ pieces: [], controllers: [1, 2, 3, 4] }, {}, { title: "The default board, parlour-20" }),
+  "cf-board": defaultBoard,
   "cf-pieces": () => cf(["1C a1", "1G b1", "1A c3", "1S d2", "1U e2", "2C h6", "2S f4"], {}, "Cannon, AA gun, airplane, ship, submarine"),
   "cf-path": () => cf(["1S d2", "2C h6"], { start: "d2", path: ["e2", "f3", "f4"], selected: "d2" }, "A ship's path of three squares"),
   "cf-destinations": () => cf(["1C b3"], {
@@ -178,11 +178,13 @@ const CONFLICT_DIAGRAMS = {
   "cf-takeover": () => cf(["1S g4"], { last: ["f3", "g4"], takenBases: ["g4"] }, "Red lands on Orange's base and takes it over"),
 };
 
-function drawAll(diagrams) {
-  for (const figure of document.querySelectorAll("figure[data-diagram]")) {
+/** Draws every figure (a diagram may be fetched from the server), then marks the page ready. */
+async function drawAll(diagrams) {
+  const figures = [...document.querySelectorAll("figure[data-diagram]")];
+  await Promise.all(figures.map(async (figure) => {
     const make = diagrams[figure.dataset.diagram];
-    if (make) figure.prepend(make());
-  }
+    if (make) figure.prepend(await make());
+  }));
   document.body.dataset.ready = "true";
 }
 

@@ -18,9 +18,9 @@ function currentGame() {
   return games.find((g) => g.name === picked) ?? games[0];
 }
 
-function swatchFor(game, seat) {
+function swatchFor(game, seat, options) {
   const ui = gameUi(game);
-  return html("span", { class: `swatch swatch-${ui ? ui.swatch(seat) : "white"}` });
+  return html("span", { class: `swatch swatch-${ui ? ui.swatch(seat, options) : "white"}` });
 }
 
 // ---- the form ----
@@ -186,7 +186,7 @@ function matchCard(match) {
     let who = seat.player || "player";
     if (seat.kind === "bot") who = `${seat.bot ?? "bot"} bot`;
     if (seat.kind === "open") who = "free";
-    return html("span", { class: "chip", title: seat.name }, [swatchFor(match.game, seat.seat), who]);
+    return html("span", { class: "chip", title: seat.name }, [swatchFor(match.game, seat.seat, match.options), who]);
   });
   const actions = [];
   const url = match.url ?? `/match/${match.id}`;

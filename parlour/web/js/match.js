@@ -194,6 +194,11 @@ class MatchPage {
     return this.snap?.seats?.[seat]?.name ?? `Seat ${seat}`;
   }
 
+  /** A seat's colour: the game's, for the seats this match's options chose. */
+  colour(seat) {
+    return this.ui.swatch(seat, this.snap?.view?.record?.options);
+  }
+
   personName(seat) {
     const info = this.snap?.seats?.[seat];
     if (!info) return this.seatName(seat);
@@ -235,7 +240,8 @@ class MatchPage {
     const rules = $("rules-link");
     rules.href = this.ui.help;
     const options = Object.entries(this.snap.view?.record?.options ?? {})
-      .map(([k, v]) => `${k.replaceAll("_", " ")}: ${v === null ? "off" : v}`).join(" · ");
+      .map(([k, v]) => `${k.replaceAll("_", " ")}: ${this.ui.optionText?.(k, v, this.snap.view) ?? (v === null ? "off" : v)}`)
+      .join(" · ");
     $("match-info").textContent = `${this.snap.players} players${options ? ` · ${options}` : ""}`;
     $("progress").textContent = this.ui.progress(this.snap.view);
     const turn = this.myTurn() ? "Your move · " : "";
@@ -245,7 +251,7 @@ class MatchPage {
   renderBanner() {
     const s = this.snap;
     const banner = $("turn");
-    const swatch = (seat) => html("span", { class: `swatch swatch-${this.ui.swatch(seat)}` });
+    const swatch = (seat) => html("span", { class: `swatch swatch-${this.colour(seat)}` });
     let cls = "turn-banner";
     let head;
     let hint = "";
@@ -393,7 +399,7 @@ class MatchPage {
       } else presence = html("span", { class: `presence ${info.connected ? "online" : ""}` }, [info.connected ? "online" : "away"]);
       const who = info.kind === "bot" ? `${info.bot ?? "bot"} bot` : info.kind === "open" ? "Open seat" : (info.player || "Player");
       return html("li", { class: classes.join(" "), "data-seat": String(info.seat) }, [
-        html("span", { class: `swatch swatch-${this.ui.swatch(info.seat)}` }),
+        html("span", { class: `swatch swatch-${this.colour(info.seat)}` }),
         html("div", {}, [
           html("span", { class: "who" }, [who]),
           html("span", { class: "what" }, [
@@ -439,7 +445,7 @@ class MatchPage {
         : null;
       return html("li", { "data-version": String(move.version) }, [
         html("span", { class: "n" }, [`${move.version}.`]),
-        html("span", { class: `swatch swatch-${typeof move.seat === "number" ? this.ui.swatch(move.seat) : "white"}` }),
+        html("span", { class: `swatch swatch-${typeof move.seat === "number" ? this.colour(move.seat) : "white"}` }),
         html("span", {}, [`${names(move.seat)} ${action}`]),
         capture,
       ]);
@@ -467,7 +473,7 @@ class MatchPage {
     card.hidden = false;
     const winner = s.outcome?.winner;
     card.replaceChildren(...[
-      winner !== null && winner !== undefined ? html("span", { class: `swatch swatch-${this.ui.swatch(winner)}`, style: "width:2.2rem;height:2.2rem" }) : null,
+      winner !== null && winner !== undefined ? html("span", { class: `swatch swatch-${this.colour(winner)}`, style: "width:2.2rem;height:2.2rem" }) : null,
       html("div", { class: "big", id: "result-text" }, [this.resultText()]),
       html("div", { class: "muted" }, [REASONS[s.outcome?.reason] ?? s.outcome?.reason ?? ""]),
       html("div", { class: "form-inline result-actions" }, [

@@ -4,7 +4,6 @@
 // the path the player drew; a refused path comes back with the server's reason.
 
 import { html, svg } from "../svg.js";
-import { MAPS } from "./conflict-maps.js";
 
 export const SEAT_COLOURS = ["red", "orange", "green", "yellow"];
 const FILL = { red: "#d8352c", orange: "#f08a24", green: "#2f9e4f", yellow: "#e8c420" };
@@ -17,28 +16,6 @@ const CELL = 30;
 const MARGIN = 18;
 
 // ---- the map (CON-10, CON-11) ----
-
-const mapCache = new Map();
-
-/** {cols, rows, terrain: [row strings], bases: {seat: square}, mines: {square: seat}} from map text or name. */
-export function loadMap(nameOrText) {
-  const text = MAPS[nameOrText] ?? nameOrText;
-  if (mapCache.has(text)) return mapCache.get(text);
-  const lines = String(text).split("\n").map((l) => l.replace(/\s+$/, ""));
-  const map = { cols: 0, rows: 0, terrain: [], bases: {}, mines: {} };
-  for (let i = 0; i < lines.length; i += 1) {
-    const line = lines[i].replace(/;.*$/, "").trim();
-    const words = line.split(/\s+/);
-    if (words[0] === "size") [map.cols, map.rows] = words[1].split("x").map(Number);
-    else if (words[0] === "terrain") {
-      map.terrain = lines.slice(i + 1, i + 1 + map.rows);
-      i += map.rows;
-    } else if (words[0] === "base") map.bases[Number(words[1])] = words[2];
-    else if (words[0] === "mine") map.mines[words[2]] = Number(words[1]);
-  }
-  mapCache.set(text, map);
-  return map;
-}
 
 export function squareAt(col, row) {
   return `${String.fromCharCode(97 + col)}${row + 1}`;
@@ -55,9 +32,9 @@ export function adjacent(a, b) {
   return a !== b && Math.abs(ac - bc) <= 1 && Math.abs(ar - br) <= 1;
 }
 
-/** The map of a view: its options' board (a name or the map's own text). */
+/** The map of a view, as the server sends it: {cols, rows, terrain: [row strings], bases: {seat: square}, mines: {square: seat}}. */
 export function mapOf(view) {
-  return loadMap(view.record?.options?.board ?? view.map ?? "parlour-20");
+  return view.board ?? { cols: 0, rows: 0, terrain: [], bases: {}, mines: {} };
 }
 
 // ---- the notation (CON-64) ----
@@ -344,24 +321,17 @@ export function pieceRows(view, { onPick, picked, enterable }) {
   return [...rows, ...outs];
 }
 
-/** Squares named by the events of the last action: mine explosions, captures, taken bases. */
-export function eventMarks(view) {
-  const exploded = [];
+/** Squares named by the events given (the view's `event_data`): mine explosions, captures, taken bases. */
+export function eventMarks(events) {
+  const exploded = new Set();
   const captured = [];
   const takenBases = [];
-  const map = mapOf(view);
-  for (const text of view.events ?? []) {
-    let m = /destroyed by \w+'s mine on ([a-z]\d+)/.exec(text);
-    if (m) exploded.push(m[1]);
-    m = /on ([a-z]\d+) is captured/.exec(text);
-    if (m) captured.push(m[1]);
-    m = /takes over seat (\d)|takes over (\w+)/.exec(text);
-    if (m) {
-      const seat = m[1] ? Number(m[1]) : SEAT_COLOURS.indexOf(m[2].toLowerCase()) + 1;
-      if (map.bases[seat]) takenBases.push(map.bases[seat]);
-    }
+  for (const event of events ?? []) {
+    if (event.kind === "mine") exploded.add(event.square);
+    else if (event.kind === "capture") captured.push(event.square);
+    else if (event.kind === "takeover") takenBases.push(event.base);
   }
-  return { exploded, captured, takenBases };
+  return { exploded: [...exploded], captured, takenBases };
 }
 
 export { LETTER, KIND_NAMES };

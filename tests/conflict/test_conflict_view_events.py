@@ -1,0 +1,108 @@
+"""The Conflict view carries the last action's events as data and the map it is played on, the same
+for every seat and the spectator (CON-66, CON-67 item 2), as plain JSON."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from conflict_helpers import CONFLICT, do, position
+
+from parlour.games.conflict import ConflictState
+from parlour.games.conflict.maps import load_map
+
+
+def views(state: ConflictState) -> list[dict[str, Any]]:
+    """Every seat's view and the spectator's, checked to be JSON and all alike (CON-66)."""
+    seen = [state.view(seat) for seat in [*range(state.players), None]]
+    for view in seen:
+        assert json.loads(json.dumps(view)) == view
+        assert view == seen[-1]
+    return seen
+
+
+def event_data(state: ConflictState) -> list[dict[str, Any]]:
+    seen = views(state)
+    assert len(seen[-1]["event_data"]) == len(seen[-1]["events"])
+    data: list[dict[str, Any]] = seen[-1]["event_data"]
+    return data
+
+
+def test_a_capture_and_a_takeover_are_events_of_every_view() -> None:
+    # CON-40, CON-45
+    state = position("pieces 2C p5 1S k5 1S l8 3S j13\navailable 3 -\nreserve 3 -\nturn 1", players=3)
+    do(state, "roll 5-2")
+    assert event_data(state) == [{"kind": "roll", "seat": 1, "dice": [2, 5]}]
+    do(state, "k5 5: l5 m5 n5 o5 p5")
+    assert event_data(state) == [
+        {"kind": "move", "seat": 1, "piece": "1S", "from": "k5", "to": "p5", "die": 5},
+        {"kind": "capture", "seat": 1, "piece": "2C", "square": "p5"},
+        {"kind": "takeover", "seat": 1, "taken": 2, "owner": 1, "base": "p5"},
+        {"kind": "out", "seat": 2, "reason": "taken over"},
+    ]
+
+
+def test_a_mine_explosion_is_an_event_of_every_view() -> None:
+    # CON-42: the airplane and the gun resting on orange's mine r3 are both destroyed; the roll
+    # goes on (the cannon can use the 1).
+    state = position("pieces 2G r3 1A o3 1C a1\navailable 1 -\nreserve 1 -\ndice 3-1", players=2)
+    do(state, "o3 3: p2 q2 r3")
+    assert event_data(state) == [
+        {"kind": "move", "seat": 1, "piece": "1A", "from": "o3", "to": "r3", "die": 3},
+        {"kind": "mine", "seat": 1, "piece": "1A", "square": "r3", "mine": 2},
+        {"kind": "mine", "seat": 1, "piece": "2G", "square": "r3", "mine": 2},
+    ]
+    assert state.view(None)["pieces"] == ["1C a1"]
+
+
+def test_an_entry_and_the_end_of_a_roll_as_data() -> None:
+    state = CONFLICT.new(2, seed=1)
+    do(state, "roll 1-2")
+    do(state, "enter ship 1: f5")
+    assert event_data(state) == [
+        {"kind": "move", "seat": 1, "piece": "1S", "from": None, "to": "f5", "die": 1},
+    ]
+    do(state, "end")
+    assert event_data(state) == [{"kind": "end", "seat": 1, "automatic": False, "unused": [2]}]
+
+
+def test_the_view_carries_the_map() -> None:
+    # CON-10, CON-15: the map a front end draws is the one the engine plays on, named or given.
+    standard = views(CONFLICT.new(2))[0]["board"]
+    parlour = load_map("parlour-20")
+    assert standard["name"] == "parlour-20" and (standard["cols"], standard["rows"]) == (20, 20)
+    glyphs = "".join(".~#+"[terrain] for terrain in parlour.terrain)
+    assert "".join(standard["terrain"]) == glyphs
+    assert standard["bases"] == {"1": "e5", "2": "p5", "3": "e16", "4": "p16"}
+    assert standard["mines"]["c3"] == 1 and standard["mines"]["n14"] == 4 and len(standard["mines"]) == 8
+    text = """\
+conflict-map 1
+name corridor
+size 7x5
+terrain
+.......
+.+~~~+.
+.~####.
+.~#####
+.+~~~+.
+end
+base 1 b2
+base 2 f2
+base 3 b5
+base 4 f5
+mine 1 a1
+mine 1 a3
+mine 2 g1
+mine 2 g3
+mine 3 a4
+mine 3 a5
+mine 4 g5
+mine 4 e5
+"""
+    custom = views(CONFLICT.new(2, {"board": text}))[0]["board"]
+    assert custom == {
+        "name": "corridor", "cols": 7, "rows": 5,
+        "terrain": [".......", ".+~~~+.", ".~####.", ".~#####", ".+~~~+."],
+        "bases": {"1": "b2", "2": "f2", "3": "b5", "4": "f5"},
+        "mines": {"a1": 1, "a3": 1, "g1": 2, "g3": 2, "a4": 3, "a5": 3, "g5": 4, "e5": 4},
+    }
