@@ -28,6 +28,7 @@ from websockets.sync.client import ClientConnection, connect
 
 from parlour.engine import Action, Game, Outcome, ParlourError
 from parlour.games import get_game
+from parlour.tui.files import write_atomically
 from parlour.tui.play import (
     Session,
     UsageError,
@@ -35,7 +36,6 @@ from parlour.tui.play import (
     build_parser,
     describe_outcome,
     read_seat_number,
-    write_atomically,
 )
 
 RECONNECTS: Final = 8
