@@ -17,28 +17,20 @@ from ``self.rng``.
 
 from __future__ import annotations
 
-import time
 from typing import Final
 
-from parlour.bots.base import Bot
 from parlour.bots.evaluators import Evaluator
 from parlour.bots.search import (
-    CLOCK_EVERY,
     EXACT,
-    GOLDEN,
     INFINITY,
     LOWER,
-    MASK64,
     MAX_PLY,
-    MIN_NODES,
     PLY_KEYS,
     SAFETY_FACTOR,
-    SOLVED,
-    TABLE_LIMIT,
     UPPER,
     WIN,
+    DeepeningBot,
     OutOfTime,
-    SearchResult,
 )
 from parlour.engine import Action, OptionError, State
 
@@ -52,11 +44,8 @@ position, so that different seeds play different games."""
 
 TACTICAL_BONUS: Final = 1 << 40
 
-Entry = tuple[int, int, int, Action | None]
-"""A table entry: depth, bound, value for the root seat, best action."""
 
-
-class ParanoidBot(Bot):
+class ParanoidBot(DeepeningBot):
     """Paranoid alpha-beta with iterative deepening over a node allowance (see the module)."""
 
     name = "paranoid"
@@ -70,84 +59,23 @@ class ParanoidBot(Bot):
         max_depth: int = MAX_PLY,
         noise_bits: int = NOISE_BITS,
     ) -> None:
-        super().__init__(seed)
-        self.evaluator = evaluator
-        self.nodes_per_second = nodes_per_second or evaluator.nodes_per_second or NODES_PER_SECOND
-        self.safety_factor = safety_factor
-        self.max_depth = min(max_depth, MAX_PLY)
-        self.noise_shift = 64 - noise_bits
-        self.last: SearchResult | None = None
-        self._state: State | None = None
+        super().__init__(evaluator, seed, nodes_per_second or evaluator.nodes_per_second or NODES_PER_SECOND,
+                         safety_factor, max_depth, noise_bits)
         self._root_seat = 0
-        self._salt = 0
-        self._table: dict[int, Entry] = {}
         self._history: list[dict[Action, int]] = []
-        self._killers: list[list[Action | None]] = []
-        self._nodes = 0
-        self._allowance = 0
-        self._deadline = 0.0
-        self._horizons = 0
 
-    # --- the Bot interface ---------------------------------------------------------------------
-
-    def choose(self, state: State, seconds: float) -> Action:
-        nodes = max(MIN_NODES, int(seconds * self.nodes_per_second))
-        return self.search(state, nodes, self.safety_factor * seconds).action
-
-    def search(self, state: State, nodes: int, seconds: float | None = None) -> SearchResult:
-        """Searches ``state`` with at most ``nodes`` nodes (and ``seconds`` of clock, if given).
-
-        ``state`` is searched in place and left exactly as it was.
-        """
+    def check(self, state: State) -> None:
         info = state.game.info
         if info.chance or info.hidden_information:
             raise OptionError(f"paranoid search plays games without chance or hidden information, "
                               f"not {info.name}")
-        actions = state.legal_actions()
-        if not actions:
-            raise OptionError("the game is over: there is nothing to choose")
-        started = time.perf_counter()
-        # The seed decides between actions the search cannot tell apart (their order at the root).
-        self.rng.shuffle(actions)
-        self._salt = self.rng.getrandbits(64)
-        if len(actions) == 1:
-            self.last = SearchResult(actions[0], 0, 0, 0, 0.0, False)
-            return self.last
-        self._begin(state, nodes, started, seconds)
-        best, score, depth, solved = actions[0], 0, 0, False
-        root_length = len(state.history)
-        try:
-            for target in range(1, self.max_depth + 1):
-                horizons = self._horizons
-                try:
-                    best, score = self._root(actions, target, best)
-                except OutOfTime as stop:
-                    if stop.args:  # a better action than the last iteration's, fully searched
-                        best, score = stop.args
-                    break
-                depth = target
-                solved = self._horizons == horizons or abs(score) >= WIN - MAX_PLY
-                if solved:
-                    break
-        finally:  # a stop (or any error) leaves the search somewhere down the tree
-            while len(state.history) > root_length:
-                state.undo()
-        self._state = None
-        self.last = SearchResult(best, score, depth, self._nodes, time.perf_counter() - started, solved)
-        return self.last
 
     # --- the search ----------------------------------------------------------------------------
 
     def _begin(self, state: State, nodes: int, started: float, seconds: float | None) -> None:
-        self._state = state
+        super()._begin(state, nodes, started, seconds)
         self._root_seat = state.to_move()
-        self._table = {}
         self._history = [{} for _ in range(state.players)]
-        self._killers = [[None, None] for _ in range(MAX_PLY + 2)]
-        self._nodes = 0
-        self._allowance = nodes
-        self._deadline = started + seconds if seconds is not None else float("inf")
-        self._horizons = 0
 
     def _root(self, actions: list[Action], depth: int, previous: Action) -> tuple[Action, int]:
         """One iteration at the root; the previous iteration's best action is searched first."""
@@ -196,28 +124,13 @@ class ParanoidBot(Bot):
         """The root seat's value of the current state (never a finished game)."""
         state = self._state
         assert state is not None
-        self._nodes = nodes = self._nodes + 1
-        if nodes >= self._allowance:
-            raise OutOfTime
-        if nodes % CLOCK_EVERY == 0 and time.perf_counter() > self._deadline:
-            raise OutOfTime
+        self._count_node()
         if (depth <= 0 and not mid_turn) or ply >= MAX_PLY:
-            self._horizons += 1
-            jitter = ((state.position_key() ^ self._salt) * GOLDEN & MASK64) >> self.noise_shift
-            return self.evaluator.evaluate(state, self._root_seat) + jitter
+            return self._leaf(state, self._root_seat)
         key = state.position_key() ^ PLY_KEYS[ply]
-        entry = self._table.get(key)
-        hint: Action | None = None
-        if entry is not None:
-            stored_depth, bound, stored, hint = entry
-            if stored_depth >= depth and (
-                bound == EXACT
-                or (bound == LOWER and stored >= beta)
-                or (bound == UPPER and stored <= alpha)
-            ):
-                if stored_depth < SOLVED:
-                    self._horizons += 1
-                return stored
+        stored, hint = self._probe(key, depth, alpha, beta)
+        if stored is not None:
+            return stored
         seat = state.to_move()
         horizons = self._horizons
         original_alpha, original_beta = alpha, beta
@@ -246,10 +159,7 @@ class ParanoidBot(Bot):
                 self._reward(state, seat, action, ply, depth)
                 break
         bound = UPPER if best <= original_alpha else LOWER if best >= original_beta else EXACT
-        stored_depth = SOLVED if self._horizons == horizons else depth
-        if len(self._table) >= TABLE_LIMIT:  # a very long search: start afresh rather than swap
-            self._table.clear()
-        self._table[key] = (stored_depth, bound, best, best_action)
+        self._store(key, depth, horizons, bound, best, best_action)
         return best
 
     def _ordered(self, state: State, seat: int, hint: Action | None, ply: int,
@@ -265,11 +175,7 @@ class ParanoidBot(Bot):
                          reverse=True)
         else:
             actions.sort(key=lambda a: history.get(a, 0), reverse=True)
-        for first in (*self._killers[ply][::-1], hint):
-            if first is not None and first in actions:
-                actions.remove(first)
-                actions.insert(0, first)
-        return actions
+        return self._first(actions, ply, hint)
 
     def _reward(self, state: State, seat: int, action: Action, ply: int, depth: int) -> None:
         """An action that caused a cut-off: try it early elsewhere."""
