@@ -10,7 +10,7 @@ from parlour import bench
 from parlour.bots import arena, bot_kinds, make_bot, seen_by
 from parlour.bots.classic.mille import Memory, classic_decision
 from parlour.bots.determinised import DeterminisedBot, Playouts, SampleReport
-from parlour.bots.evaluators.mille import MilleEvaluator, win_chance
+from parlour.bots.evaluators.mille import MilleEvaluator, received_since_lacking, win_chance
 from parlour.engine import CHANCE, State
 from parlour.games import get_game
 from parlour.games.mille import DISCARD, EXTENSION, MilleState, split_hint
@@ -213,3 +213,29 @@ def test_unseen_safeties_are_in_the_other_hand_as_often_as_the_deal_says() -> No
         assert world.pile_count == [world.pile.count(k) for k in range(19)]
         held += unseen[0] in world.slots[other]
     assert abs(held / trials - share) < 0.1
+
+
+def test_a_classic_player_never_holds_a_safety_it_has_shown_it_lacked() -> None:
+    # MIL-36, MIL-39: a classic player cures at once and takes every coup fourré, so a safety it
+    # let a coup window close on, or played another card under its hazard without, is not in its
+    # hand until it draws again; the public events alone tell it.
+    shown = 0
+    for seed in range(12):
+        state = MILLE.new(seed=seed)
+        memories: list[Memory | None] = [None, None]
+        serial = state.hand_serial
+        while not state.is_over() and state.hand_serial == serial:
+            seat = state.to_move()
+            if seat == CHANCE:
+                state.apply(state.sample_chance())
+                continue
+            for watched in (0, 1):
+                for safety, cards in received_since_lacking(state.events, watched).items():
+                    if cards == 0:
+                        shown += 1
+                        assert safety not in state.slots[watched], (seed, safety)
+            memory = memories[seat]
+            if memory is None:
+                memory = memories[seat] = Memory(state.hand_serial)
+            state.apply(split_hint(classic_decision(state, memory, random.Random(seed)))[0])
+    assert shown > 50

@@ -34,8 +34,21 @@ from parlour.games.mille import (
     MilleState,
     split_hint,
 )
-from parlour.games.mille.cards import EMPTY, EXTRA_TANK, KINDS, SAFETIES
-from parlour.games.mille.position import HAND_SIZE
+from parlour.games.mille.cards import (
+    BATTLE_HAZARDS,
+    EMPTY,
+    END_OF_LIMIT,
+    EXTRA_TANK,
+    GO,
+    HAZARD_OF,
+    KINDS,
+    RIGHT_OF_WAY,
+    SAFETIES,
+    SAFETY,
+    SPEED_LIMIT,
+    STOP,
+)
+from parlour.games.mille.position import HAND_SIZE, Event
 
 GAME_TARGET: Final = 5000
 """MIL-55: a game ends after the hand at whose end a total reaches 5000."""
@@ -57,6 +70,47 @@ def win_chance(totals: tuple[int, int] | list[int], seat: int) -> float:
     return 0.5 * (1.0 + math.erf((mine - theirs) / (HAND_SPREAD * math.sqrt(2.0 * hands))))
 
 
+def received_since_lacking(events: list[Event], seat: int) -> dict[int, int]:
+    """For each safety that ``seat`` has shown it lacked this hand, how many cards it has received
+    since it last showed so. A player with a safety cures at once and always takes its coup
+    fourré (MIL-36, MIL-39; the classic bot does, and anyone else should): so ``seat`` lacked the
+    safety of a hazard it let its coup window close on, and of a hazard it played or discarded
+    another card under. Read from the public events alone (MIL-57 item 7)."""
+    since: dict[int, int] = {}
+    battle, limited, window = EMPTY, False, EMPTY
+    for event in events:
+        if event.kind == "draw" and event.seat == seat:
+            if window != EMPTY:  # the coup window closed on a draw (MIL-39)
+                since[SAFETY[window]] = 0
+                window = EMPTY
+            for safety in since:
+                since[safety] += event.number
+        elif event.kind == "play" and event.seat != seat:
+            if event.card in BATTLE_HAZARDS:
+                battle = window = event.card
+            elif event.card == SPEED_LIMIT:
+                limited, window = True, SPEED_LIMIT
+        elif event.kind in ("play", "discard") and event.seat == seat:
+            window = EMPTY
+            if event.card in SAFETIES:
+                if event.card == RIGHT_OF_WAY:
+                    limited = False
+                    if battle == STOP:
+                        battle = GO
+                elif battle == HAZARD_OF.get(event.card):
+                    battle = GO
+                continue
+            for hazard in (battle, SPEED_LIMIT if limited else EMPTY):
+                if hazard in SAFETY:  # a hazard it could have cured: it had no cure
+                    since[SAFETY[hazard]] = 0
+            if event.kind == "play":
+                if event.card in HAZARD_OF or event.card == GO:
+                    battle = event.card
+                elif event.card == END_OF_LIMIT:
+                    limited = False
+    return since
+
+
 def place_safeties(world: MilleState, seat: int, rng: random.Random) -> None:
     """Moves the safeties nobody has seen between ``seat``'s hand and the pile of ``world`` (a
     search's own sample) so that each is in the hand with the chance the deal gives it.
@@ -64,13 +118,16 @@ def place_safeties(world: MilleState, seat: int, rng: random.Random) -> None:
     A safety is never discarded and shows when played, so an unseen one is in the hand exactly
     when ``seat`` has received it this hand: it was one of the cards dealt or drawn to ``seat``
     rather than one of those still in the pile — far likelier than the hand's share of the
-    unseen cards once a hand is under way. The other cards stay as dealt."""
+    unseen cards once a hand is under way — and, when ``seat`` has shown it lacked the safety
+    (``received_since_lacking``), one of the cards drawn since. The other cards stay as dealt."""
     received = HAND_SIZE + sum(e.number for e in world.events if e.kind == "draw" and e.seat == seat)
+    lacking = received_since_lacking(world.events, seat)
     pile, slots = world.pile, world.slots[seat]
     if not pile:
         return
-    share = received / (received + len(pile))
     for safety in SAFETIES:
+        cards = lacking.get(safety, received)
+        share = cards / (cards + len(pile))
         if safety in slots:
             if rng.random() >= share:
                 places = [j for j, kind in enumerate(pile) if kind < EXTRA_TANK]
