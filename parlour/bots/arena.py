@@ -1,11 +1,13 @@
 """``parlour arena``: two bots play a series of games; the score of the first, with its interval.
 
     parlour arena GAME BOT_A BOT_B -n N [--time T] [--seed S] [--jobs J] [--players P]
-                  [--option NAME=VALUE ...]
+                  [--option NAME=VALUE ...] [--duplicate]
 
 Bot A sits in seat ``i % P`` of game ``i`` (seat 0 in even games of two players), bot B in every
 other seat. Games run in worker processes; each game's bots and chance are seeded from
-``--seed`` and the game's number, so a series is reproduced by its command line.
+``--seed`` and the game's number, so a series is reproduced by its command line. With
+``--duplicate`` each deal is played with A in every seat in turn, as duplicate bridge does, so
+that the luck of the deal cancels (the interval printed then errs on the wide side).
 """
 
 from __future__ import annotations
@@ -62,6 +64,13 @@ class Series:
     jobs: int
     players: int
     options: dict[str, Any] = field(default_factory=dict)
+    duplicate: bool = False
+    """Each deal is played once with bot A in every seat: games ``k*P`` to ``k*P + P - 1`` share
+    their game seed, so the luck of the cards and dice cancels within the group."""
+
+    def game_seed(self, index: int) -> int:
+        """The seed of game ``index`` (its chance, and with the seat its bots')."""
+        return self.seed * 100_003 + (index // self.players if self.duplicate else index)
 
 
 @dataclass(frozen=True)
@@ -94,7 +103,7 @@ def bot_kind(spec: str) -> str:
 def play_game(series: Series, index: int) -> GameResult:
     """Plays game number ``index`` of ``series``; every bot sees only its seat's view."""
     game = get_game(series.game)
-    game_seed = series.seed * 100_003 + index
+    game_seed = series.game_seed(index)
     state = game.new(series.players, series.options, seed=game_seed)
     a_seat = index % series.players
     bots: list[Bot] = [
@@ -191,7 +200,8 @@ def report(series: Series, results: list[GameResult]) -> str:
         per_move.append(f"{name} {spent / moves if moves else 0.0:.3f}")
         longest.append(f"{name} {max((r.slowest[side] for r in results), default=0.0):.3f}")
     return "\n".join([
-        f"{series.game}: {a} vs {b}, {played} games, {series.seconds:g} s per move, seed {series.seed}",
+        f"{series.game}: {a} vs {b}, {played} games, {series.seconds:g} s per move, seed {series.seed}"
+        + (", each deal with A in every seat" if series.duplicate else ""),
         f"{a}: {wins} wins, {draws} draws, {losses} losses",
         f"score {score:.3f} (95% Wilson interval {low:.3f}-{high:.3f})",
         f"average plies per game: {plies:.1f}",
@@ -220,6 +230,8 @@ def parser() -> argparse.ArgumentParser:
     parse.add_argument("--players", type=int, default=None, help="players per game (default: the game's)")
     parse.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
                        help="a rules option; may be repeated")
+    parse.add_argument("--duplicate", action="store_true",
+                       help="play each deal (cards, dice) with A in every seat in turn, so its luck cancels")
     return parse
 
 
@@ -252,7 +264,7 @@ def read_series(argv: list[str]) -> Series:
         options[name] = declared[name].parse(value)
     info.resolve_options(options)
     return Series(args.game, kinds, args.games, args.time, args.seed, min(args.jobs, args.games),
-                  players, options)
+                  players, options, args.duplicate)
 
 
 def main(argv: list[str]) -> int:
