@@ -74,11 +74,6 @@ class Playouts(ABC):
         """Called before each playout: forget what the policy remembered of the last one."""
         return None
 
-    def decided(self, root: State, action: Action) -> None:
-        """Told after each search what was chosen in ``root`` (the searching seat's own sample):
-        a game may remember it to read the other seats' next decisions."""
-        return None
-
     def chance(self, state: State, rng: random.Random) -> Action:
         """A chance outcome drawn with its probability."""
         outcomes = state.chance_outcomes()
@@ -157,7 +152,6 @@ class DeterminisedBot(Bot):
         root = state.game.sample_state(state.view(seat), self.rng)
         actions = root.legal_actions()
         if len(actions) == 1:
-            self.playouts.decided(root, actions[0])
             self.last = SampleReport(actions[0], 0.0, 0, 0, 1, time.perf_counter() - started)
             return self.last
         self.playouts.reset()
@@ -168,7 +162,6 @@ class DeterminisedBot(Bot):
         if default is not None and default not in alive:
             alive.append(default)
         if len(alive) == 1:
-            self.playouts.decided(root, alive[0])
             self.last = SampleReport(alive[0], 0.0, 0, 0, 1, time.perf_counter() - started)
             return self.last
         scores: dict[Action, list[float]] = {action: [] for action in alive}
@@ -198,7 +191,6 @@ class DeterminisedBot(Bot):
         if default is not None and best != default and not _better(scores[best], scores[default],
                                                                     self.confidence):
             best = default
-        self.playouts.decided(root, best)
         self.last = SampleReport(best, _mean(scores[best]), done, worlds, len(scores),
                                  time.perf_counter() - started)
         return self.last

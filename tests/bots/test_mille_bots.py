@@ -10,7 +10,7 @@ from parlour import bench
 from parlour.bots import arena, bot_kinds, make_bot, seen_by
 from parlour.bots.classic.mille import Memory, classic_decision
 from parlour.bots.determinised import DeterminisedBot, Playouts, SampleReport
-from parlour.bots.evaluators.mille import MilleEvaluator, explains, received_since_lacking, win_chance
+from parlour.bots.evaluators.mille import MilleEvaluator, received_since_lacking, win_chance
 from parlour.engine import CHANCE, State
 from parlour.games import get_game
 from parlour.games.mille import DISCARD, EXTENSION, MilleState, split_hint
@@ -241,50 +241,9 @@ def test_a_classic_player_never_holds_a_safety_it_has_shown_it_lacked() -> None:
     assert shown > 50
 
 
-def test_the_other_hand_is_read_from_its_last_decision() -> None:
-    # The strong bot's opponent model: samples whose other hand makes a classic player take the
-    # other seat's last decision. Against a classic player the true hand nearly always explains
-    # it, the samples keep the view, and they explain it far more often than plain deals do.
-    evaluator = MilleEvaluator()
-    rng = random.Random(4)
-    truths = readable = 0
-    explained = plain = 0
-    for seed in range(6):
-        state = MILLE.new(seed=seed)
-        memories: list[Memory | None] = [None, None]
-        serial = state.hand_serial
-        evaluator.after = None
-        while not state.is_over() and state.hand_serial == serial:
-            seat = state.to_move()
-            if seat == CHANCE:
-                state.apply(state.sample_chance())
-                continue
-            memory = memories[seat]
-            if memory is None:
-                memory = memories[seat] = Memory(state.hand_serial)
-            action = split_hint(classic_decision(state, memory, random.Random(seed)))[0]
-            after = evaluator.after
-            if seat == 0 and after is not None and evaluator.readable(after, state, 0):
-                readable += 1
-                truths += explains(after, state, 1, rng)
-                for _ in range(10):
-                    world = evaluator.determinise(state, 0, rng)
-                    assert isinstance(world, MilleState)
-                    assert world.view(0) == state.view(0)
-                    explained += explains(after, world, 1, rng)
-                    plain += explains(after, evaluator.deal(state, 0, rng), 1, rng)
-            if seat == 0:
-                evaluator.decided(state, action)
-            state.apply(action)
-    assert readable > 30
-    assert truths >= 0.9 * readable
-    assert explained > 1.5 * plain
-
-
 def test_strong_sees_only_the_view_through_a_whole_hand() -> None:
     # A twin of the strong bot, given at each of its decisions another true state that looks
-    # the same to it (the other hand and the pile dealt again), chooses the same all hand long:
-    # what it remembers between decisions (``MilleEvaluator.after``) comes from its view.
+    # the same to it (the other hand and the pile dealt again), chooses the same all hand long.
     state = MILLE.new(seed=3)
     bot, twin = no_clock(make_bot("mille", "strong", seed=5)), no_clock(make_bot("mille", "strong", seed=5))
     classic = make_bot("mille", "classic", seed=6)

@@ -4,11 +4,9 @@ the game, and a hand is played out by the classic bot's policy on both sides.
 The playouts run in determinisations made by ``MilleState.redeal`` (the cards hidden from the
 searching seat dealt again), with the unseen safeties then placed by what the deal and the
 events tell of them (``place_safeties``: a player cures at once and takes every coup fourré,
-so a safety it let pass was not in its hand); the pile's order is itself a fair sample and a
-draw simply takes the top card. The other hand is read from the other seat's last decision:
-the search keeps the samples in which a classic player holding that hand would have made it
-(``MilleEvaluator.explaining``), when there are any. A playout stops at the end of the hand:
-its scores are known then, and the next deal is luck the decision cannot change.
+so a safety it let pass was not in its hand then); the pile's order is itself a fair sample
+and a draw simply takes the top card. A playout stops at the end of the hand: its scores are
+known then, and the next deal is luck the decision cannot change.
 
 The search's default choice is the classic bot's, made with the classic memory of the hand
 (MIL-104) that this evaluator keeps for its seat; the search leaves it only for a clearly better
@@ -34,7 +32,6 @@ from parlour.games.mille import (
     EXTEND_YES,
     OVER,
     PLAY,
-    PLAY_STEP,
     MilleState,
     split_hint,
 )
@@ -149,45 +146,6 @@ def place_safeties(world: MilleState, seat: int, rng: random.Random) -> None:
     world.pile_count = counts
 
 
-EXPLAIN_TRIES: Final = 300
-"""Samples tried, at most, for hands that explain the other seat's last decision."""
-
-EXPLAINING: Final = 40
-"""Explaining samples enough for a search."""
-
-EXPLAINING_AT_LEAST: Final = 8
-"""Fewer explaining samples than this are topped up with plain ones."""
-
-
-def explains(after: MilleState, world: MilleState, other: int, rng: random.Random) -> bool:
-    """Whether ``other``'s hand in ``world`` (a sample of a later moment, ``other`` having since
-    drawn and played or discarded one card, ``MilleEvaluator.readable``) makes a classic player
-    at ``after`` — where its turn began — take that decision."""
-    event = next(e for e in world.events[len(after.events) + 1:] if e.seat == other)
-    hand = [kind for kind in world.slots[other] if kind != EMPTY] + [event.card]
-    turn = after.copy()
-    turn.apply(DRAW)
-    drawn = turn.pending
-    if turn.step != DRAWING or drawn > len(hand) or len(turn.pile) < drawn:
-        return False
-    cards = hand[-drawn:]  # the card played among those drawn: one guess is as good as another
-    kept = hand[:-drawn]
-    slots = [EMPTY] * drawn + kept  # the drawn cards go to the P slot and the next (MIL-16)
-    turn.slots[other] = slots + [EMPTY] * (len(turn.slots[other]) - len(slots))
-    for i, kind in enumerate(cards, start=1):
-        turn.pile_count[turn.pile[-i]] -= 1
-        turn.pile[-i] = kind
-        turn.pile_count[kind] += 1
-    for kind in reversed(cards):
-        turn.apply(CARD + kind)
-    if turn.step != PLAY_STEP or turn.mover != other:
-        return False
-    memory = Memory(turn.hand_serial)
-    memory.catch_up(turn, other)
-    action = split_hint(classic_decision(turn, memory, rng))[0]
-    return action == (PLAY if event.kind == "play" else DISCARD) + event.card
-
-
 def _mille(state: State) -> MilleState:
     if not isinstance(state, MilleState):
         raise OptionError(f"this evaluator is for Mille Bornes, not {state.game.info.name}")
@@ -206,12 +164,6 @@ class MilleEvaluator(Evaluator, Playouts):
         self.memories: list[Memory | None] = [None, None]
         self.memory: Memory | None = None
         """The searching seat's classic memory of the hand (MIL-104), for its default choice."""
-        self.after: MilleState | None = None
-        """The searching seat's last sample with its last play or discard made: where the other
-        seat's turn began (``explains``)."""
-        self.explained: tuple[int | None, list[MilleState]] = (None, [])
-        """A root's position key and its samples that explain the other seat's last decision
-        (``determinise``)."""
 
     def evaluate(self, state: State, seat: int) -> int:
         chance = win_chance(_mille(state).game_total, seat)
@@ -219,63 +171,10 @@ class MilleEvaluator(Evaluator, Playouts):
 
     # --- playouts ---
 
-    def deal(self, root: State, seat: int, rng: random.Random) -> MilleState:
-        """A sample: the hidden cards dealt again, the unseen safeties placed by the events."""
+    def determinise(self, root: State, seat: int, rng: random.Random) -> State:
         world = _mille(root).redeal(seat, rng)
         place_safeties(world, 1 - seat, rng)
         return world
-
-    def determinise(self, root: State, seat: int, rng: random.Random) -> State:
-        """A sample in which the other seat's hand explains its last decision, if the search
-        found such hands (``EXPLAINING``), its pile shuffled afresh; else a plain sample."""
-        key, worlds = self.explained
-        if key != root.position_key():
-            worlds = self.explaining(_mille(root), seat, rng)
-            self.explained = (root.position_key(), worlds)
-        if not worlds:
-            return self.deal(root, seat, rng)
-        world = rng.choice(worlds).copy()
-        rng.shuffle(world.pile)
-        return world
-
-    def decided(self, root: State, action: Action) -> None:
-        if PLAY <= split_hint(action)[0] < EXTEND_YES:
-            after = _mille(root).copy()
-            after.apply(action)
-            self.after = after
-
-    def explaining(self, root: MilleState, seat: int, rng: random.Random) -> list[MilleState]:
-        """Samples of ``root`` whose other hand makes a classic player (MIL-106) take the other
-        seat's last decision: the opponent model that reads its hand from its play (MIL-100 keeps
-        the classic bot to its view; this is the searching seat's guess, from public events).
-        Up to ``EXPLAINING`` of them from ``EXPLAIN_TRIES`` samples, topped up with plain ones to
-        ``EXPLAINING_AT_LEAST`` — an opponent that plays otherwise is then dealt at random."""
-        after = self.after
-        if after is None or not self.readable(after, root, seat):
-            return []
-        fits: list[MilleState] = []
-        misfits: list[MilleState] = []
-        for _ in range(EXPLAIN_TRIES):
-            world = self.deal(root, seat, rng)
-            (fits if explains(after, world, 1 - seat, rng) else misfits).append(world)
-            if len(fits) >= EXPLAINING:
-                break
-        if not fits:
-            return []
-        return fits + misfits[:max(0, EXPLAINING_AT_LEAST - len(fits))]
-
-    @staticmethod
-    def readable(after: MilleState, root: MilleState, seat: int) -> bool:
-        """Whether the events since ``after`` are one plain turn of the other seat — a draw, then
-        a play or discard that is not a safety — and then only ``seat``'s own."""
-        events, known = root.events, len(after.events)
-        if root.hand_serial != after.hand_serial or events[:known] != after.events:
-            return False
-        new = events[known:]
-        other = 1 - seat
-        return (len(new) >= 2 and new[0].kind == "draw" and new[0].seat == other
-                and new[1].kind in ("play", "discard") and new[1].seat == other
-                and new[1].card < EXTRA_TANK and all(e.seat == seat for e in new[2:]))
 
     def reset(self) -> None:
         self.memories = [None, None]
