@@ -223,7 +223,7 @@ class ExpectimaxBot(RollBot):
             work.nodes += CHANCE_COST
             total += probability * self._answer(state, seat, work)
             state.undo()
-        return total
+        return None if work.spent() else total  # an answer cut short by the allowance
 
     def _answer(self, state: State, seat: int, work: _Work, depth: int = ANSWER_DEPTH) -> float:
         """The seat deciding after the dice plays its best tactical decisions (up to ``depth``
@@ -236,6 +236,8 @@ class ExpectimaxBot(RollBot):
         if mover < 0:
             return value
         for action in state.legal_actions():
+            if work.spent():
+                break
             if not self.evaluator.is_tactical(state, action):
                 continue
             state.apply(action)

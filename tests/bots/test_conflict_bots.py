@@ -8,7 +8,7 @@ import pytest
 
 from parlour.bots import bot_kinds, make_bot, seen_by
 from parlour.bots.evaluators.conflict import ConflictEvaluator
-from parlour.bots.expectimax import ExpectimaxBot, RollBot
+from parlour.bots.expectimax import ExpectimaxBot, RollBot, _Work
 from parlour.engine import CHANCE
 from parlour.games import get_game
 from parlour.games.conflict import ConflictState, position_from_text
@@ -120,3 +120,25 @@ def test_evaluator_fears_an_airplane_near_its_base() -> None:
     guarded = position("pieces 1G e5 1C b2 2A h5 2C s19\nturn 2", players=2)
     open_base = position("pieces 1G d3 1C b2 2A h5 2C s19\nturn 2", players=2)
     assert evaluator.evaluate(guarded, RED) > evaluator.evaluate(open_base, RED) + 100
+
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_the_look_past_the_dice_keeps_to_its_allowance(players: int) -> None:
+    # LOA-81: the answers to the dice stop when the allowance is spent, and a look cut short
+    # has no value (the search then keeps the turn's own).
+    looked = 0
+    for index, state in enumerate(random_positions(players, 40, seed=70 + players)):
+        seat = state.to_move()
+        while not state.is_over() and state.to_move() == seat:
+            state.apply(state.legal_actions()[0])
+        if state.to_move() != CHANCE:
+            continue
+        looked += 1
+        bot = ExpectimaxBot(ConflictEvaluator(), seed=index)
+        for allowance in (10, 40, 160):
+            work = _Work(0, allowance, float("inf"))
+            value = bot._expect(state, seat, work)
+            assert work.nodes <= allowance + 16
+            assert (value is None) == work.spent()
+    assert looked > 10
