@@ -30,23 +30,13 @@ from parlour.engine import CHANCE, IllegalActionError, ParlourError
 from parlour.games import get_game
 
 MAX_PLIES: Final = 2_000
-"""A game still going after this many actions is scored as a draw (games without a move limit)."""
-
-PLY_LIMITS: Final[dict[str, int]] = {
-    # Every hand ends (MIL-50, MIL-51) and a game to 5000 takes a few hands: ~2,000 actions between
-    # random bots, up to ~6,000. The bound only stops a runaway.
-    "mille": 200_000,
-    # The default roll_limit (CON-57) ends every game within 2,000 rolls of at most four actions
-    # each (roll, activation, two moves): 8,000 actions. Random games take ~600 (2 players) to
-    # ~1,700 (4 players).
-    "conflict": 10_000,
-}
-"""Games whose every game ends but may take more than ``MAX_PLIES`` actions: their own cut-off."""
+"""A game still going after this many actions is scored as a draw (games without a move limit),
+unless the game declares its own bound (``GameInfo.max_actions``)."""
 
 
 def ply_limit(game: str) -> int:
     """The number of actions after which the arena scores a game of ``game`` as a draw."""
-    return PLY_LIMITS.get(game, MAX_PLIES)
+    return get_game(game).info.max_actions or MAX_PLIES
 
 
 Z_95: Final = 1.959964

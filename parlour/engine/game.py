@@ -92,6 +92,9 @@ class GameInfo:
     options: tuple[Option, ...] = ()
     seat_names: tuple[str, ...] = ()
     can_undo: bool = True
+    max_actions: int | None = None
+    """For a game whose every game ends but may take many actions: past how many actions a game
+    is a runaway (``parlour arena`` scores it a draw). ``None``: the arena's own bound."""
 
     def seat_name(self, seat: int) -> str:
         if seat < len(self.seat_names):

@@ -808,6 +808,10 @@ class Conflict(Game):
         hidden_information=False,
         options=OPTIONS,
         seat_names=SEAT_NAMES,
+        # The default roll_limit (CON-57) ends every game within 2,000 rolls of at most four
+        # actions each (roll, activation, two moves). Random games take ~600 (2 players) to
+        # ~1,700 (4 players).
+        max_actions=10_000,
     )
 
     def new(

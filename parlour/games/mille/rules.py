@@ -993,6 +993,9 @@ class Mille(Game):
         seat_names=("Player 1", "Player 2"),  # MIL-57 speaks of seat 0 and seat 1
         # A take-back would show a person the pile: draw, see the card, undo, decide again.
         can_undo=False,
+        # Every hand ends (MIL-50, MIL-51) and a game to 5000 takes a few hands: ~2,000 actions
+        # between random bots, up to ~6,000. The bound only stops a runaway.
+        max_actions=200_000,
     )
 
     def new(
