@@ -15,6 +15,32 @@ from parlour.games.conflict.pieces import AAGUN, AIRPLANE, CANNON, SHIP, SUBMARI
 
 CONFLICT: Conflict = get_game("conflict")  # type: ignore[assignment]
 
+CORRIDOR = """\
+conflict-map 1
+name corridor
+size 7x5
+terrain
+.......
+.+~~~+.
+.~####.
+.~#####
+.+~~~+.
+end
+base 1 b2
+base 2 f2
+base 3 b5
+base 4 f5
+mine 1 a1
+mine 1 a3
+mine 2 g1
+mine 2 g3
+mine 3 a4
+mine 3 a5
+mine 4 g5
+mine 4 e5
+"""
+"""A 7x5 map with a one-square dead end of water at b3-b4 (CON-37) and water round the edges."""
+
 
 def position(text: str, players: int = 4, **options: Any) -> ConflictState:
     """A state from the text form of a position (``parlour.games.conflict.position``)."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from conflict_helpers import CONFLICT, do, piece_list, position, refused, texts
+from conflict_helpers import CONFLICT, CORRIDOR, do, piece_list, position, refused, texts
 
 from parlour.engine import CHANCE, NOBODY, FormatError, OptionError
 from parlour.games.conflict import CHANCE_PHASE, DECISION_PHASE, END, NO_OWNER, ConflictState
@@ -140,31 +140,7 @@ def test_the_roll_limit_draws_among_the_players_in() -> None:
 
 def test_exact_length_not_distance() -> None:
     # CON-37: in a one-square dead end a near square may be out of reach.
-    text = """\
-conflict-map 1
-name corridor
-size 7x5
-terrain
-.......
-.+~~~+.
-.~####.
-.~#####
-.+~~~+.
-end
-base 1 b2
-base 2 f2
-base 3 b5
-base 4 f5
-mine 1 a1
-mine 1 a3
-mine 2 g1
-mine 2 g3
-mine 3 a4
-mine 3 a5
-mine 4 g5
-mine 4 e5
-"""
-    state = position("pieces 1S b3\ndice 2-3", players=2, board=text)
+    state = position("pieces 1S b3\ndice 2-3", players=2, board=CORRIDOR)
     # b3's water: b2 (a base), c2 d2 e2, b4, b5 (a base), c5 d5
     finals = {t.split(": ")[1].split()[-1] for t in texts(state) if t.startswith("b3 2:")}
     assert finals == {"b2", "c2", "d2", "b5", "c5"}  # b4 is next to b3 but cannot be reached in 2

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from conflict_helpers import CONFLICT, do, position
+from conflict_helpers import CONFLICT, CORRIDOR, do, position
 
 from parlour.games.conflict import ConflictState
 from parlour.games.conflict.maps import load_map
@@ -75,31 +75,7 @@ def test_the_view_carries_the_map() -> None:
     assert "".join(standard["terrain"]) == glyphs
     assert standard["bases"] == {"1": "e5", "2": "p5", "3": "e16", "4": "p16"}
     assert standard["mines"]["c3"] == 1 and standard["mines"]["n14"] == 4 and len(standard["mines"]) == 8
-    text = """\
-conflict-map 1
-name corridor
-size 7x5
-terrain
-.......
-.+~~~+.
-.~####.
-.~#####
-.+~~~+.
-end
-base 1 b2
-base 2 f2
-base 3 b5
-base 4 f5
-mine 1 a1
-mine 1 a3
-mine 2 g1
-mine 2 g3
-mine 3 a4
-mine 3 a5
-mine 4 g5
-mine 4 e5
-"""
-    custom = views(CONFLICT.new(2, {"board": text}))[0]["board"]
+    custom = views(CONFLICT.new(2, {"board": CORRIDOR}))[0]["board"]
     assert custom == {
         "name": "corridor", "cols": 7, "rows": 5,
         "terrain": [".......", ".+~~~+.", ".~####.", ".~#####", ".+~~~+."],
