@@ -8,13 +8,14 @@ from pathlib import Path
 
 import pytest
 import pytest_asyncio
-from server_helpers import Client, Server, start_server
+from server_helpers import Client
+from server_process import Server
 
 
 @pytest.fixture(scope="session")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     """One server shared by the tests that do not kill it."""
-    running = start_server(tmp_path_factory.mktemp("server"))
+    running = Server(tmp_path_factory.mktemp("server")).start()
     yield running
     running.stop()
 
@@ -22,7 +23,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
 @pytest.fixture
 def own_server(tmp_path: Path) -> Iterator[Server]:
     """A server of this test's own (to kill, restart or inspect its file)."""
-    running = start_server(tmp_path)
+    running = Server(tmp_path).start()
     yield running
     running.stop()
 

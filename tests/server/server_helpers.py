@@ -1,4 +1,4 @@
-"""Helpers for the server tests: a real ``parlour serve`` subprocess on 127.0.0.1 and WebSocket clients.
+"""Helpers for the server tests: WebSocket clients of a real ``parlour serve`` (``server_process``).
 
 Every wait is bounded and fails with a message saying what was awaited; nothing asserts on time.
 """
@@ -6,139 +6,12 @@ Every wait is bounded and fails with a message saying what was awaited; nothing 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
-import os
-import select
-import signal
-import subprocess
-import sys
-import time
-import urllib.error
-import urllib.request
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
+from server_process import WAIT, Server
 from websockets.asyncio.client import ClientConnection, connect
-
-from parlour.server.serve import READY
-
-ROOT = Path(__file__).resolve().parents[2]
-START_SECONDS = 30.0
-WAIT = 15.0
-"""Seconds any single expected message may take before the test fails (a bound, not a timing)."""
-
-
-class Server:
-    """``parlour serve --port 0`` on a SQLite file; the address is read from its first line."""
-
-    def __init__(self, db: Path, log: Path, data_home: Path) -> None:
-        self.db = db
-        self.log = log
-        self.data_home = data_home
-        self.process: subprocess.Popen[bytes] | None = None
-        self.base = ""
-
-    def start(self) -> Server:
-        env = {**os.environ, "XDG_DATA_HOME": str(self.data_home), "PYTHONUNBUFFERED": "1"}
-        with self.log.open("ab") as log:
-            self.process = subprocess.Popen(
-                [sys.executable, "-m", "parlour.cli", "serve", "--port", "0", "--db", str(self.db),
-                 "--workers", "1", "--log-level", "info"],
-                cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=log, stdin=subprocess.DEVNULL,
-            )
-        assert self.process.stdout is not None
-        line = read_line(self.process, START_SECONDS)
-        assert line.startswith(READY), f"parlour serve printed {line!r}, not its address\n{self.log_text()}"
-        self.base = line.removeprefix(READY).split()[0].rstrip("/")
-        return self
-
-    @property
-    def ws_base(self) -> str:
-        return "ws://" + self.base.removeprefix("http://")
-
-    def match_ws(self, match_id: str) -> str:
-        return f"{self.ws_base}/ws/matches/{match_id}"
-
-    def kill(self) -> None:
-        """SIGKILL: no shutdown code runs at all."""
-        assert self.process is not None
-        self.process.send_signal(signal.SIGKILL)
-        self.process.wait(10)
-
-    def stop(self) -> None:
-        if self.process is None or self.process.poll() is not None:
-            return
-        self.process.send_signal(signal.SIGTERM)
-        try:
-            self.process.wait(10)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait(10)
-
-    def log_text(self) -> str:
-        with contextlib.suppress(OSError):
-            return "server log:\n" + self.log.read_text(errors="replace")[-4000:]
-        return ""
-
-    # --- HTTP ---
-
-    def call(self, method: str, path: str, body: Any = None, raw: bytes | None = None) -> tuple[int, Any]:
-        """(status, decoded JSON answer) of an HTTP request to the server."""
-        data = raw if raw is not None else None if body is None else json.dumps(body).encode()
-        request = urllib.request.Request(self.base + path, data=data, method=method,
-                                         headers={"Content-Type": "application/json"})
-        opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
-        try:
-            with opener.open(request, timeout=WAIT) as answer:
-                status, text = answer.status, answer.read()
-        except urllib.error.HTTPError as error:
-            status, text = error.code, error.read()
-        try:
-            return status, json.loads(text)
-        except ValueError:
-            return status, text.decode(errors="replace")
-
-    def create(self, **body: Any) -> dict[str, Any]:
-        status, answer = self.call("POST", "/api/matches", body)
-        assert status == 201, f"creating {body}: {status} {answer}"
-        assert isinstance(answer, dict)
-        return answer
-
-    def join(self, match_id: str, **body: Any) -> dict[str, Any]:
-        status, answer = self.call("POST", f"/api/matches/{match_id}/join", body)
-        assert status == 200, f"joining {match_id} with {body}: {status} {answer}"
-        assert isinstance(answer, dict)
-        return answer
-
-    def summary(self, match_id: str) -> dict[str, Any]:
-        status, answer = self.call("GET", f"/api/matches/{match_id}")
-        assert status == 200, f"match {match_id}: {status} {answer}"
-        return answer["match"]  # type: ignore[no-any-return]
-
-
-def read_line(process: subprocess.Popen[bytes], seconds: float) -> str:
-    assert process.stdout is not None
-    deadline = time.monotonic() + seconds
-    buffer = b""
-    while not buffer.endswith(b"\n"):
-        remaining = deadline - time.monotonic()
-        if remaining <= 0 or process.poll() is not None:
-            break
-        ready, _, _ = select.select([process.stdout], [], [], remaining)
-        if ready:
-            chunk = os.read(process.stdout.fileno(), 1)
-            if not chunk:
-                break
-            buffer += chunk
-    return buffer.decode(errors="replace").strip()
-
-
-def start_server(tmp: Path, name: str = "parlour") -> Server:
-    tmp.mkdir(parents=True, exist_ok=True)
-    return Server(tmp / f"{name}.sqlite3", tmp / f"{name}.log", tmp / "data").start()
-
 
 # --- WebSocket clients ------------------------------------------------------------------------------
 

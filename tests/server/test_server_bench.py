@@ -5,7 +5,7 @@ from __future__ import annotations
 import subprocess
 import sys
 
-from server_helpers import ROOT
+from server_process import ROOT
 
 from parlour.server import bench
 

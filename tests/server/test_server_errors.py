@@ -10,7 +10,8 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from server_helpers import WAIT, Client, Server, open_client
+from server_helpers import Client, open_client
+from server_process import WAIT, Server
 from websockets.sync.client import ClientConnection, connect
 
 ASYNC = pytest.mark.asyncio(loop_scope="session")

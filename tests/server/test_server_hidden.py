@@ -9,7 +9,8 @@ import sqlite3
 from typing import Any
 
 import pytest
-from server_helpers import Client, Server, open_client
+from server_helpers import Client, open_client
+from server_process import Server
 
 from parlour.bots import bot_kinds
 from parlour.engine import Game, State

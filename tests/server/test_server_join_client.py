@@ -13,7 +13,8 @@ import time
 from pathlib import Path
 
 import pytest
-from server_helpers import ROOT, WAIT, Client, Server, open_client
+from server_helpers import Client, open_client
+from server_process import ROOT, WAIT, Server
 
 ASYNC = pytest.mark.asyncio(loop_scope="session")
 PROMPT = "Black to move> "

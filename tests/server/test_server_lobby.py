@@ -5,7 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from server_helpers import Client, Server, open_client
+from server_helpers import Client, open_client
+from server_process import Server
 
 from parlour.bots import bot_kinds
 from parlour.games import GAMES, get_game

@@ -8,7 +8,8 @@ import random
 from typing import Any
 
 import pytest
-from server_helpers import Client, Server, open_client
+from server_helpers import Client, open_client
+from server_process import Server
 
 from parlour.engine import MatchRecord, State
 from parlour.games import get_game

@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 import pytest_asyncio
 from playwright.async_api import Browser, async_playwright
-from web_helpers import CHROMIUM, CHROMIUM_ARGS, Client, OpenClient, Server, new_client
+from server_process import Server
+from web_helpers import CHROMIUM, CHROMIUM_ARGS, Client, OpenClient, new_client
 
 
 @pytest.fixture(scope="session")

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from web_helpers import WAIT_MS, Client, Server
+from server_process import Server
+from web_helpers import WAIT_MS, Client
 
 
 async def create_match(client: Client, server: Server, *, game: str, seats: dict[int, str],

@@ -8,7 +8,8 @@ from typing import Any
 
 import pytest
 from lobby_steps import create_match, join_from_lobby, watch_from_lobby
-from web_helpers import Client, OpenClient, Server
+from server_process import Server
+from web_helpers import Client, OpenClient
 
 from parlour.engine import MatchRecord
 from parlour.games import get_game

@@ -9,7 +9,8 @@ from typing import Any
 
 import pytest
 from lobby_steps import create_match, join_from_lobby
-from web_helpers import PHONE, WAIT_MS, Client, OpenClient, Server
+from server_process import Server
+from web_helpers import PHONE, WAIT_MS, Client, OpenClient
 
 ASYNC = pytest.mark.asyncio(loop_scope="session")
 BASES = {1: "e5", 2: "p5", 3: "e16", 4: "p16"}  # parlour-20 (CON-15)
@@ -227,8 +228,8 @@ async def test_a_piece_on_a_hostile_mine_is_shown_exploding_on_the_matchs_own_ma
     server: Server, open_client: OpenClient,
 ) -> None:
     # CON-10: the page draws the map the view carries; CON-42: the cannon entered onto a1 is destroyed.
-    created = server.post("/api/matches", {"game": "conflict", "players": 2, "options": {"board": MINEFIELD},
-                                           "seats": ["open", "bot:random"], "bot_seconds": 0.01})
+    created = server.create(game="conflict", players=2, options={"board": MINEFIELD},
+                            seats=["open", "bot:random"], bot_seconds=0.01)
     ann = await open_client("Ann")
     await join_from_lobby(ann, server, created["match"]["id"], seat=0)
     page = ann.page
@@ -258,8 +259,8 @@ async def test_a_piece_on_a_hostile_mine_is_shown_exploding_on_the_matchs_own_ma
 async def test_the_seats_option_names_and_colours_the_players(server: Server,
                                                               open_client: OpenClient) -> None:
     # CON-17: with seats [1, 4] the two players are Red and Yellow, in the lobby and on the match page.
-    created = server.post("/api/matches", {"game": "conflict", "players": 2, "options": {"seats": [1, 4]},
-                                           "seats": ["open", "bot:random"], "bot_seconds": 0.01})
+    created = server.create(game="conflict", players=2, options={"seats": [1, 4]},
+                            seats=["open", "bot:random"], bot_seconds=0.01)
     match_id = created["match"]["id"]
     ann = await open_client("Ann")
     page = ann.page

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 from lobby_steps import create_match, join_from_lobby, watch_from_lobby
-from web_helpers import Client, OpenClient, Server
+from server_process import Server
+from web_helpers import Client, OpenClient
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 

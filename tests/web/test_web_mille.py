@@ -11,7 +11,8 @@ from typing import Any
 import pytest
 from lobby_steps import create_match, join_from_lobby, watch_from_lobby
 from playwright.async_api import WebSocket
-from web_helpers import PHONE, WAIT_MS, Client, OpenClient, Server
+from server_process import Server
+from web_helpers import PHONE, WAIT_MS, Client, OpenClient
 
 from parlour.engine import State
 from parlour.games import GAMES

@@ -4,7 +4,8 @@ drawing its diagrams in SVG without a single error in the browser console."""
 from __future__ import annotations
 
 import pytest
-from web_helpers import Client, OpenClient, Server
+from server_process import Server
+from web_helpers import Client, OpenClient
 
 from parlour.games import GAMES
 
@@ -46,7 +47,7 @@ async def test_every_rules_page_is_reachable_from_the_lobby_and_from_a_match(
         assert await page.locator(f"header nav a[href='/help/{game}']").count() == 1
     for game in GAMES:
         players = GAMES[game].info.min_players
-        created = server.post("/api/matches", {"game": game, "players": players, "seats": ["open"] * players})
+        created = server.create(game=game, players=players, seats=["open"] * players)
         await page.goto(f"{server.base}/match/{created['match']['id']}")
         await page.wait_for_selector("body[data-version]", state="attached")
         assert await page.get_attribute("#rules-link", "href") == f"/help/{game}"
