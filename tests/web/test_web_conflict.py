@@ -170,6 +170,9 @@ async def test_three_people_and_a_bot_play_four_player_conflict(server: Server,
             break
         seat = snap["to_move"]
         mover = people[seat]
+        # The mover's page may be behind Ann's, still offering the decision it has just made.
+        # Nothing changes until the mover acts, so its page catches up with Ann's version.
+        await mover.wait_version(snap["version"])
         await mover.wait_my_turn()
         mine = await mover.match_json()
         for other in people:

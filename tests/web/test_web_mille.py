@@ -162,6 +162,7 @@ async def test_two_people_play_a_hand_and_neither_receives_the_others_hand(serve
         if snap["status"] == "over" or snap["view"]["match"]["hand_serial"] > 1:
             break
         mover = people[snap["to_move"]]
+        await mover.wait_version(snap["version"])  # its page may be behind Ann's (nothing moves meanwhile)
         await mover.wait_my_turn()
         mine = await mover.match_json()
         # The other seat's cards are drawn as backs only: no face of theirs is in this page.
