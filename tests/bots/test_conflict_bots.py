@@ -122,7 +122,6 @@ def test_evaluator_fears_an_airplane_near_its_base() -> None:
     assert evaluator.evaluate(guarded, RED) > evaluator.evaluate(open_base, RED) + 100
 
 
-
 @pytest.mark.parametrize("players", [2, 4])
 def test_the_look_past_the_dice_keeps_to_its_allowance(players: int) -> None:
     # LOA-81: the answers to the dice stop when the allowance is spent, and a look cut short

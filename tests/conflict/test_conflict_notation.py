@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from conflict_helpers import CONFLICT, canonical, do, position, refused, texts
+from conflict_helpers import CONFLICT, CORRIDOR, canonical, do, position, refused, texts
 
 from parlour.engine import IllegalActionError, NotationError
 from parlour.games.conflict import (
@@ -114,32 +114,11 @@ def test_a_walk_through_a_mine_may_be_written_short_but_not_half_way() -> None:
 
 
 def test_a_short_walk_must_complete_to_the_die() -> None:
-    # CON-34: the squares after the mine must exist. Here b4, a mine of the unused seat 3, leads
-    # only to b5, a dead end.
-    text = """\
-conflict-map 1
-name dead-end
-size 7x5
-terrain
-.......
-.+~~~+.
-.~####.
-.~#####
-.+#~~+.
-end
-base 1 b2
-base 2 f2
-base 3 b5
-base 4 f5
-mine 1 a1
-mine 1 a3
-mine 2 g1
-mine 2 g3
-mine 3 a4
-mine 3 b4
-mine 4 g5
-mine 4 e5
-"""
+    # CON-34: the squares after the mine must exist. On the corridor map with c5 made land, b4,
+    # a mine of the unused seat 3 moved there, leads only to b5, a dead end.
+    text = (CORRIDOR.replace("name corridor", "name dead-end")
+            .replace(".+~~~+.\nend", ".+#~~+.\nend").replace("mine 3 a5", "mine 3 b4"))
+    assert ".+#~~+." in text and "mine 3 b4" in text
     state = position("pieces 1S c2\ndice 3-6", players=2, board=text)
     assert canonical(state, "c2 3: b3 b4") == "c2 3: b3 b4"
     assert canonical(state, "c2 3: b3 b4 b5") == "c2 3: b3 b4"
