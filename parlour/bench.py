@@ -58,7 +58,7 @@ TARGET_RATIO: Final = 0.3
 class Plan:
     """What to measure."""
 
-    game: Game
+    game: Game[State]
     options: dict[str, Any]
     depth: int
     playouts: int
@@ -134,7 +134,7 @@ def read_plan(argv: Sequence[str]) -> Plan:
     return Plan(game, options, depth, playouts, search, args.seed, not args.no_openspiel, args.players)
 
 
-def read_options(game: Game, texts: list[str]) -> dict[str, Any]:
+def read_options(game: Game[State], texts: list[str]) -> dict[str, Any]:
     known = {option.name: option for option in game.info.options}
     options: dict[str, Any] = {}
     for text in texts:
@@ -150,7 +150,7 @@ def read_options(game: Game, texts: list[str]) -> dict[str, Any]:
 
 
 def parlour_playouts(
-    game: Game, options: dict[str, Any], games: int, seed: int, players: int | None = None
+    game: Game[State], options: dict[str, Any], games: int, seed: int, players: int | None = None
 ) -> Throughput:
     """``games`` random games, game ``i`` from seed ``seed + i`` (the same games every run)."""
     plies = rounds = 0

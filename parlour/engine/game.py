@@ -12,7 +12,7 @@ import random
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Final, TypeVar
+from typing import Any, Final, Generic, TypeVar
 
 from parlour.engine.errors import FormatError, IllegalActionError, OptionError
 from parlour.engine.outcome import Outcome
@@ -31,6 +31,8 @@ RECORD_VERSION: Final = 1
 
 JSONDict = dict[str, Any]
 StateT = TypeVar("StateT", bound="State")
+GameState = TypeVar("GameState", bound="State", covariant=True)
+"""The state class of a game (``Game[LoaState]``); ``Game[State]`` is any game."""
 
 
 @dataclass(frozen=True)
@@ -95,6 +97,18 @@ class GameInfo:
     max_actions: int | None = None
     """For a game whose every game ends but may take many actions: past how many actions a game
     is a runaway (``parlour arena`` scores it a draw). ``None``: the arena's own bound."""
+    end_reasons: Mapping[str, str] = field(default_factory=dict)
+    """Every way a game can end: code (``Outcome.reason``) → plain words for a person, which
+    complete "… wins: <words>" or "Draw: <words>" ("all its pieces joined", "the move limit")."""
+    listed: bool = True
+    """Offered in the lobby and in help; an unlisted game (an example) is still playable by name."""
+
+    def reason_words(self, reason: str) -> str:
+        """The plain words for an end reason this game declares."""
+        try:
+            return self.end_reasons[reason]
+        except KeyError:
+            raise ValueError(f"{self.name} declares no end reason {reason!r}") from None
 
     def seat_name(self, seat: int) -> str:
         if seat < len(self.seat_names):
@@ -125,44 +139,76 @@ class GameInfo:
         return players
 
 
-class Game(ABC):
+class Game(ABC, Generic[GameState]):
     """A game: its metadata and a way to start a state (the initial set-up or a given one)."""
 
     info: GameInfo
 
-    @abstractmethod
     def new(
         self,
         players: int | None = None,
         options: Mapping[str, Any] | None = None,
         seed: int = 0,
         start: JSONDict | None = None,
-    ) -> State:
-        """A new state. ``start`` is a position in the game's JSON form (``None``: the set-up)."""
+    ) -> GameState:
+        """A new state. ``start`` is a position in the game's JSON form (``None``: the set-up).
+
+        Options are checked and completed from their defaults and the player count is checked
+        here, once for every game; ``create`` builds the state."""
+        resolved = self.info.resolve_options(options)
+        count = self.info.check_players(self.players_for(players, resolved, start))
+        return self.create(count, resolved, seed, start)
+
+    def players_for(self, players: int | None, options: dict[str, Any], start: JSONDict | None) -> int | None:
+        """The player count when the caller gave none (``None``: the default). A game whose
+        options or positions imply a count (which seats a map uses) says so here."""
+        return players
+
+    @abstractmethod
+    def create(self, players: int, options: dict[str, Any], seed: int, start: JSONDict | None) -> GameState:
+        """The state for checked ``players`` and complete ``options`` (``new`` checked them)."""
 
     def state_from_json(self, data: Any) -> State:
         """Rebuilds a state from ``State.to_json()`` by replaying its record (so undo still works)."""
         return MatchRecord.from_json(data).replay(self)
 
-    def sample_state(self, view: JSONDict, rng: random.Random) -> State:
-        """A full state consistent with a seat's view (for determinised search).
+    def sample_state(self, view: JSONDict, rng: random.Random) -> GameState:
+        """A full state consistent with a seat's view (for search by bots and remote front ends).
 
-        Perfect-information games have nothing hidden: the view holds the whole record.
+        Perfect-information games show the whole position: the view's content holds it under
+        ``position`` (``position_json`` form). The state has no history, and its seed is drawn
+        from ``rng``: a view never carries the match's seed. Hidden-information games sample
+        the unseen part themselves.
         """
         if self.info.hidden_information:
             raise NotImplementedError(f"{self.info.name} must sample hidden information itself")
-        return self.state_from_json(view["record"])
+        return self.new(len(view["seats"]), view["options"], rng.getrandbits(52), view["content"]["position"])
 
 
 class State(ABC):
-    """A position plus the actions that led to it. Subclasses implement the rules."""
+    """A position plus the actions that led to it. Subclasses implement the rules.
 
-    game: Game
+    The shared fields live here; a game's state adds its own ``__slots__`` (a state has no
+    ``__dict__``) and copies them in ``copy_into``."""
+
+    __slots__ = ("game", "history", "options", "players", "seed", "start")
+
+    game: Game[State]
     players: int
     options: dict[str, Any]
     seed: int
     start: JSONDict | None
     history: list[Action]
+
+    def __init__(
+        self, game: Game[State], players: int, options: dict[str, Any], seed: int, start: JSONDict | None
+    ) -> None:
+        self.game = game
+        self.players = players
+        self.options = options
+        self.seed = seed
+        self.start = start
+        self.history = []
 
     # --- the rules -------------------------------------------------------------------------
 
@@ -174,6 +220,10 @@ class State(ABC):
     def legal_actions(self) -> list[Action]:
         """Every legal action, in the game's canonical order; empty when the game is over."""
 
+    def is_legal(self, action: Action) -> bool:
+        """Whether ``action`` is legal here (a game may answer faster than the whole list)."""
+        return action in self.legal_actions()
+
     @abstractmethod
     def apply(self, action: Action) -> None:
         """Applies a legal action (unchecked: use ``play`` for actions from outside)."""
@@ -182,13 +232,27 @@ class State(ABC):
     def undo(self) -> None:
         """Takes back the last action, restoring the exact previous state."""
 
-    @abstractmethod
     def copy(self: StateT) -> StateT:
         """An independent state equal to this one, history included."""
+        clone = object.__new__(type(self))
+        clone.game = self.game
+        clone.players = self.players
+        clone.options = self.options  # resolved once and never changed
+        clone.seed = self.seed
+        clone.start = self.start
+        clone.history = self.history.copy()
+        self.copy_into(clone)
+        return clone
+
+    @abstractmethod
+    def copy_into(self, clone: Any) -> None:
+        """Sets the game's own fields of ``clone`` (a bare object of this class) from ``self``,
+        so that the two are independent."""
 
     @abstractmethod
     def outcome(self) -> Outcome | None:
-        """The result once the game is over, else ``None``."""
+        """The result once the game is over, else ``None``; its reason is one of the game's
+        declared ``end_reasons``."""
 
     def chance_outcomes(self) -> list[tuple[Action, float]]:
         """The chance player's outcomes with their probabilities (only when it is to move)."""
@@ -196,9 +260,39 @@ class State(ABC):
 
     # --- what leaves the engine ------------------------------------------------------------
 
-    @abstractmethod
     def view(self, seat: int | None) -> JSONDict:
-        """What ``seat`` may know (``None``: a spectator), as JSON-ready data."""
+        """What ``seat`` may know (``None``: a spectator), as JSON-ready data.
+
+        Every game's view has the same envelope; the game's own content is under ``content``.
+        A view never holds the record or the seed."""
+        return {
+            "game": self.game.info.name,
+            "seat": seat,
+            "seats": self.seat_names(),
+            "options": dict(self.options),
+            "to_move": self.to_move_json(),
+            "outcome": self.outcome_json(),
+            "content": self.view_content(seat),
+        }
+
+    @abstractmethod
+    def view_content(self, seat: int | None) -> JSONDict:
+        """The game's own part of ``view(seat)``: what that seat may know of the position. A
+        perfect-information game puts its ``position_json()`` under ``position``."""
+
+    def to_move_json(self) -> int | str | None:
+        """Whose decision it is, for a view: a seat, ``"chance"``, or ``None`` once over."""
+        mover = self.to_move()
+        if mover == CHANCE:
+            return "chance"
+        return None if mover == NOBODY else mover
+
+    def outcome_json(self) -> JSONDict | None:
+        """The outcome for a person: the data and the game's words for its reason."""
+        outcome = self.outcome()
+        if outcome is None:
+            return None
+        return {**outcome.to_json(), "words": self.game.info.reason_words(outcome.reason)}
 
     @abstractmethod
     def action_to_text(self, action: Action) -> str:
@@ -212,9 +306,16 @@ class State(ABC):
         return self.action_to_text(action)
 
     @abstractmethod
+    def action_parts(self, action: Action) -> JSONDict:
+        """A legal action's parts as data, so a front end can highlight and assemble it without
+        reading the notation. ``kind`` always (a word of the game: ``move``, ``play``, ``roll``);
+        then those that apply: ``from``, ``to`` (square names), ``path`` (squares passed),
+        ``card``, ``slot`` (a hand position), ``target`` (a seat), ``piece``, ``die``."""
+
+    @abstractmethod
     def parse_action(self, text: str) -> Action:
         """The legal action the text names; ``NotationError`` if malformed, else
-        ``IllegalActionError`` if the rules forbid it here."""
+        ``IllegalActionError`` if the rules forbid it here. Whatever it returns is legal."""
 
     @abstractmethod
     def render(self, seat: int | None = None) -> str:
@@ -249,14 +350,16 @@ class State(ABC):
 
     def play(self, action: Action) -> None:
         """Applies an action after checking that it is legal."""
-        if action not in self.legal_actions():
+        if not self.is_legal(action):
+            if self.is_over():
+                raise IllegalActionError("the game is over")
             raise IllegalActionError(f"illegal action: {self.action_to_text(action)}")
         self.apply(action)
 
     def play_text(self, text: str) -> Action:
         """Parses and plays an action given as text; returns it."""
         action = self.parse_action(text)
-        self.apply(action)
+        self.play(action)
         return action
 
     def sample_chance(self) -> Action:
@@ -341,7 +444,7 @@ class MatchRecord:
             raise FormatError("match record: actions must be a list of integers")
         return cls(game, players, dict(options), seed, start, list(actions))
 
-    def replay(self, game: Game) -> State:
+    def replay(self, game: Game[State]) -> State:
         """The state this record reaches, every action checked against the rules."""
         if game.info.name != self.game:
             raise FormatError(f"this is a record of {self.game!r}, not {game.info.name!r}")

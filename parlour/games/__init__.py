@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
-from parlour.engine import Game, OptionError
+from parlour.engine import Game, OptionError, State
 from parlour.games.biloba import Biloba
 from parlour.games.conflict import Conflict
 from parlour.games.loa import LinesOfAction
 from parlour.games.mille import Mille
 
-GAMES: dict[str, Game] = {game.info.name: game for game in (LinesOfAction(), Biloba(), Mille(), Conflict())}
+GAMES: dict[str, Game[State]] = {
+    game.info.name: game for game in (LinesOfAction(), Biloba(), Mille(), Conflict())
+}
 
 
-def get_game(name: str) -> Game:
+def get_game(name: str) -> Game[State]:
     """The game called ``name``; ``OptionError`` naming the known games otherwise."""
     try:
         return GAMES[name]

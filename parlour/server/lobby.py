@@ -8,7 +8,7 @@ import secrets
 from typing import Any, Final
 
 from parlour.bots import DEFAULT_BOT, KINDS, bot_kinds
-from parlour.engine import Game, ParlourError
+from parlour.engine import Game, ParlourError, State
 from parlour.games import GAMES, get_game
 from parlour.server.bots import BotPool
 from parlour.server.match import Match
@@ -22,7 +22,7 @@ DEFAULT_BOT_SECONDS: Final = 1.0
 BOT_SECONDS_RANGE: Final = (0.01, 60.0)
 
 
-def game_json(game: Game) -> dict[str, Any]:
+def game_json(game: Game[State]) -> dict[str, Any]:
     """A game's metadata for ``GET /api/games``: all from ``GameInfo`` and the bot registry."""
     info = game.info
     kinds = bot_kinds(info.name)
@@ -140,7 +140,7 @@ class Lobby:
                 return match_id
 
 
-def read_seats(game: Game, players: int, given: Any) -> list[SeatRecord]:
+def read_seats(game: Game[State], players: int, given: Any) -> list[SeatRecord]:
     """``"open"`` or ``"bot:KIND"`` (``"bot"``: the default bot) per seat; all open when absent."""
     if given is None:
         return [SeatRecord("open") for _ in range(players)]

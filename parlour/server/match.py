@@ -67,7 +67,7 @@ _SETTLE: Final = None
 class Match:
     """A match's live state; created from its stored row (replaying the stored actions)."""
 
-    def __init__(self, row: MatchRow, game: Game, store: Store, pubsub: PubSub, bots: BotPool) -> None:
+    def __init__(self, row: MatchRow, game: Game[State], store: Store, pubsub: PubSub, bots: BotPool) -> None:
         self.row = row
         self.id = row.id
         self.game = game

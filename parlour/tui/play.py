@@ -126,7 +126,7 @@ def build_parser() -> _Parser:
 class Settings:
     """The command line, checked: what to play and who plays it."""
 
-    game: Game
+    game: Game[State]
     state: State
     seats: list[str]
     """``HUMAN`` or a bot kind, per seat."""
@@ -166,14 +166,14 @@ def read_settings(argv: Sequence[str]) -> Settings:
     return Settings(game, state, seats, bot_seed, args.time, args.load)
 
 
-def find_game(name: str) -> Game:
+def find_game(name: str) -> Game[State]:
     try:
         return get_game(name)
     except ParlourError as error:
         raise UsageError(str(error)) from None
 
 
-def read_options(game: Game, texts: list[str]) -> dict[str, Any]:
+def read_options(game: Game[State], texts: list[str]) -> dict[str, Any]:
     """``--option name=value`` pairs, each value read by the option's own type."""
     known = {option.name: option for option in game.info.options}
     options: dict[str, Any] = {}
@@ -192,7 +192,7 @@ def read_options(game: Game, texts: list[str]) -> dict[str, Any]:
     return options
 
 
-def read_seats(game: Game, names: Sequence[str], texts: list[str]) -> list[str]:
+def read_seats(game: Game[State], names: Sequence[str], texts: list[str]) -> list[str]:
     """Who plays each seat (``names``: the match's seat names, ``State.seat_names``). Seats not
     given: the first is the human's unless a human was named, the rest are the default bot."""
     kinds = list(bot_kinds(game.info.name))
@@ -218,7 +218,7 @@ def read_seats(game: Game, names: Sequence[str], texts: list[str]) -> list[str]:
     return seats
 
 
-def default_bot(game: Game, kinds: list[str]) -> str:
+def default_bot(game: Game[State], kinds: list[str]) -> str:
     """``DEFAULT_BOT`` where the game has it, else the last (strongest) kind it has."""
     if DEFAULT_BOT in kinds:
         return DEFAULT_BOT
@@ -243,7 +243,7 @@ def read_seat_number(names: Sequence[str], text: str) -> int:
     return number
 
 
-def read_player(game: Game, who: str, kinds: list[str]) -> str:
+def read_player(game: Game[State], who: str, kinds: list[str]) -> str:
     """``human``, ``bot`` (the default bot) or ``bot:KIND``."""
     if who == HUMAN:
         return HUMAN
@@ -263,7 +263,7 @@ def save_game(state: State, path: str) -> None:
     write_atomically(Path(path).expanduser(), json.dumps(state.to_json()) + "\n")
 
 
-def load_game(path: str, game: Game | None) -> State:
+def load_game(path: str, game: Game[State] | None) -> State:
     """The state saved in ``path`` (of ``game`` when given); ``LoadError`` with the reason."""
     try:
         data = read_json(Path(path).expanduser())

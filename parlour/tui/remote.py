@@ -26,7 +26,7 @@ import platformdirs
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 from websockets.sync.client import ClientConnection, connect
 
-from parlour.engine import Action, Game, Outcome, ParlourError
+from parlour.engine import Action, Game, Outcome, ParlourError, State
 from parlour.games import get_game
 from parlour.tui.files import write_atomically
 from parlour.tui.play import (
@@ -215,7 +215,7 @@ class RemoteSession(Session):
 
     def __init__(
         self,
-        game: Game,
+        game: Game[State],
         link: Link,
         seat: int,
         first: dict[str, Any],
@@ -404,7 +404,7 @@ def seat_names(snapshot: dict[str, Any]) -> list[str]:
 
 
 def take_seat(link: Link, target: Target, game_name: str | None, seat_text: str | None,
-              say: Callable[[str], None]) -> tuple[Game, int, dict[str, Any]]:
+              say: Callable[[str], None]) -> tuple[Game[State], int, dict[str, Any]]:
     """Says hello with the saved token for this match, or watches, then joins a seat."""
     saved = saved_token(target)
     if saved is not None:
@@ -434,7 +434,7 @@ def take_seat(link: Link, target: Target, game_name: str | None, seat_text: str 
     return game, seat, state
 
 
-def check_game(snapshot: dict[str, Any], game_name: str | None) -> Game:
+def check_game(snapshot: dict[str, Any], game_name: str | None) -> Game[State]:
     try:
         game = get_game(snapshot["game"])
     except ParlourError as error:

@@ -54,7 +54,7 @@ def choose(state: State, rng: random.Random) -> int:
     return rng.choice(state.legal_actions())
 
 
-def playout(game: Game, players: int, seed: int) -> State:
+def playout(game: Game[State], players: int, seed: int) -> State:
     state = game.new(players=players, seed=seed)
     rng = random.Random(seed)
     while not state.is_over() and len(state.history) < MAX_PLIES:
@@ -97,7 +97,7 @@ def check_views(state: State) -> None:
 
 
 @pytest.mark.parametrize(("game", "players"), cases())
-def test_random_playouts_keep_the_contract(game: Game, players: int) -> None:
+def test_random_playouts_keep_the_contract(game: Game[State], players: int) -> None:
     for seed in range(PLAYOUTS):
         state = game.new(players=players, seed=seed)
         rng = random.Random(seed)
@@ -112,7 +112,7 @@ def test_random_playouts_keep_the_contract(game: Game, players: int) -> None:
 
 
 @pytest.mark.parametrize(("game", "players"), cases())
-def test_json_round_trip_and_replay(game: Game, players: int) -> None:
+def test_json_round_trip_and_replay(game: Game[State], players: int) -> None:
     for seed in range(PLAYOUTS):
         state = playout(game, players, seed)
         data = json.loads(json.dumps(state.to_json()))
@@ -127,14 +127,14 @@ def test_json_round_trip_and_replay(game: Game, players: int) -> None:
 
 
 @pytest.mark.parametrize(("game", "players"), cases())
-def test_same_seed_same_game(game: Game, players: int) -> None:
+def test_same_seed_same_game(game: Game[State], players: int) -> None:
     first = playout(game, players, seed=7)
     second = playout(game, players, seed=7)
     assert first.to_json() == second.to_json()
 
 
 @pytest.mark.parametrize(("game", "players"), cases())
-def test_copies_are_independent(game: Game, players: int) -> None:
+def test_copies_are_independent(game: Game[State], players: int) -> None:
     state = game.new(players=players, seed=3)
     rng = random.Random(3)
     for _ in range(10):
@@ -150,7 +150,7 @@ def test_copies_are_independent(game: Game, players: int) -> None:
 
 
 @pytest.mark.parametrize(("game", "players"), cases())
-def test_bad_records_are_refused_with_a_reason(game: Game, players: int) -> None:
+def test_bad_records_are_refused_with_a_reason(game: Game[State], players: int) -> None:
     good = playout(game, players, seed=1).to_json()
     broken: list[Any] = [
         [],
@@ -166,7 +166,7 @@ def test_bad_records_are_refused_with_a_reason(game: Game, players: int) -> None
 
 
 @pytest.mark.parametrize(("game", "players"), cases())
-def test_every_seat_has_a_name_of_its_own(game: Game, players: int) -> None:
+def test_every_seat_has_a_name_of_its_own(game: Game[State], players: int) -> None:
     # Seat names are per match (options may pick the seats), the same all game long.
     state = game.new(players=players, seed=2)
     names = state.seat_names()

@@ -3,7 +3,6 @@ enumeration by copies. The Lines of Action counts (LOA-25) are pinned in tests/l
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 import pytest
@@ -25,7 +24,7 @@ from parlour.engine.perft import divide, perft
 from parlour.games import get_game
 
 
-class TakeAway(Game):
+class TakeAway(Game["TakeAwayState"]):
     """Two players take 1 or 2 tokens from a pile; whoever takes the last wins. With ``coin`` a
     chance decision after every move may add a token (so perft meets chance nodes too)."""
 
@@ -35,22 +34,17 @@ class TakeAway(Game):
         options=(Option("pile", 3, "tokens at the start", minimum=0), Option("coin", False, "coin tosses")),
     )
 
-    def new(
-        self,
-        players: int | None = None,
-        options: Mapping[str, Any] | None = None,
-        seed: int = 0,
-        start: JSONDict | None = None,
+    def create(
+        self, players: int, options: dict[str, Any], seed: int, start: JSONDict | None
     ) -> TakeAwayState:
-        resolved = self.info.resolve_options(options)
-        return TakeAwayState(self, resolved, seed)
+        return TakeAwayState(self, options, seed)
 
 
 class TakeAwayState(State):
-    def __init__(self, game: Game, options: dict[str, Any], seed: int) -> None:
-        self.game, self.players, self.options, self.seed = game, 2, options, seed
-        self.start: JSONDict | None = None
-        self.history: list[Action] = []
+    __slots__ = ("_undo", "pile", "tossing", "turn")
+
+    def __init__(self, game: Game[State], options: dict[str, Any], seed: int) -> None:
+        super().__init__(game, 2, options, seed, None)
         self.pile: int = options["pile"]
         self.turn = 0
         self.tossing = False
@@ -86,17 +80,18 @@ class TakeAwayState(State):
         self.history.pop()
         self.pile, self.turn, self.tossing = self._undo.pop()
 
-    def copy(self) -> TakeAwayState:
-        clone = TakeAwayState(self.game, self.options, self.seed)
-        clone.history, clone._undo = self.history.copy(), self._undo.copy()
+    def copy_into(self, clone: TakeAwayState) -> None:
+        clone._undo = self._undo.copy()
         clone.pile, clone.turn, clone.tossing = self.pile, self.turn, self.tossing
-        return clone
 
     def outcome(self) -> Outcome | None:
-        return Outcome(1 - self.turn, "last token") if self.pile == 0 else None
+        return Outcome(1 - self.turn, "last-token") if self.pile == 0 else None
 
-    def view(self, seat: int | None) -> JSONDict:
-        return {"pile": self.pile, "record": self.to_json()}
+    def view_content(self, seat: int | None) -> JSONDict:
+        return {"position": self.position_json()}
+
+    def action_parts(self, action: Action) -> JSONDict:
+        return {"kind": "take", "tokens": action}
 
     def action_to_text(self, action: Action) -> str:
         return str(action)

@@ -233,39 +233,28 @@ class BilobaState(State):
         "board",
         "counts",
         "forced",
-        "game",
-        "history",
         "ids",
         "key",
         "log",
-        "options",
         "pawns",
         "pending",
         "phase",
-        "players",
         "quiet",
         "seat",
-        "seed",
-        "start",
         "turn",
         "turn_seats",
     )
 
     def __init__(
         self,
-        game: Game,
+        game: Game[State],
         players: int,
         options: dict[str, Any],
         seed: int,
         start: JSONDict | None,
         position: _Position,
     ) -> None:
-        self.game = game
-        self.players = players
-        self.options = options
-        self.seed = seed
-        self.start = start
-        self.history: list[Action] = []
+        super().__init__(game, players, options, seed, start)
         self.board = position.board
         self.ids = [-1] * TILES
         self.pawns = position.pawns
@@ -346,14 +335,7 @@ class BilobaState(State):
         self.turn = turn
         self._rows = None
 
-    def copy(self) -> BilobaState:
-        clone = BilobaState.__new__(BilobaState)
-        clone.game = self.game
-        clone.players = self.players
-        clone.options = self.options
-        clone.seed = self.seed
-        clone.start = self.start
-        clone.history = self.history.copy()
+    def copy_into(self, clone: BilobaState) -> None:
         clone.board = self.board.copy()
         clone.ids = self.ids.copy()
         clone.pawns = [tiles.copy() for tiles in self.pawns]
@@ -374,7 +356,6 @@ class BilobaState(State):
         clone._rows = self._rows
         clone._undo = self._undo.copy()
         clone._changes = self._changes.copy()
-        return clone
 
     def position_key(self) -> int:
         key = self.key ^ _SEAT_KEYS[self.seat]
@@ -770,14 +751,10 @@ class BilobaState(State):
             position["forced"] = self.forced
         return position
 
-    def view(self, seat: int | None) -> JSONDict:
-        """Biloba hides nothing: every seat and spectator sees the whole game."""
-        outcome = self._outcome
+    def view_content(self, seat: int | None) -> JSONDict:
+        """Biloba hides nothing: every seat and spectator sees the whole position."""
         return {
-            "game": "biloba",
-            "seat": seat,
-            **self.position_json(),
-            "to_move_seat": self.to_move(),
+            "position": self.position_json(),
             "pawn_counts": list(self.counts),
             "turn": self.turn,
             "last_move": action_text(self.history[-1]) if self.history else None,
@@ -785,9 +762,13 @@ class BilobaState(State):
                 {"kind": e.kind, "seat": e.seat, "turn": e.turn, "tiles": [NAMES[t] for t in e.tiles]}
                 for e in self.recent_events()
             ],
-            "outcome": outcome.to_json() if outcome else None,
-            "record": self.to_json(),
         }
+
+    def action_parts(self, action: Action) -> JSONDict:
+        tiles = [NAMES[t] for t in decode_action(action)]
+        if action >= REPLACE_BASE:
+            return {"kind": "replace", "from": tiles[0], "to": tiles[1]}
+        return {"kind": "move", "from": tiles[0], "to": tiles[-1], "path": tiles}
 
     def render(self, seat: int | None = None) -> str:
         lines = ["    " + " ".join(COLUMNS)]
@@ -838,7 +819,7 @@ class _Position:
     forced: bool
 
 
-class Biloba(Game):
+class Biloba(Game[BilobaState]):
     """Biloba for 2, 3 and 4 players, as the original program plays it (``specs/biloba.md``)."""
 
     info = GameInfo(
@@ -851,24 +832,31 @@ class Biloba(Game):
         hidden_information=False,
         options=OPTIONS,
         seat_names=SEAT_NAMES,
+        end_reasons={
+            "last-player": "the only player with pawns left",  # BIL-37
+            "lone-pawn": "the last player left has a single pawn",
+            "no-pawns": "no pawns are left",
+            "two-against-two": "two pawns against two",  # BIL-36
+            "quiet-limit": "too many turns in a row without a capture",  # BIL-51
+            "deadlock": "no player can move",  # BIL-50
+        },
     )
 
-    def new(
-        self,
-        players: int | None = None,
-        options: Mapping[str, Any] | None = None,
-        seed: int = 0,
-        start: JSONDict | None = None,
+    def players_for(
+        self, players: int | None, options: dict[str, Any], start: JSONDict | None
+    ) -> int | None:
+        if players is None and isinstance(start, dict) and isinstance(start.get("players"), int):
+            return int(start["players"])
+        return players
+
+    def create(
+        self, players: int, options: dict[str, Any], seed: int, start: JSONDict | None
     ) -> BilobaState:
         """The set-up (BIL-9, BIL-10), or ``start`` in ``position_json`` form: ``board`` and
         ``to_move`` at the start of that player's turn (before its forced captures), optionally
         ``players``, ``pawns`` (identities), ``quiet``, and ``pending``/``forced`` mid-replacement."""
-        if players is None and isinstance(start, dict) and isinstance(start.get("players"), int):
-            players = start["players"]
-        count = self.info.check_players(players)
-        resolved = self.info.resolve_options(options)
-        position = initial_position(count) if start is None else read_position(start, count)
-        return BilobaState(self, count, resolved, seed, start, position)
+        position = initial_position(players) if start is None else read_position(start, players)
+        return BilobaState(self, players, options, seed, start, position)
 
     def from_rows(
         self,

@@ -39,6 +39,7 @@ from parlour.games.conflict.pieces import (
     EMPTY,
     SEAT_COLOURS,
     SUBMARINE,
+    TYPE_NAMES,
     TYPES,
 )
 from parlour.games.conflict.position import (
@@ -59,9 +60,9 @@ from parlour.games.conflict.render import board_text, event_json, event_texts, m
 
 SEAT_NAMES: Final = tuple(colour.capitalize() for colour in SEAT_COLOURS)
 
-WIN: Final = "last player in"
-MUTUAL: Final = "mutual elimination"
-ROLL_LIMIT: Final = "roll limit"
+WIN: Final = "last-player-in"
+MUTUAL: Final = "mutual-elimination"
+ROLL_LIMIT: Final = "roll-limit"
 """``Outcome.reason``: CON-55, CON-56 and CON-57."""
 
 _SEAT_LIST: Final = re.compile(r"[{\[(]?\s*([1-4](?:\s*[, ]\s*[1-4])*)\s*[}\])]?")
@@ -174,32 +175,26 @@ class ConflictState(State):
         "board_count",
         "controller",
         "dice",
-        "game",
-        "history",
         "key",
         "log",
         "moved",
         "occupied",
-        "options",
         "out",
         "owner",
         "phase",
         "pieces",
         "player_of",
-        "players",
         "reserve",
         "rolls",
         "seat",
         "seat_masks",
-        "seed",
         "squares",
-        "start",
         "unused",
     )
 
     def __init__(
         self,
-        game: Game,
+        game: Game[State],
         options: dict[str, Any],
         seed: int,
         start: JSONDict | None,
@@ -207,12 +202,7 @@ class ConflictState(State):
         occupied: tuple[int, ...],
         position: Position,
     ) -> None:
-        self.game = game
-        self.players = len(occupied)
-        self.options = options
-        self.seed = seed
-        self.start = start
-        self.history: list[Action] = []
+        super().__init__(game, len(occupied), options, seed, start)
         self.board = board
         self.occupied = occupied
         self.player_of = [-1] * 4
@@ -491,13 +481,11 @@ class ConflictState(State):
             self._put(square, old)
         del self.log[log_length:]
 
-    def copy(self) -> ConflictState:
-        clone = ConflictState.__new__(ConflictState)
-        for name in ("game", "players", "options", "seed", "start", "board", "occupied", "player_of", "phase",
-                     "seat", "dice", "unused", "moved", "activation", "rolls", "key", "_outcome", "_legal",
-                     "_legal_set", "_limit", "_optional", "_planes_on_mines"):
+    def copy_into(self, clone: ConflictState) -> None:
+        for name in ("board", "occupied", "player_of", "phase", "seat", "dice", "unused", "moved",
+                     "activation", "rolls", "key", "_outcome", "_legal", "_legal_set", "_limit", "_optional",
+                     "_planes_on_mines"):
             setattr(clone, name, getattr(self, name))
-        clone.history = self.history.copy()
         clone.squares = self.squares.copy()
         clone.pieces = self.pieces.copy()
         clone.board_count = self.board_count.copy()
@@ -513,7 +501,6 @@ class ConflictState(State):
         clone.log = self.log.copy()
         clone._undo = self._undo.copy()  # its entries are never mutated
         clone._changes = self._changes.copy()
-        return clone
 
     def _set(self, square: int, code: int) -> None:
         """Puts ``code`` (or ``EMPTY``) on ``square``, remembering what was there for undo."""
@@ -729,25 +716,19 @@ class ConflictState(State):
         return write_position(self.board, self.occupied, position, self.pieces,
                               outcome.to_json() if outcome else None)
 
-    def view(self, seat: int | None) -> JSONDict:
-        """Conflict hides nothing (CON-66): every seat and spectator sees the whole game. ``events``
-        are the last action's messages (CON-67 item 2), ``event_data`` the same events as data
-        (``render.event_json``); ``board`` is the map (``render.map_json``)."""
-        outcome = self._outcome
+    def view_content(self, seat: int | None) -> JSONDict:
+        """Conflict hides nothing (CON-66): every seat and spectator sees the whole position.
+        ``events`` are the last action's messages (CON-67 item 2), ``event_data`` the same events
+        as data (``render.event_json``); ``board`` is the map (``render.map_json``)."""
         recent = self.recent_events()
         return {
-            "game": "conflict",
-            "seat": seat,
-            **self.position_json(),
-            "to_move": self.to_move(),
+            "position": self.position_json(),
             "controllers": [c + 1 for c in self.controller],
             "map": self.board.map.name,
             "board": map_json(self),
             "map_warnings": list(self.board.map.warnings),
             "events": event_texts(self, recent),
             "event_data": [event_json(self, event) for event in recent],
-            "outcome": outcome.to_json() if outcome else None,
-            "record": self.to_json(),
         }
 
     def seat_names(self) -> list[str]:
@@ -773,6 +754,31 @@ class ConflictState(State):
         (``AmbiguousError`` when a needed ``@seat`` is missing), ``IllegalActionError`` otherwise."""
         return parse(self, text)
 
+    def action_parts(self, action: Action) -> JSONDict:
+        """``kind`` (``roll``, ``end``, ``activate``, ``move``, ``enter``); a roll's ``dice``; the
+        ``piece`` (type) and its ``seat`` (colour) for activations, moves and entries; for moves
+        and entries the ``die``, ``from`` (an entry starts on its seat's base), ``to`` and ``path``
+        (CON-64's canonical path, the squares walked after ``from``)."""
+        decision = decode(action, self.board.size)
+        if decision is None:
+            raise IllegalActionError(f"not a Conflict action: {action!r}")
+        parts: JSONDict = {"kind": decision.kind}
+        if decision.kind == "roll":
+            parts["dice"] = list(decision.dice)
+            return parts
+        if decision.kind == "end":
+            return parts
+        code = decision.code if decision.kind != "move" else self.squares[decision.square]
+        parts.update(piece=TYPE_NAMES[code % TYPES], seat=SEAT_NAMES[code // TYPES])
+        if decision.kind == "activate":
+            return parts
+        names = self.board.names
+        start = decision.square if decision.kind == "move" else self.board.bases[code // TYPES]
+        path = canonical_path(self, action) or []
+        parts.update(die=decision.die, path=[names[square] for square in path], to=names[decision.final])
+        parts["from"] = names[start]
+        return parts
+
     def path_of(self, action: Action) -> list[int] | None:
         """The canonical path (CON-64) of a move or entry here, as squares; ``None`` if none."""
         return canonical_path(self, action)
@@ -795,7 +801,7 @@ def _controllers(owner: list[int]) -> list[int]:
 # --- the game ---------------------------------------------------------------------------------------
 
 
-class Conflict(Game):
+class Conflict(Game[ConflictState]):
     """Conflict for 2 to 4 players, as xconflict's help text describes it (``specs/conflict.md``)."""
 
     info = GameInfo(
@@ -812,33 +818,38 @@ class Conflict(Game):
         # actions each (roll, activation, two moves). Random games take ~600 (2 players) to
         # ~1,700 (4 players).
         max_actions=10_000,
+        end_reasons={  # CON-55 to CON-57
+            WIN: "the last player left in the game",
+            MUTUAL: "the last players were knocked out together",
+            ROLL_LIMIT: "the roll limit was reached",
+        },
     )
 
-    def new(
-        self,
-        players: int | None = None,
-        options: Mapping[str, Any] | None = None,
-        seed: int = 0,
-        start: JSONDict | None = None,
-    ) -> ConflictState:
-        """The set-up (CON-18), or ``start`` in ``position_json`` form (see ``position``). With the
-        ``seats`` option, ``players`` may be left out."""
-        resolved = self.info.resolve_options(options)
-        seats: list[int] | None = resolved["seats"]
+    def players_for(
+        self, players: int | None, options: dict[str, Any], start: JSONDict | None
+    ) -> int | None:
+        """With the ``seats`` option (or a position naming its seats), ``players`` may be left out."""
+        seats: list[int] | None = options["seats"]
         if players is None and seats is not None:
-            players = len(seats)
+            return len(seats)
         if players is None and isinstance(start, dict) and isinstance(start.get("seats"), list):
-            players = len(start["seats"])
-        count = self.info.check_players(players)
-        if seats is not None and len(seats) != count:
-            raise OptionError(f"option 'seats' names {len(seats)} seats for {count} players")
-        occupied = tuple(seat - 1 for seat in seats) if seats is not None else tuple(range(count))
-        board = board_for(resolved["board"])
+            return len(start["seats"])
+        return players
+
+    def create(
+        self, players: int, options: dict[str, Any], seed: int, start: JSONDict | None
+    ) -> ConflictState:
+        """The set-up (CON-18), or ``start`` in ``position_json`` form (see ``position``)."""
+        seats: list[int] | None = options["seats"]
+        if seats is not None and len(seats) != players:
+            raise OptionError(f"option 'seats' names {len(seats)} seats for {players} players")
+        occupied = tuple(seat - 1 for seat in seats) if seats is not None else tuple(range(players))
+        board = board_for(options["board"])
         if start is None:
-            position = initial_position(board, occupied, resolved["submarines"])
+            position = initial_position(board, occupied, options["submarines"])
         else:
-            position = read_position(start, board, occupied, resolved["submarines"])
-        return ConflictState(self, resolved, seed, start, board, occupied, position)
+            position = read_position(start, board, occupied, options["submarines"])
+        return ConflictState(self, options, seed, start, board, occupied, position)
 
     def position(
         self,

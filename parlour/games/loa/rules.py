@@ -171,21 +171,15 @@ class LoaState(State):
         "_repetition",
         "_seen",
         "_undo",
-        "game",
-        "history",
         "key",
-        "options",
         "pieces",
-        "players",
         "plies",
-        "seed",
-        "start",
         "turn",
     )
 
     def __init__(
         self,
-        game: Game,
+        game: Game[State],
         options: dict[str, Any],
         seed: int,
         start: JSONDict | None,
@@ -194,12 +188,7 @@ class LoaState(State):
         turn: int,
         plies: int,
     ) -> None:
-        self.game = game
-        self.players = 2
-        self.options = options
-        self.seed = seed
-        self.start = start
-        self.history: list[Action] = []
+        super().__init__(game, 2, options, seed, start)
         self.pieces = [black, white]
         self.turn = turn
         self.plies = plies
@@ -306,14 +295,7 @@ class LoaState(State):
                 key ^= ZOBRIST[1 - turn][target]
         self.key = key
 
-    def copy(self) -> LoaState:
-        clone = LoaState.__new__(LoaState)
-        clone.game = self.game
-        clone.players = 2
-        clone.options = self.options
-        clone.seed = self.seed
-        clone.start = self.start
-        clone.history = self.history.copy()
+    def copy_into(self, clone: LoaState) -> None:
         clone.pieces = self.pieces.copy()
         clone.turn = self.turn
         clone.plies = self.plies
@@ -324,7 +306,6 @@ class LoaState(State):
         clone._seen = self._seen.copy()
         clone._undo = self._undo.copy()
         clone._outcome = self._outcome
-        return clone
 
     def position_key(self) -> int:
         return self.key
@@ -361,18 +342,22 @@ class LoaState(State):
             "plies": self.plies,
         }
 
-    def view(self, seat: int | None) -> JSONDict:
-        """Lines of Action hides nothing: every seat and spectator sees the whole game."""
-        outcome = self._outcome
+    def view_content(self, seat: int | None) -> JSONDict:
+        """Lines of Action hides nothing: every seat and spectator sees the whole position."""
         return {
-            "game": "loa",
-            "seat": seat,
-            **self.position_json(),
+            "position": self.position_json(),
             "move_limit": self._limit,
-            "to_move_seat": self.to_move(),
             "last_move": self._last_move_text(),
-            "outcome": outcome.to_json() if outcome else None,
-            "record": self.to_json(),
+        }
+
+    def action_parts(self, action: Action) -> JSONDict:
+        if action == PASS:
+            return {"kind": "pass"}
+        target = action & 63
+        return {
+            "kind": "capture" if self.is_capture(action) else "move",
+            "from": square_name(action >> 6),
+            "to": square_name(target),
         }
 
     def _last_move_text(self) -> str | None:
@@ -401,7 +386,7 @@ class LoaState(State):
         return "\n".join(lines)
 
 
-class LinesOfAction(Game):
+class LinesOfAction(Game[LoaState]):
     """Lines of Action, the CS61B rules by default (``specs/loa.md``)."""
 
     info = GameInfo(
@@ -414,21 +399,22 @@ class LinesOfAction(Game):
         hidden_information=False,
         options=OPTIONS,
         seat_names=("Black", "White"),
+        end_reasons={
+            "connected": "all its pieces joined in one group",
+            "simultaneous": "both sides joined their pieces with one move",
+            "repetition": "the same position for the third time",
+            "move-limit": "the move limit was reached",
+            "blocked": "neither side can move",
+        },
     )
 
-    def new(
-        self,
-        players: int | None = None,
-        options: Mapping[str, Any] | None = None,
-        seed: int = 0,
-        start: JSONDict | None = None,
+    def create(
+        self, players: int, options: dict[str, Any], seed: int, start: JSONDict | None
     ) -> LoaState:
-        self.info.check_players(players)
-        resolved = self.info.resolve_options(options)
         if start is None:
-            return LoaState(self, resolved, seed, None, INITIAL_BLACK, INITIAL_WHITE, BLACK, 0)
+            return LoaState(self, options, seed, None, INITIAL_BLACK, INITIAL_WHITE, BLACK, 0)
         black, white, turn, plies = read_position(start)
-        return LoaState(self, resolved, seed, start, black, white, turn, plies)
+        return LoaState(self, options, seed, start, black, white, turn, plies)
 
     def from_rows(
         self,

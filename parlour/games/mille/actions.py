@@ -95,3 +95,19 @@ def action_text(action: Action) -> str:
     if CARD <= base < CARD + KINDS:
         return f"card {TOKENS[kind]}"
     raise NotationError(f"not a Mille Bornes action: {action!r}")
+
+
+def action_parts(action: Action) -> dict[str, object]:
+    """The parts of an action as data (``State.action_parts``)."""
+    base, slot = split_hint(action)
+    text = action_text(action).split()
+    parts: dict[str, object] = {"kind": "new_game" if base == NEW_GAME else text[0]}
+    if base in (EXTEND_YES, EXTEND_NO):
+        parts["yes"] = base == EXTEND_YES
+    elif ORDER <= base < ORDER + 4:
+        parts["on"] = bool(base & 1)
+    elif action_kind(base) != EMPTY:
+        parts["card"] = TOKENS[action_kind(base)]
+    if slot is not None:
+        parts["slot"] = SLOT_NAMES[slot]
+    return parts

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Mapping
 from typing import Any, Final
 
 from parlour.engine import (
@@ -36,6 +35,7 @@ from parlour.games.mille.actions import (
     ORDER,
     PLAY,
     action_kind,
+    action_parts,
     action_text,
     hinted,
     order_action,
@@ -135,7 +135,6 @@ class MilleState(State):
         "drawn",
         "events",
         "extended",
-        "game",
         "game_no",
         "game_total",
         "games_won",
@@ -143,38 +142,28 @@ class MilleState(State):
         "hand_no",
         "hand_serial",
         "hand_total",
-        "history",
         "last_hand",
         "mileage",
         "miles",
         "mover",
-        "options",
         "order",
         "pending",
         "pile",
         "pile_count",
-        "players",
         "received",
         "safeties",
         "safety_bits",
-        "seed",
         "slots",
         "speed",
         "speed_pile",
         "stale",
-        "start",
         "step",
         "window",
     )
 
-    def __init__(self, game: Game, options: dict[str, Any], seed: int, start: JSONDict | None,
+    def __init__(self, game: Game[State], options: dict[str, Any], seed: int, start: JSONDict | None,
                  position: Position) -> None:
-        self.game = game
-        self.players = 2
-        self.options = options
-        self.seed = seed
-        self.start = start
-        self.history: list[Action] = []
+        super().__init__(game, 2, options, seed, start)
         self._undo: list[tuple[Any, ...]] = []
         self._legal: list[Action] | None = None
         self._load(position)
@@ -482,11 +471,7 @@ class MilleState(State):
         self.received[seat][:] = received
         self._legal = None
 
-    def copy(self) -> MilleState:
-        clone = MilleState.__new__(MilleState)
-        clone.game, clone.players, clone.options, clone.seed = self.game, 2, self.options, self.seed
-        clone.start = self.start
-        clone.history = self.history.copy()
+    def copy_into(self, clone: MilleState) -> None:
         clone._undo = self._undo.copy()  # its entries are never mutated
         clone._legal = self._legal
         clone._outcome, clone.last_hand = self._outcome, self.last_hand
@@ -509,7 +494,6 @@ class MilleState(State):
         clone.miles = [self.miles[0].copy(), self.miles[1].copy()]
         clone.mileage, clone.hand_total = self.mileage.copy(), self.hand_total.copy()
         clone.window = self.window.copy()
-        return clone
 
     def redeal(self, viewer: int | None, rng: random.Random) -> MilleState:
         """A copy in which the cards hidden from ``viewer`` — the other seat's hand of cards (both
@@ -773,7 +757,7 @@ class MilleState(State):
         winner = None if first == second else (0 if first > second else 1)
         if winner is not None:
             self.games_won[winner] += 1
-        self._outcome = Outcome(winner, "5000", (float(first), float(second)))
+        self._outcome = Outcome(winner, "5000", (float(first), float(second)))  # MIL-55
         self.events.append(Event("game_end", -1 if winner is None else winner, score=score))
         self.step = OVER
 
@@ -956,9 +940,16 @@ class MilleState(State):
 
     # --- what leaves the engine -------------------------------------------------------------------
 
-    def view(self, seat: int | None) -> JSONDict:
+    def view_content(self, seat: int | None) -> JSONDict:
         """MIL-57: the public part, and for a seat its own hand of cards; never a record."""
         return seat_view(self, seat)
+
+    def action_parts(self, action: Action) -> JSONDict:
+        """``kind`` (``draw``, ``play``, ``discard``, ``coup``, ``extend``, ``card``, ``order``,
+        ``new_game``); the ``card`` (token) a play, discard, coup or chance card names; the
+        hinted ``slot`` (``P``, ``1``…``6``) where the action names one; ``yes`` for extend, ``on``
+        for ordering."""
+        return action_parts(action)
 
     def hidden_from(self, seat: int | None) -> list[str]:
         return hidden_texts(self, seat)
@@ -978,7 +969,7 @@ def _known(action: Action) -> bool:
     return True
 
 
-class Mille(Game):
+class Mille(Game[MilleState]):
     """Mille Bornes for two, as Ken Arnold's BSD ``mille`` plays it, bugs fixed (``specs/mille.md``)."""
 
     info = GameInfo(
@@ -996,28 +987,23 @@ class Mille(Game):
         # Every hand ends (MIL-50, MIL-51) and a game to 5000 takes a few hands: ~2,000 actions
         # between random bots, up to ~6,000. The bound only stops a runaway.
         max_actions=200_000,
+        end_reasons={"5000": "the first to 5000 points"},
     )
 
-    def new(
-        self,
-        players: int | None = None,
-        options: Mapping[str, Any] | None = None,
-        seed: int = 0,
-        start: JSONDict | None = None,
+    def create(
+        self, players: int, options: dict[str, Any], seed: int, start: JSONDict | None
     ) -> MilleState:
-        self.info.check_players(players)
-        resolved = self.info.resolve_options(options)
         if start is None:
             position = Position(pile=list(reversed(shuffled_deck(seed, 1))))
             position.events.append(Event("deal", 0, number=1))
         else:
             position = read_position(start, seed)
-        return MilleState(self, resolved, seed, start, position)
+        return MilleState(self, options, seed, start, position)
 
     def sample_state(self, view: JSONDict, rng: random.Random) -> MilleState:
         """A full state consistent with ``view`` (MIL-58): the unseen cards dealt at random to the
         hidden hands and the pile. Its seed is drawn from ``rng``; it has no history."""
-        start = sample_position(view, rng)
-        return self.new(options=view.get("options"), seed=rng.getrandbits(52), start=start)
+        start = sample_position(view["content"], view["seat"], rng)
+        return self.new(options=view["options"], seed=rng.getrandbits(52), start=start)
 
 

@@ -112,16 +112,10 @@ def seat_view(state: MilleState, seat: int | None) -> JSONDict:
         events=[event_json(e) for e in state.events],
         seats=seats,
     )
-    view: JSONDict = {
-        "game": "mille",
-        "viewer": seat,
-        "options": dict(state.options),
-        "match": _match(state),
-        "hand": hand,
-    }
+    content: JSONDict = {"match": _match(state), "hand": hand}
     if seat is not None:
-        view["private"] = private_part(state, seat)
-    return view
+        content["private"] = private_part(state, seat)
+    return content
 
 
 def hidden_texts(state: MilleState, seat: int | None) -> list[str]:
@@ -170,10 +164,11 @@ _FLOW_KEYS = ("phase", "step", "chance", "to_act", "drawn", "dealt", "draw", "be
               "extended")
 
 
-def unseen_cards(view: JSONDict) -> list[int]:
-    """MIL-58: the deck minus the viewer's hand minus every card face up, in canonical order."""
+def unseen_cards(content: JSONDict) -> list[int]:
+    """MIL-58: the deck minus the viewer's hand minus every card face up, in canonical order
+    (``content``: a view's content)."""
     counts = list(COPIES)
-    hand = view["hand"]
+    hand = content["hand"]
 
     def see(tokens: list[str]) -> None:
         for text in tokens:
@@ -186,7 +181,7 @@ def unseen_cards(view: JSONDict) -> list[int]:
         see([entry["card"] for entry in public["safeties"]])
         for text, count in public["miles"].items():
             counts[parse_card(text)] -= count
-    private = view.get("private")
+    private = content.get("private")
     if private is not None:
         see([text for text in private["slots"] if text is not None])
     if any(count < 0 for count in counts):
@@ -212,19 +207,19 @@ def _hidden_layout(cards: list[int], hand: JSONDict, seat: int) -> tuple[list[in
     return slots, cards[:taken]
 
 
-def sample_position(view: JSONDict, rng: random.Random) -> JSONDict:
-    """A position consistent with ``view``: the unseen cards shuffled into the hidden hands of
-    cards (as many as each holds) and the pile (MIL-58)."""
+def sample_position(content: JSONDict, viewer: int | None, rng: random.Random) -> JSONDict:
+    """A position consistent with what ``viewer`` sees (``content``: its view's content): the
+    unseen cards shuffled into the hidden hands of cards (as many as each holds) and the pile
+    (MIL-58)."""
     try:
-        hand = view["hand"]
-        viewer = view["viewer"]
-        unseen = unseen_cards(view)
+        hand = content["hand"]
+        unseen = unseen_cards(content)
         rng.shuffle(unseen)
         seats = []
         for s, public in enumerate(hand["seats"]):
             entry = {key: public[key] for key in _PUBLIC_SEAT_KEYS}
             if s == viewer:
-                private = view["private"]
+                private = content["private"]
                 entry.update(slots=private["slots"], order=private["order"], received=private["received"])
             else:
                 held, unseen = unseen[:public["cards"]], unseen[public["cards"]:]
@@ -237,6 +232,6 @@ def sample_position(view: JSONDict, rng: random.Random) -> JSONDict:
         sampled = {key: hand[key] for key in _FLOW_KEYS}
         sampled.update(pile=[TOKENS[k] for k in unseen], discards=hand["discards"], seats=seats,
                        events=hand["events"])
-        return {"match": view["match"], "hand": sampled}
+        return {"match": content["match"], "hand": sampled}
     except (KeyError, TypeError, ValueError) as error:
         raise FormatError(f"not a Mille Bornes view: {error!r}") from None
