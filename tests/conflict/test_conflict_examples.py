@@ -213,7 +213,7 @@ def test_x14_case_c3_yellow_wins() -> None:
     assert state.players_in() == [YELLOW]
     outcome = state.outcome()
     assert state.phase == OVER_PHASE and state.to_move() < 0 and state.legal_actions() == []
-    assert outcome is not None and outcome.winner == YELLOW and outcome.reason == "last player in"
+    assert outcome is not None and outcome.winner == YELLOW and outcome.reason == "last-player-in"  # CON-55
     assert outcome.scores == (0.0, 0.0, 0.0, 1.0)
 
 
@@ -346,7 +346,7 @@ def test_x23_mutual_elimination() -> None:
                      players=2)
     do(state, "o3 3: p2 q2 r3")
     outcome = state.outcome()
-    assert outcome is not None and outcome.winner is None and outcome.reason == "mutual elimination"
+    assert outcome is not None and outcome.winner is None and outcome.reason == "mutual-elimination"  # CON-56
     assert outcome.scores == (1.0, 1.0)
     assert state.out[:2] == ["no pieces", "no pieces"]
 
@@ -388,7 +388,7 @@ def test_x27_roll_limit() -> None:
         assert state.phase == DECISION_PHASE
         do(state, "end")
     outcome = state.outcome()
-    assert outcome is not None and outcome.winner is None and outcome.reason == "roll limit"
+    assert outcome is not None and outcome.winner is None and outcome.reason == "roll-limit"  # CON-57
     assert outcome.scores == (1.0, 1.0) and state.rolls == 3
 
 

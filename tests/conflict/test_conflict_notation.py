@@ -179,7 +179,7 @@ def test_events_are_told() -> None:
     assert "roll ends (unused: 2)" in state.render(0)
     view = state.view(1)
     assert json.loads(json.dumps(view)) == view
-    assert view["record"] == state.to_json() and view["controllers"] == [1, 1, 3, 4]
+    assert view["content"]["controllers"] == [1, 1, 3, 4]  # CON-66: controllers, seats 1-4
 
 
 def test_mine_and_result_messages() -> None:
@@ -190,4 +190,6 @@ def test_mine_and_result_messages() -> None:
     assert "the red airplane is destroyed by orange's mine on r3" in text
     assert "the orange anti-aircraft gun is destroyed by orange's mine on r3" in text
     assert "Red is out (no pieces)" in text and "Orange is out (no pieces)" in text
-    assert text.splitlines()[-1] == "Game over: a draw between red, orange (mutual elimination)"
+    assert text.splitlines()[-1] == (
+        "Game over: a draw between red, orange (the last players were knocked out together)"  # CON-56
+    )

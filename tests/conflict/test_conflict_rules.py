@@ -256,7 +256,8 @@ def test_random_games_keep_the_invariants(players: int, options: dict[str, objec
         check_invariants(state)
         outcome = state.outcome()
         assert outcome is not None
-        assert outcome.reason in ("last player in", "mutual elimination", "roll limit")
+        assert outcome.reason in ("last-player-in", "mutual-elimination", "roll-limit")
+        assert outcome.reason in CONFLICT.info.end_reasons
 
 
 def test_moves_are_decisions_of_piece_die_and_final_square() -> None:

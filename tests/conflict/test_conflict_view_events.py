@@ -13,18 +13,21 @@ from parlour.games.conflict.maps import load_map
 
 
 def views(state: ConflictState) -> list[dict[str, Any]]:
-    """Every seat's view and the spectator's, checked to be JSON and all alike (CON-66)."""
-    seen = [state.view(seat) for seat in [*range(state.players), None]]
-    for view in seen:
+    """Every seat's view and the spectator's, checked to be JSON and alike but for the seat they
+    are for (CON-66); their contents."""
+    seats = [*range(state.players), None]
+    seen = [state.view(seat) for seat in seats]
+    for seat, view in zip(seats, seen, strict=True):
         assert json.loads(json.dumps(view)) == view
-        assert view == seen[-1]
-    return seen
+        assert view["seat"] == seat
+        assert view | {"seat": None} == seen[-1]
+    return [view["content"] for view in seen]
 
 
 def event_data(state: ConflictState) -> list[dict[str, Any]]:
-    seen = views(state)
-    assert len(seen[-1]["event_data"]) == len(seen[-1]["events"])
-    data: list[dict[str, Any]] = seen[-1]["event_data"]
+    content = views(state)[-1]
+    assert len(content["event_data"]) == len(content["events"])
+    data: list[dict[str, Any]] = content["event_data"]
     return data
 
 
@@ -52,7 +55,7 @@ def test_a_mine_explosion_is_an_event_of_every_view() -> None:
         {"kind": "mine", "seat": 1, "piece": "1A", "square": "r3", "mine": 2},
         {"kind": "mine", "seat": 1, "piece": "2G", "square": "r3", "mine": 2},
     ]
-    assert state.view(None)["pieces"] == ["1C a1"]
+    assert state.view(None)["content"]["position"]["pieces"] == ["1C a1"]
 
 
 def test_an_entry_and_the_end_of_a_roll_as_data() -> None:

@@ -117,11 +117,12 @@ def dice_line(state: ConflictState) -> str:
 def turn_line(state: ConflictState, viewer: int | None) -> str:
     outcome = state.outcome()
     if outcome is not None:
+        words = state.game.info.reason_words(outcome.reason)  # CON-59: the game's own words
         if outcome.winner is not None:
             winner = state.occupied[outcome.winner]
-            return f"Game over: {SEAT_COLOURS[winner].capitalize()} wins ({outcome.reason})"
+            return f"Game over: {SEAT_COLOURS[winner].capitalize()} wins ({words})"
         drawn = [state.occupied[p] for p, score in enumerate(outcome.scores) if score]
-        return f"Game over: a draw between {', '.join(SEAT_COLOURS[s] for s in drawn)} ({outcome.reason})"
+        return f"Game over: a draw between {', '.join(SEAT_COLOURS[s] for s in drawn)} ({words})"
     name = _player_name(state, state.seat, viewer)
     yours = viewer is not None and state.player_of[state.seat] == viewer
     if state.phase == CHANCE_PHASE:
