@@ -7,9 +7,10 @@ from parlour.games.biloba import Biloba
 from parlour.games.conflict import Conflict
 from parlour.games.loa import LinesOfAction
 from parlour.games.mille import Mille
+from parlour.games.tictactoe import TicTacToe
 
 GAMES: dict[str, Game[State]] = {
-    game.info.name: game for game in (LinesOfAction(), Biloba(), Mille(), Conflict())
+    game.info.name: game for game in (LinesOfAction(), Biloba(), Mille(), Conflict(), TicTacToe())
 }
 
 
