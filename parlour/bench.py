@@ -98,7 +98,7 @@ class _Parser(argparse.ArgumentParser):
 def build_parser() -> _Parser:
     parser = _Parser(prog="parlour bench", description="Measure how fast the rules and the search run.")
     parser.add_argument("game", help=f"the game to measure ({', '.join(sorted(GAMES))}), "
-                                     "or 'server' (see 'parlour bench server --help')")
+                                     "or 'server' or 'traffic' (see 'parlour bench server --help')")
     parser.add_argument("--depth", type=int, default=None, metavar="N",
                         help="perft up to depth N (default 4, conflict 3; loa depth 5 takes minutes)")
     parser.add_argument("--quick", action="store_true",
@@ -358,6 +358,10 @@ def main(argv: Sequence[str]) -> int:
         from parlour.server.bench import main as bench_server
 
         return bench_server(argv[1:])
+    if list(argv[:1]) == ["traffic"]:  # not a game: the bytes one seat receives from the server
+        from parlour.server.traffic import main as bench_traffic
+
+        return bench_traffic(argv[1:])
     try:
         plan = read_plan(argv)
     except UsageError as error:
