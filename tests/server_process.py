@@ -18,7 +18,7 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
-from parlour.server.serve import READY
+from parlour.server.process import READY
 
 ROOT = Path(__file__).resolve().parents[1]
 START_SECONDS = 30.0

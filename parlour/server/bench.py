@@ -17,14 +17,10 @@ import json
 import math
 import os
 import random
-import select
-import signal
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
-import urllib.request
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -34,7 +30,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
 from parlour.games import GAMES
-from parlour.server.serve import READY
+from parlour.server.process import post, start_server, stop_server
 
 TARGET_MATCHES: Final = 200
 DEFAULT_THINK: Final = 0.1
@@ -87,27 +83,6 @@ class Tally:
 # --- the server subprocess -------------------------------------------------------------------------
 
 
-def start_server(directory: Path) -> tuple[subprocess.Popen[bytes], str]:
-    env = {**os.environ, "XDG_DATA_HOME": str(directory), "PYTHONUNBUFFERED": "1"}
-    db = directory / "bench.sqlite3"
-    process = subprocess.Popen(
-        [sys.executable, "-m", "parlour.cli", "serve", "--port", "0", "--db", str(db)],
-        env=env, stdout=subprocess.PIPE, stdin=subprocess.DEVNULL,
-    )
-    assert process.stdout is not None
-    line = b""
-    deadline = time.monotonic() + 30
-    while not line.endswith(b"\n") and time.monotonic() < deadline and process.poll() is None:
-        ready, _, _ = select.select([process.stdout], [], [], 1.0)
-        if ready:
-            line += os.read(process.stdout.fileno(), 1)
-    text = line.decode(errors="replace")
-    if not text.startswith(READY):
-        process.kill()
-        raise RuntimeError(f"the server did not start (it printed {text!r})")
-    return process, text.removeprefix(READY).split()[0].rstrip("/")
-
-
 def cpu_seconds(pid: int) -> float:
     """User + system CPU of a process and its children still running (the bot workers)."""
     total = 0.0
@@ -136,15 +111,6 @@ def children(pid: int) -> list[int]:
 
 
 # --- the bots ------------------------------------------------------------------------------------------
-
-
-def post(base: str, path: str, body: dict[str, Any]) -> dict[str, Any]:
-    request = urllib.request.Request(base + path, data=json.dumps(body).encode(), method="POST",
-                                     headers={"Content-Type": "application/json"})
-    opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
-    with opener.open(request, timeout=60) as answer:
-        result: dict[str, Any] = json.loads(answer.read())
-        return result
 
 
 class Player:
@@ -284,12 +250,7 @@ def main(argv: Sequence[str]) -> int:
             tally, cpu, wall = asyncio.run(measure(
                 base, args.matches, args.game, args.think, args.warmup, args.seconds, args.seed, process.pid))
         finally:
-            process.send_signal(signal.SIGTERM)
-            try:
-                process.wait(15)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait()
+            stop_server(process)
     report(args.matches, tally, cpu, wall)
     print(f"  load average {os.getloadavg()[0]:.1f} after (other processes compete for the CPUs)")
     return 0

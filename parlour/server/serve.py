@@ -17,12 +17,11 @@ import uvicorn
 
 from parlour.server.app import build_app
 from parlour.server.messages import MAX_MESSAGE
+from parlour.server.process import READY
 from parlour.server.storage import SQLiteStore, StoreError
 
 DEFAULT_HOST: Final = "127.0.0.1"
 DEFAULT_PORT: Final = 8080
-READY: Final = "parlour serve: listening on"
-"""The start of the line printed once the server accepts connections (tests read the address)."""
 
 
 def default_db() -> Path:

@@ -1,0 +1,171 @@
+"""``parlour bench traffic``: the bytes one seat receives over a match, frame by frame.
+
+A ``parlour serve`` process on 127.0.0.1 (started here, or one already running given by
+``--url``), one match with a fixed seed: seat 0 is this client on a WebSocket, playing random
+texts from the ``legal`` list it is sent; the other seats are ``bot:random``. Every frame the
+seat receives is counted (its payload: the JSON text's UTF-8 bytes, not the WebSocket framing)
+until the match reaches ``--actions`` recorded actions (chance decisions included: the match's
+version) or ends, whichever comes first; the report says which.
+
+The client reads only what every protocol version has had (``type``, ``version``, ``status``,
+``legal`` as texts or as ``{"text": …}`` objects), so the same command measures an older server.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import random
+import statistics
+import sys
+import tempfile
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, NoReturn
+
+from websockets.asyncio.client import ClientConnection, connect
+
+from parlour.server.process import post, start_server, stop_server
+
+
+class UsageError(Exception):
+    pass
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(message)
+
+
+def build_parser() -> _Parser:
+    parser = _Parser(
+        prog="parlour bench traffic",
+        description="The bytes one seat receives over one match against random bots.",
+    )
+    parser.add_argument("--game", default="conflict", help="the game (default conflict)")
+    parser.add_argument("--players", type=int, default=2, metavar="P", help="players (default 2)")
+    parser.add_argument("--actions", type=int, default=400, metavar="N",
+                        help="stop once the match has N recorded actions, chance included (default 400)")
+    parser.add_argument("--seed", type=int, default=2, metavar="S",
+                        help="the match seed and the client's random seed (default 2: a 2-player Conflict "
+                             "game that lasts past 400 actions)")
+    parser.add_argument("--option", action="append", default=[], metavar="NAME=JSON",
+                        help="a rules option (its value read as JSON, else as text); repeatable")
+    parser.add_argument("--source", type=Path, metavar="DIR",
+                        help="start the server from the parlour package in DIR (another checkout, e.g. a "
+                             "git worktree of an older commit); the client stays this one")
+    parser.add_argument("--url", metavar="URL",
+                        help="measure a server already running there instead of starting one")
+    return parser
+
+
+@dataclass
+class Traffic:
+    """What the seat received, by message type."""
+
+    sizes: dict[str, list[int]] = field(default_factory=dict)
+    version: int = 0
+    status: str = ""
+    sent: int = 0
+
+    def count(self, kind: str, size: int) -> None:
+        self.sizes.setdefault(kind, []).append(size)
+
+    @property
+    def total(self) -> int:
+        return sum(sum(sizes) for sizes in self.sizes.values())
+
+
+def read_options(pairs: Sequence[str]) -> dict[str, Any]:
+    options: dict[str, Any] = {}
+    for pair in pairs:
+        name, equals, value = pair.partition("=")
+        if not equals:
+            raise UsageError(f"--option {pair!r}: write NAME=VALUE")
+        try:
+            options[name] = json.loads(value)
+        except ValueError:
+            options[name] = value
+    return options
+
+
+def legal_texts(message: dict[str, Any]) -> list[str]:
+    """The legal texts of a message: plain strings (older servers) or ``{"text": …}`` objects."""
+    return [entry if isinstance(entry, str) else entry["text"] for entry in message.get("legal") or []]
+
+
+async def play(base: str, args: argparse.Namespace, options: dict[str, Any]) -> Traffic:
+    game, seed, actions = args.game, args.seed, args.actions
+    body = {"game": game, "players": args.players, "options": options, "seed": seed, "join": 0,
+            "name": "traffic", "seats": ["open"] + ["bot:random"] * (args.players - 1), "bot_seconds": 0.01}
+    created = await asyncio.to_thread(post, base, "/api/matches", body)
+    match_id = created["match"]["id"]
+    ws = "ws://" + base.removeprefix("http://")
+    traffic = Traffic()
+    rng = random.Random(seed)
+    async with connect(f"{ws}/ws/matches/{match_id}", proxy=None, max_queue=None, max_size=None,
+                       open_timeout=60, ping_interval=None) as socket:
+        await socket.send(json.dumps({"type": "hello", "token": created["token"]}))
+        await listen(socket, traffic, rng, actions)
+    return traffic
+
+
+async def listen(socket: ClientConnection, traffic: Traffic, rng: random.Random, actions: int) -> None:
+    """Counts every frame; answers each offer of legal texts; stops at ``actions`` or the end."""
+    answered = -1
+    async for frame in socket:
+        text = frame if isinstance(frame, str) else frame.decode()
+        message = json.loads(text)
+        kind = str(message.get("type"))
+        traffic.count(kind, len(text.encode()))
+        if kind == "error":
+            raise RuntimeError(f"the server refused an action: {message}")
+        if kind not in ("state", "update"):
+            continue
+        traffic.version, traffic.status = message["version"], message["status"]
+        if traffic.version >= actions or traffic.status == "over":
+            return
+        texts = legal_texts(message)
+        if texts and traffic.version != answered:
+            answered = traffic.version
+            traffic.sent += 1
+            await socket.send(json.dumps({"type": "action", "text": rng.choice(texts),
+                                          "version": traffic.version}))
+
+
+def report(game: str, players: int, actions: int, traffic: Traffic) -> None:
+    ended = "the game ended" if traffic.status == "over" else f"stopped at {actions} actions"
+    print(f"parlour bench traffic: {game}, {players} players, seat 0 random against bot:random: "
+          f"{traffic.version} actions ({ended}), {traffic.sent} of them seat 0's")
+    frames = sum(len(sizes) for sizes in traffic.sizes.values())
+    print(f"  received: {traffic.total:,} bytes in {frames} frames")
+    for kind, sizes in sorted(traffic.sizes.items()):
+        print(f"  {kind:<7} {len(sizes):>5} frames, {sum(sizes):>10,} bytes: "
+              f"mean {statistics.mean(sizes):,.0f}, "
+              f"first {sizes[0]:,}, last {sizes[-1]:,}, largest {max(sizes):,}")
+
+
+def main(argv: Sequence[str]) -> int:
+    try:
+        args = build_parser().parse_args(list(argv))
+        options = read_options(args.option)
+        if args.actions < 1 or args.players < 1:
+            raise UsageError("--actions and --players must be at least 1")
+    except UsageError as error:
+        print(f"parlour bench traffic: {error}", file=sys.stderr)
+        return 2
+    except SystemExit as shown:
+        return int(shown.code or 0)
+    if args.url:
+        traffic = asyncio.run(play(args.url.rstrip("/"), args, options))
+    else:
+        with tempfile.TemporaryDirectory(prefix="parlour-traffic-") as directory:
+            process, base = start_server(Path(directory), args.source)
+            try:
+                traffic = asyncio.run(play(base, args, options))
+            finally:
+                stop_server(process)
+    report(args.game, args.players, args.actions, traffic)
+    return 0
