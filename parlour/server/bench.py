@@ -168,7 +168,8 @@ async def run_player(player: Player, think: float, sent: dict[int, float], tally
                 if player.seat == 0:
                     tally.finished += 1
                 return
-            if message["to_move"] == player.seat and message["legal"] and (moving is None or moving.done()):
+            # Only the seat to move is offered legal actions.
+            if message["legal"] and (moving is None or moving.done()):
                 moving = asyncio.create_task(move(player, think, sent, tally))
     except ConnectionClosed:
         tally.lost += 1
@@ -181,7 +182,7 @@ async def move(player: Player, think: float, sent: dict[int, float], tally: Tall
     await asyncio.sleep(think * (0.5 + player.rng.random()))  # a budget around --think
     snapshot = player.snapshot
     version = snapshot["version"]
-    text = player.rng.choice(snapshot["legal"])
+    text = player.rng.choice(snapshot["legal"])["text"]
     sent[version + 1] = time.perf_counter()
     try:
         await player.socket.send(json.dumps({"type": "action", "text": text, "version": version}))

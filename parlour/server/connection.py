@@ -58,7 +58,7 @@ class Connection:
             # The client is not reading: drop what it has not got and let it redraw from now.
             while not self.outbox.empty():
                 self.outbox.get_nowait()
-            message = {**self.match.state_message(self.seat, None), "resync": True}
+            message = self.match.state_message(self.seat, resync=True)
         self.outbox.put_nowait(message if isinstance(message, str) else encode(message))
 
     def hear(self, message: Message) -> None:
@@ -68,11 +68,11 @@ class Connection:
             if message.get("version") == self.match.version:
                 self.push(self.match.update_text(self.seat))
             else:
-                self.push({**self.match.state_message(self.seat, None), "resync": True})
+                self.push(self.match.state_message(self.seat, resync=True))
         elif kind == "seats":
             self.push(self.match.seats_message())
         elif kind == "started":
-            self.push(self.match.state_message(self.seat, None))
+            self.push(self.match.state_message(self.seat))
 
     # --- in ---
 
@@ -114,7 +114,7 @@ class Connection:
         self.greeted = True
         self.seat = seat
         self._listen()
-        self.push(self.match.state_message(seat, hello.last_version))
+        self.push(self.match.state_message(seat))
         if seat is not None:
             await self.match.arrive(seat)
 
@@ -126,7 +126,7 @@ class Connection:
         self.seat = seat
         self._listen()
         self.push({"type": "joined", "match": self.match.id, "seat": seat, "token": token})
-        self.push(self.match.state_message(seat, None))
+        self.push(self.match.state_message(seat))
         await self.match.arrive(seat)
 
     async def act(self, action: ActionMessage) -> None:

@@ -23,7 +23,7 @@ BOT_SECONDS_RANGE: Final = (0.01, 60.0)
 
 
 def game_json(game: Game[State]) -> dict[str, Any]:
-    """A game's metadata for ``GET /api/games``: all from ``GameInfo`` and the bot registry."""
+    """A game's declaration for ``GET /api/games``: all from ``GameInfo`` and the bot registry."""
     info = game.info
     kinds = bot_kinds(info.name)
     return {
@@ -35,6 +35,8 @@ def game_json(game: Game[State]) -> dict[str, Any]:
         "chance": info.chance,
         "hidden_information": info.hidden_information,
         "seat_names": [info.seat_name(seat) for seat in range(info.max_players)],
+        "end_reasons": dict(info.end_reasons),
+        "listed": info.listed,
         "options": [
             {"name": option.name, "default": option.default, "help": option.help,
              "choices": list(option.choices), "minimum": option.minimum}
@@ -89,7 +91,7 @@ class Lobby:
         if not isinstance(name, str):
             raise ProtocolError("bad_request", 'say which game: {"game": "' + next(iter(GAMES)) + '", …}')
         if name not in GAMES:
-            listed = ", ".join(sorted(GAMES))
+            listed = ", ".join(sorted(known for known, game in GAMES.items() if game.info.listed))
             raise ProtocolError("unknown_game", f"no game {name[:40]!r} (games: {listed})", 404)
         game = get_game(name)
         players, options = body.get("players"), body.get("options", {})

@@ -19,7 +19,6 @@ from typing import Any, Final
 
 from parlour.engine import (
     CHANCE,
-    NOBODY,
     Action,
     Game,
     IllegalActionError,
@@ -32,10 +31,6 @@ from parlour.server.pubsub import PubSub
 from parlour.server.storage import MatchRow, Store, StoreError
 
 log = logging.getLogger("parlour.server")
-
-MAX_MISSED: Final = 1000
-"""Events a reconnecting client is sent at most; further behind, it just redraws."""
-
 
 def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
@@ -105,12 +100,6 @@ class Match:
             return "open"
         return "running"
 
-    def to_move_json(self) -> int | str | None:
-        mover = self.state.to_move()
-        if mover == CHANCE:
-            return "chance"
-        return None if mover == NOBODY else mover
-
     def seats_json(self) -> list[dict[str, Any]]:
         return [
             {
@@ -125,7 +114,6 @@ class Match:
         ]
 
     def summary(self) -> dict[str, Any]:
-        outcome = self.state.outcome()
         return {
             "id": self.id,
             "game": self.info.name,
@@ -134,8 +122,8 @@ class Match:
             "options": dict(self.state.options),
             "status": self.status,
             "version": self.version,
-            "to_move": self.to_move_json(),
-            "outcome": outcome.to_json() if outcome else None,
+            "to_move": self.state.to_move_json(),
+            "outcome": self.state.outcome_json(),
             "created": self.row.created,
             "url": f"/match/{self.id}",
             "ws": f"/ws/matches/{self.id}",
@@ -144,25 +132,13 @@ class Match:
 
     # --- what a client sees (only ever through view(seat)) ------------------------------------
 
-    def snapshot(self, seat: int | None) -> dict[str, Any]:
-        outcome = self.state.outcome()
-        status = self.status
-        legal: list[str] = []
-        if seat is not None and status == "running" and self.state.to_move() == seat:
-            legal = [self.state.action_to_text(action) for action in self.state.legal_actions()]
-        return {
-            "match": self.id,
-            "game": self.info.name,
-            "players": self.row.players,
-            "version": self.version,
-            "seat": seat,
-            "status": status,
-            "to_move": self.to_move_json(),
-            "legal": legal,
-            "view": self.state.view(seat),
-            "seats": self.seats_json(),
-            "outcome": outcome.to_json() if outcome else None,
-        }
+    def legal_json(self, seat: int | None) -> list[dict[str, Any]]:
+        """The seat's legal actions, each as its text and its parts (empty unless it is to move)."""
+        state = self.state
+        if seat is None or self.status != "running" or state.to_move() != seat:
+            return []
+        return [{"text": state.action_to_text(action), "parts": state.action_parts(action)}
+                for action in state.legal_actions()]
 
     def texts_for(self, action: Action) -> dict[int | None, str]:
         """The pending ``action`` as each seat and a spectator may read it (before it is applied)."""
@@ -177,21 +153,36 @@ class Match:
             "action": event.texts[seat],
         }
 
-    def state_message(self, seat: int | None, last_version: int | None) -> dict[str, Any]:
-        message: dict[str, Any] = {"type": "state", **self.snapshot(seat), "missed": []}
-        if last_version is not None:
-            if last_version > self.version or self.version - last_version > MAX_MISSED:
-                message["resync"] = True
-            else:
-                message["missed"] = [self.event_json(event, seat) for event in self.events[last_version:]]
+    def state_message(self, seat: int | None, resync: bool = False) -> dict[str, Any]:
+        """Everything ``seat`` may know, the whole move list included: the one message with history."""
+        message: dict[str, Any] = {
+            "type": "state",
+            "match": self.id,
+            "version": self.version,
+            "seat": seat,
+            "status": self.status,
+            "seats": self.seats_json(),
+            "view": self.state.view(seat),
+            "legal": self.legal_json(seat),
+            "events": [self.event_json(event, seat) for event in self.events],
+        }
+        if resync:
+            message["resync"] = True
         return message
 
     def update_text(self, seat: int | None) -> str:
-        """The ``update`` for the latest event, encoded once per seat and version."""
+        """The ``update`` for the latest event (no history, no seats), encoded once per seat and version."""
         text = self._rendered.get(seat)
         if text is None:
-            event = self.event_json(self.events[-1], seat)
-            text = encode({"type": "update", "event": event, **self.snapshot(seat)})
+            text = encode({
+                "type": "update",
+                "match": self.id,
+                "version": self.version,
+                "status": self.status,
+                "event": self.event_json(self.events[-1], seat),
+                "view": self.state.view(seat),
+                "legal": self.legal_json(seat),
+            })
             self._rendered[seat] = text
         return text
 
@@ -332,6 +323,8 @@ class Match:
             return ProtocolError("bad_notation", str(error))
         except IllegalActionError as error:
             return ProtocolError("illegal_action", str(error))
+        if not state.is_legal(action):  # the gate: a game's parser is not trusted to check the rules
+            return ProtocolError("illegal_action", f"illegal action: {state.action_to_text(action)}")
         return await self._commit(seat, action)
 
     async def _commit(self, seat: int | None, action: Action) -> ProtocolError | None:
