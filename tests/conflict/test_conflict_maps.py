@@ -159,7 +159,7 @@ def test_missing_routes_are_warned_about_but_the_map_loads() -> None:
     assert all("CON-13 item 1" in w and "no land route" in w for w in warnings)
     assert "no land route from base 1 (b1) to base 2 (e1)" in warnings[0]
     game = CONFLICT.new(2, {"board": cut})
-    assert game.view(None)["content"]["map_warnings"] == list(warnings)
+    assert game.view(None)["content"]["board"]["warnings"] == list(warnings)
 
 
 def test_a_mine_across_the_only_route_is_warned_about() -> None:

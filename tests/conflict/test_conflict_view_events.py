@@ -78,10 +78,14 @@ def test_the_view_carries_the_map() -> None:
     assert "".join(standard["terrain"]) == glyphs
     assert standard["bases"] == {"1": "e5", "2": "p5", "3": "e16", "4": "p16"}
     assert standard["mines"]["c3"] == 1 and standard["mines"]["n14"] == 4 and len(standard["mines"]) == 8
+    assert standard["warnings"] == []
     custom = views(CONFLICT.new(2, {"board": CORRIDOR}))[0]["board"]
+    warnings = load_map(CORRIDOR).warnings  # CON-13: the corridor's land routes cross mines
+    assert warnings and all("CON-13 item 1" in warning for warning in warnings)
     assert custom == {
         "name": "corridor", "cols": 7, "rows": 5,
         "terrain": [".......", ".+~~~+.", ".~####.", ".~#####", ".+~~~+."],
         "bases": {"1": "b2", "2": "f2", "3": "b5", "4": "f5"},
         "mines": {"a1": 1, "a3": 1, "g1": 2, "g3": 2, "a4": 3, "a5": 3, "g5": 4, "e5": 4},
+        "warnings": list(warnings),
     }

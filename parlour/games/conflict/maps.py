@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Final
 
-from parlour.engine import FormatError
+from parlour.engine import FormatError, JSONDict
 
 LAND, WATER, BLOCKED, BASE = 0, 1, 2, 3
 """Terrain of a square (CON-7). A base counts as both land and water."""
@@ -63,6 +63,24 @@ class Map:
         lines += [f"mine {seat + 1} {self.square_name(square)}"
                   for seat, squares in enumerate(self.mines) for square in squares]
         return "\n".join(lines) + "\n"
+
+    def json(self) -> JSONDict:
+        """The map as data for front ends (a match's view carries it): terrain rows in the glyphs
+        of CON-10, bases by seat (1-4), mines by square, and CON-13's warnings."""
+        terrain = "".join(GLYPHS[t] for t in self.terrain)
+        return {
+            "name": self.name,
+            "cols": self.cols,
+            "rows": self.rows,
+            "terrain": [terrain[start:start + self.cols] for start in range(0, self.size, self.cols)],
+            "bases": {str(seat + 1): self.square_name(square) for seat, square in enumerate(self.bases)},
+            "mines": {
+                self.square_name(square): seat + 1
+                for seat, squares in enumerate(self.mines)
+                for square in squares
+            },
+            "warnings": list(self.warnings),
+        }
 
 
 def square_name(cols: int, square: int) -> str:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from parlour.engine import JSONDict
-from parlour.games.conflict.maps import BASE, GLYPHS, LAND, WATER
+from parlour.games.conflict.maps import BASE, LAND, WATER
 from parlour.games.conflict.pieces import EMPTY, LONG_NAMES, SEAT_COLOURS, TYPE_LETTERS, TYPES, piece_text
 from parlour.games.conflict.position import CHANCE_PHASE, DECISION_PHASE, NO_OWNER
 
@@ -198,23 +198,6 @@ def event_json(state: ConflictState, event: Event) -> JSONDict:
     elif event.kind == "end":
         data |= {"automatic": bool(detail[0]), "unused": list(detail[1:])}
     return data
-
-
-def map_json(state: ConflictState) -> JSONDict:
-    """The map for front ends: terrain rows in the glyphs of CON-10, bases by seat, mines by square."""
-    board = state.board
-    cols = board.cols
-    terrain = "".join(GLYPHS[t] for t in board.map.terrain)
-    return {
-        "name": board.map.name,
-        "cols": cols,
-        "rows": board.rows,
-        "terrain": [terrain[start:start + cols] for start in range(0, len(terrain), cols)],
-        "bases": {str(seat + 1): board.names[square] for seat, square in enumerate(board.bases)},
-        "mines": {
-            board.names[square]: seat + 1 for seat, squares in enumerate(board.mines) for square in squares
-        },
-    }
 
 
 def board_text(state: ConflictState, viewer: int | None) -> str:

@@ -39,8 +39,8 @@ from parlour.games.conflict.pieces import (
     EMPTY,
     SEAT_COLOURS,
     SUBMARINE,
-    TYPE_NAMES,
     TYPES,
+    piece_text,
 )
 from parlour.games.conflict.position import (
     CHANCE_PHASE,
@@ -56,7 +56,7 @@ from parlour.games.conflict.position import (
     read_position,
     write_position,
 )
-from parlour.games.conflict.render import board_text, event_json, event_texts, map_json
+from parlour.games.conflict.render import board_text, event_json, event_texts
 
 SEAT_NAMES: Final = tuple(colour.capitalize() for colour in SEAT_COLOURS)
 
@@ -718,15 +718,16 @@ class ConflictState(State):
 
     def view_content(self, seat: int | None) -> JSONDict:
         """Conflict hides nothing (CON-66): every seat and spectator sees the whole position.
-        ``events`` are the last action's messages (CON-67 item 2), ``event_data`` the same events
-        as data (``render.event_json``); ``board`` is the map (``render.map_json``)."""
+
+        ``position`` (``position_json``); ``controllers``: each seat's controller (CON-23), seats
+        1-4; ``board``: the map (``Map.json``); ``events``: the last action's messages (CON-67
+        item 2) and ``event_data`` the same events as data (``render.event_json``). Nothing here
+        grows with the number of actions played: no record, no log, no seed."""
         recent = self.recent_events()
         return {
             "position": self.position_json(),
             "controllers": [c + 1 for c in self.controller],
-            "map": self.board.map.name,
-            "board": map_json(self),
-            "map_warnings": list(self.board.map.warnings),
+            "board": self.board.map.json(),
             "events": event_texts(self, recent),
             "event_data": [event_json(self, event) for event in recent],
         }
@@ -755,28 +756,35 @@ class ConflictState(State):
         return parse(self, text)
 
     def action_parts(self, action: Action) -> JSONDict:
-        """``kind`` (``roll``, ``end``, ``activate``, ``move``, ``enter``); a roll's ``dice``; the
-        ``piece`` (type) and its ``seat`` (colour) for activations, moves and entries; for moves
-        and entries the ``die``, ``from`` (an entry starts on its seat's base), ``to`` and ``path``
-        (CON-64's canonical path, the squares walked after ``from``)."""
-        decision = decode(action, self.board.size)
+        """A legal action's parts (CON-63, CON-64), in the words of the view's content: seats are
+        numbered 1-4, pieces written ``1S`` (seat, then type letter), squares by name (CON-4).
+
+        * ``roll``: ``dice`` [a, b] with a <= b (CON-61);
+        * ``end``: nothing more;
+        * ``activate``: the reserve ``piece`` and its ``seat``;
+        * ``move`` and ``enter``: the ``piece`` and its ``seat``, the ``die``, ``from`` (the piece's
+          square; for an entry its seat's base), ``to`` (the final square of the walked path) and
+          ``path`` (the canonical path, CON-64: the squares walked after ``from``, ending on ``to``).
+
+        A decision is a piece, a die and a final square (CON-63 item 2), so ``kind``, ``from`` (a
+        board piece) or ``piece`` (an entry), ``die`` and ``to`` tell the legal actions apart."""
+        decision = decode(action, self.board.size) if self.is_legal(action) else None
         if decision is None:
-            raise IllegalActionError(f"not a Conflict action: {action!r}")
-        parts: JSONDict = {"kind": decision.kind}
+            raise IllegalActionError(f"not a legal action here: {describe(self, action)}")
         if decision.kind == "roll":
-            parts["dice"] = list(decision.dice)
-            return parts
+            return {"kind": "roll", "dice": list(decision.dice)}
         if decision.kind == "end":
-            return parts
-        code = decision.code if decision.kind != "move" else self.squares[decision.square]
-        parts.update(piece=TYPE_NAMES[code % TYPES], seat=SEAT_NAMES[code // TYPES])
+            return {"kind": "end"}
+        code = self.squares[decision.square] if decision.kind == "move" else decision.code
+        parts: JSONDict = {"kind": decision.kind, "piece": piece_text(code), "seat": code // TYPES + 1}
         if decision.kind == "activate":
             return parts
         names = self.board.names
         start = decision.square if decision.kind == "move" else self.board.bases[code // TYPES]
-        path = canonical_path(self, action) or []
-        parts.update(die=decision.die, path=[names[square] for square in path], to=names[decision.final])
-        parts["from"] = names[start]
+        path = canonical_path(self, action)
+        assert path is not None, "a legal move has a path"
+        parts.update({"die": decision.die, "from": names[start], "to": names[decision.final],
+                      "path": [names[square] for square in path]})
         return parts
 
     def path_of(self, action: Action) -> list[int] | None:
