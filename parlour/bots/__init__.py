@@ -1,65 +1,106 @@
 """Computer players, found by game and kind: ``make_bot("loa", "strong", seed=1)``.
 
-What each game offers is declared as data — ``EVALUATORS`` (each game's evaluator), ``KINDS``
-(how each kind of bot is built, for every game or for some games only) and ``STRONG_SEARCHES``
-(which search the strong bot runs for how many players) — so nothing here branches on a game's
-name.
+Which kinds of bot a game offers, and which search its strong bot runs, follow from what the
+game declares (``GameInfo``: players, chance, hidden information) and from what its package
+provides. Nothing here names a game.
+
+What a game's package may provide (the package of the module that defines the game's ``Game``
+class, e.g. ``parlour/games/loa/``; found by module name, ``parlour.engine.game_part``):
+
+``evaluator.py``
+    defines ``EVALUATOR``: a callable of no arguments that returns a new
+    ``parlour.engine.Evaluator`` (usually the evaluator class itself; each bot gets its own, as
+    an evaluator may remember things). It gives the game the ``greedy`` and ``strong`` bots.
+    A game with hidden information makes it a ``parlour.engine.Playouts`` as well, for the
+    determinised search. An evaluator that declares ``turn_of_decisions`` (a roll is several
+    moves) gets a greedy bot that judges whole turns instead of single decisions.
+``classic.py``
+    defines ``CLASSIC``: a callable that takes a seed and returns a new ``parlour.engine.Bot``,
+    the original program's computer player. It gives the game the ``classic`` bot.
+
+Both may import only ``parlour.engine`` and their own game's package, like the rest of it. A
+package without them is fine: every game has the ``random`` bot.
+
+The strong bot's search, from the declarations, first match wins: hidden information →
+determinised playouts of sampled deals (``DeterminisedBot``); chance → expectimax over the next
+roll (``ExpectimaxBot``, paranoid towards the other seats); otherwise alpha-beta for two players
+and paranoid alpha-beta for more (``STRONG_SEARCHES``; one bot that picks by the state's number
+of players when the game allows several counts).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from types import MappingProxyType
-from typing import Final, NamedTuple
+from collections.abc import Callable
+from dataclasses import dataclass
+from types import ModuleType
+from typing import Any, Final, NamedTuple
 
 from parlour.bots.alphabeta import NODES_PER_SECOND as ALPHABETA_NODES_PER_SECOND
 from parlour.bots.alphabeta import AlphaBetaBot
-from parlour.bots.base import Bot, seen_by
 from parlour.bots.by_players import ByPlayers
-from parlour.bots.classic.biloba import ClassicBilobaBot
-from parlour.bots.classic.mille import ClassicMilleBot
-from parlour.bots.determinised import DeterminisedBot, Playouts
-from parlour.bots.evaluators import Evaluator, NullEvaluator
-from parlour.bots.evaluators.biloba import BilobaEvaluator
-from parlour.bots.evaluators.conflict import ConflictEvaluator
-from parlour.bots.evaluators.loa import LoaEvaluator
-from parlour.bots.evaluators.mille import MilleEvaluator
+from parlour.bots.determinised import DeterminisedBot
 from parlour.bots.expectimax import ExpectimaxBot, RollBot
 from parlour.bots.greedy import GreedyBot
 from parlour.bots.paranoid import ParanoidBot
 from parlour.bots.random_bot import RandomBot
-from parlour.engine import GameInfo, OptionError
+from parlour.engine import Bot, Evaluator, GameInfo, OptionError, ParlourError, Playouts, game_part, seen_by
 from parlour.games import get_game
 
 DEFAULT_BOT: Final = "strong"
 
-Builder = Callable[[Evaluator, int, GameInfo], Bot]
-"""Builds a bot from the game's evaluator, a seed and the game's description."""
+EVALUATOR_PART: Final = "evaluator"
+"""The module of a game's package that provides its evaluator (``EVALUATOR``)."""
+
+CLASSIC_PART: Final = "classic"
+"""The module of a game's package that provides its classic player (``CLASSIC``)."""
+
+
+@dataclass(frozen=True)
+class Provided:
+    """What a game's package provides to the bots (see the module): ``None`` where it has nothing."""
+
+    info: GameInfo
+    evaluator: Callable[[], Evaluator] | None = None
+    classic: Callable[[int], Bot] | None = None
+
+
+def provided(game: str) -> Provided:
+    """What ``game``'s package provides (``OptionError`` for an unknown game)."""
+    found = get_game(game)
+    return Provided(
+        found.info,
+        _defined(game_part(found, EVALUATOR_PART), "EVALUATOR"),
+        _defined(game_part(found, CLASSIC_PART), "CLASSIC"),
+    )
+
+
+def _defined(module: ModuleType | None, name: str) -> Any:
+    """The convention's ``name`` in a game's module (``None`` without the module); a module of
+    that name that lacks it is a bug, and says so."""
+    if module is None:
+        return None
+    value = getattr(module, name, None)
+    if not callable(value):
+        raise ParlourError(f"{module.__name__} defines no callable {name} "
+                           "(see parlour.bots for what a game's package provides)")
+    return value
+
+
+Builder = Callable[[Provided, int], Bot]
+"""Builds a bot from what the game provides and a seed."""
 
 
 class BotKind(NamedTuple):
-    """One kind of bot: what it is, whether it needs the game's evaluator, how to build it.
-
-    ``build`` serves every game; ``for_games`` holds builds for particular games, which take
-    precedence. A kind whose ``build`` is ``None`` exists only for the games in ``for_games``.
-    """
+    """One kind of bot: what it is, whether a game offers it, how to build it."""
 
     summary: str
-    needs_evaluator: bool
-    build: Builder | None
-    for_games: Mapping[str, Builder] = MappingProxyType({})
-
-    def builder(self, game: str) -> Builder | None:
-        return self.for_games.get(game, self.build)
+    offered: Callable[[Provided], bool]
+    build: Builder
 
 
-EVALUATORS: Final[dict[str, Callable[[], Evaluator]]] = {
-    "loa": LoaEvaluator,
-    "biloba": BilobaEvaluator,
-    "mille": MilleEvaluator,
-    "conflict": ConflictEvaluator,
-}
-"""Each game's evaluator, for the greedy and strong bots; a game without one has only "random"."""
+def _evaluator(provides: Provided) -> Evaluator:
+    assert provides.evaluator is not None
+    return provides.evaluator()
 
 
 def _alphabeta(evaluator: Evaluator, seed: int) -> Bot:
@@ -75,11 +116,12 @@ STRONG_SEARCHES: Final[dict[int, Callable[[Evaluator, int], Bot]]] = {
     2: _alphabeta,
     3: _paranoid,
 }
-"""The strong bot's search by number of players: the entry for the largest count not above the
-game's (alpha-beta for two players; paranoid alpha-beta for three and more)."""
+"""The strong bot's search for a game without chance or hidden information, by number of
+players: the entry for the largest count not above the game's (alpha-beta for two players;
+paranoid alpha-beta for three and more)."""
 
 
-def _strong(evaluator: Evaluator, seed: int, info: GameInfo) -> Bot:
+def _by_players(evaluator: Evaluator, seed: int, info: GameInfo) -> Bot:
     """The search for each number of players the game allows; one bot that picks by the state's
     number of players when the game allows several."""
     bots: dict[int, Bot] = {}
@@ -92,45 +134,54 @@ def _strong(evaluator: Evaluator, seed: int, info: GameInfo) -> Bot:
 
 
 def _determinised(evaluator: Evaluator, seed: int, info: GameInfo) -> Bot:
-    """Search over sampled deals, for games with hidden hands: the evaluator plays them out."""
+    """Search over sampled deals, for games with hidden information: the evaluator plays them out."""
     if not isinstance(evaluator, Playouts):
-        raise OptionError(f"the {info.name} evaluator cannot play out sampled deals")
+        raise OptionError(f"the {info.name} evaluator cannot play out sampled deals (it is no Playouts)")
     return DeterminisedBot(evaluator, seed)
 
 
+def _strong(provides: Provided, seed: int) -> Bot:
+    evaluator, info = _evaluator(provides), provides.info
+    if info.hidden_information:
+        return _determinised(evaluator, seed, info)
+    if info.chance:
+        return ExpectimaxBot(evaluator, seed)
+    return _by_players(evaluator, seed, info)
+
+
+def _greedy(provides: Provided, seed: int) -> Bot:
+    evaluator = _evaluator(provides)
+    if evaluator.turn_of_decisions:
+        return RollBot(evaluator, seed)  # the best whole turn, not the best single decision
+    return GreedyBot(evaluator, seed)
+
+
+def _classic(provides: Provided, seed: int) -> Bot:
+    assert provides.classic is not None
+    return provides.classic(seed)
+
+
+def _has_evaluator(provides: Provided) -> bool:
+    return provides.evaluator is not None
+
+
 KINDS: Final[dict[str, BotKind]] = {
-    "random": BotKind("a random legal move", False, lambda evaluator, seed, info: RandomBot(seed)),
+    "random": BotKind("a random legal move", lambda provides: True, lambda provides, seed: RandomBot(seed)),
     "greedy": BotKind("one ply: a win if there is one, else the best-looking move (for dice, the "
-                      "best-looking whole roll)", True,
-                      lambda evaluator, seed, info: GreedyBot(evaluator, seed),
-                      for_games=MappingProxyType({
-                          # A roll is several decisions: the best whole roll, not the best decision.
-                          "conflict": lambda evaluator, seed, info: RollBot(evaluator, seed),
-                      })),
+                      "best-looking whole roll)", _has_evaluator, _greedy),
     "strong": BotKind("alpha-beta search with the game's evaluator (paranoid alpha-beta for more "
                       "than two players; for hidden hands, playouts of sampled deals; for dice, "
-                      "expectimax over the next roll)", True, _strong,
-                      for_games=MappingProxyType({
-                          "mille": _determinised,
-                          # Dice: expectimax over the next roll (paranoid for more than two players).
-                          "conflict": lambda evaluator, seed, info: ExpectimaxBot(evaluator, seed),
-                      })),
-    "classic": BotKind("the original program's computer player, as its spec describes it", False, None,
-                       for_games=MappingProxyType({
-                           "biloba": lambda evaluator, seed, info: ClassicBilobaBot(seed),
-                           "mille": lambda evaluator, seed, info: ClassicMilleBot(seed),
-                       })),
+                      "expectimax over the next roll)", _has_evaluator, _strong),
+    "classic": BotKind("the original program's computer player, as its spec describes it",
+                       lambda provides: provides.classic is not None, _classic),
 }
-
-
-def _offers(game: str, kind: BotKind) -> bool:
-    return kind.builder(game) is not None and (game in EVALUATORS or not kind.needs_evaluator)
+"""Every kind of bot, in the order front ends list them."""
 
 
 def bot_kinds(game: str) -> list[str]:
     """The kinds of bot that play ``game`` (``OptionError`` for an unknown game)."""
-    get_game(game)
-    return [name for name, kind in KINDS.items() if _offers(game, kind)]
+    provides = provided(game)
+    return [name for name, kind in KINDS.items() if kind.offered(provides)]
 
 
 def make_bot(game: str, kind: str, seed: int = 0) -> Bot:
@@ -138,13 +189,10 @@ def make_bot(game: str, kind: str, seed: int = 0) -> Bot:
     known = bot_kinds(game)
     if kind not in known:
         raise OptionError(f"no bot {kind!r} for {game} (bots: {', '.join(known)})")
-    evaluator = EVALUATORS.get(game, NullEvaluator)()
-    build = KINDS[kind].builder(game)
-    assert build is not None
-    bot = build(evaluator, seed, get_game(game).info)
+    bot = KINDS[kind].build(provided(game), seed)
     bot.name = kind
     return bot
 
 
-__all__ = ["DEFAULT_BOT", "EVALUATORS", "KINDS", "STRONG_SEARCHES", "Bot", "BotKind", "bot_kinds",
-           "make_bot", "seen_by"]
+__all__ = ["DEFAULT_BOT", "KINDS", "STRONG_SEARCHES", "Bot", "BotKind", "Provided", "bot_kinds",
+           "make_bot", "provided", "seen_by"]

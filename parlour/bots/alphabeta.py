@@ -17,7 +17,6 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Final
 
-from parlour.bots.evaluators import Evaluator
 from parlour.bots.search import (
     EXACT,
     INFINITY,
@@ -32,7 +31,7 @@ from parlour.bots.search import (
     OutOfTime,
     SearchResult,
 )
-from parlour.engine import Action, OptionError, State
+from parlour.engine import Action, Evaluator, OptionError, State
 
 NODES_PER_SECOND: Final = 16_000
 """Nodes of search per second of budget. Calibrated so that on the development machine (2 cores,

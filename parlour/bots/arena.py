@@ -25,8 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from parlour.bots import bot_kinds, make_bot, seen_by
-from parlour.bots.base import Bot
-from parlour.engine import CHANCE, IllegalActionError, ParlourError
+from parlour.engine import CHANCE, Bot, IllegalActionError, ParlourError
 from parlour.games import get_game
 
 MAX_PLIES: Final = 2_000

@@ -1,38 +1,6 @@
-"""What a computer player is: it sees its seat's view of a state and returns an action."""
+"""What a computer player is: the interface lives in the engine (``parlour.engine.player``), so
+that a game's own ``classic`` player can implement it; it is named here too for the front ends."""
 
-from __future__ import annotations
+from parlour.engine.player import Bot, seen_by
 
-import random
-from abc import ABC, abstractmethod
-
-from parlour.engine import Action, State
-
-
-class Bot(ABC):
-    """A computer player. ``choose`` gets a state built from the seat's view (``seen_by``) and a
-    time budget in seconds, and must return one of ``state.legal_actions()``.
-
-    Bots are deterministic for a given seed: all randomness comes from ``self.rng``, and time
-    budgets are turned into fixed amounts of work (LOA-81), with the clock only as a safety stop.
-    """
-
-    name: str = "bot"
-
-    def __init__(self, seed: int = 0) -> None:
-        self.rng = random.Random(seed)
-
-    def reseed(self, seed: int) -> None:
-        self.rng.seed(seed)
-
-    @abstractmethod
-    def choose(self, state: State, seconds: float) -> Action:
-        """The action to play for ``state.to_move()`` within about ``seconds``."""
-
-
-def seen_by(state: State, seat: int, rng: random.Random) -> State:
-    """The state a bot in ``seat`` may search: built from ``view(seat)`` only.
-
-    Perfect-information views hold the whole record; hidden-information games sample the
-    unseen part (a determinisation).
-    """
-    return state.game.sample_state(state.view(seat), rng)
+__all__ = ["Bot", "seen_by"]

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from parlour.bots.base import Bot
 from parlour.bots.search import SearchResult
-from parlour.engine import Action, OptionError, State
+from parlour.engine import Action, Bot, OptionError, State
 
 
 class ByPlayers(Bot):

@@ -24,13 +24,11 @@ from __future__ import annotations
 import math
 import random
 import time
-from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from typing import Final
 
-from parlour.bots.base import Bot
 from parlour.bots.search import SAFETY_FACTOR
-from parlour.engine import CHANCE, Action, OptionError, State
+from parlour.engine import Action, Bot, OptionError, Playouts, State
 
 MIN_SAMPLES: Final = 8
 """Even a tiny budget gets this many playouts."""
@@ -38,65 +36,6 @@ MIN_SAMPLES: Final = 8
 CONFIDENCE: Final = 1.5
 """The search leaves the default policy's choice only for an action whose playouts beat it by
 this many standard errors: a difference within the noise of the sampled deals is no reason."""
-
-SAMPLES_PER_SECOND: Final = 200
-"""Playouts per second of budget for a game that does not say (see ``Playouts``)."""
-
-
-class Playouts(ABC):
-    """What a determinised search must know of a game: how to finish a sampled state and what
-    the end is worth. The defaults work for any game through the contract."""
-
-    samples_per_second: int = SAMPLES_PER_SECOND
-    """Playouts per second of budget: fixed in the code so that a budget is the same search on
-    every machine, calibrated so that it fits the budget on the development machine."""
-
-    def determinise(self, root: State, seat: int, rng: random.Random) -> State:
-        """Another full state with ``root``'s view for ``seat`` (``root`` was sampled from it)."""
-        return root.game.sample_state(root.view(seat), rng)
-
-    @abstractmethod
-    def policy(self, state: State, rng: random.Random) -> Action:
-        """The default policy's action for the seat to move (a fresh playout calls ``reset``)."""
-
-    def default(self, state: State, rng: random.Random) -> Action:
-        """The default policy's choice as one of ``state.legal_actions()``: the search keeps it
-        unless another action does clearly better (``CONFIDENCE``)."""
-        return self.policy(state, rng)
-
-    def candidates(self, state: State, actions: list[Action], default: Action | None) -> list[Action]:
-        """The actions worth a playout (all of them, by default), ``default`` being the default
-        policy's choice: a game may leave out moves its rules of thumb say never pay, or that its
-        playouts are known to misjudge, to spend the budget on the others."""
-        return actions
-
-    def reset(self) -> None:
-        """Called before each playout: forget what the policy remembered of the last one."""
-        return None
-
-    def chance(self, state: State, rng: random.Random) -> Action:
-        """A chance outcome drawn with its probability."""
-        outcomes = state.chance_outcomes()
-        return rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0]
-
-    def horizon(self, state: State, root: State) -> bool:
-        """Whether a playout from ``root`` stops at ``state`` to be scored (the game's end only,
-        by default)."""
-        return False
-
-    @abstractmethod
-    def values(self, state: State) -> list[float]:
-        """What ``state`` (over, or at the horizon) is worth to each seat, from 0 to 1."""
-
-    def playout(self, state: State, root: State, rng: random.Random) -> list[float]:
-        """Plays ``state`` on to the end or the horizon (in place) and scores it."""
-        self.reset()
-        while not state.is_over() and not self.horizon(state, root):
-            if state.to_move() == CHANCE:
-                state.apply(self.chance(state, rng))
-            else:
-                state.apply(self.policy(state, rng))
-        return self.values(state)
 
 
 @dataclass(frozen=True)

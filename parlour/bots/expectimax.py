@@ -22,10 +22,8 @@ import time
 from dataclasses import dataclass
 from typing import Final
 
-from parlour.bots.base import Bot
-from parlour.bots.evaluators import MAX_EVAL, Evaluator
 from parlour.bots.search import MIN_NODES, SAFETY_FACTOR, SearchResult
-from parlour.engine import CHANCE, Action, OptionError, State
+from parlour.engine import CHANCE, MAX_EVAL, Action, Bot, Evaluator, OptionError, State
 
 NODES_PER_SECOND: Final = 10_000
 """Evaluated positions per second of budget, for evaluators that give no figure of their own."""

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-from parlour.bots.base import Bot
-from parlour.bots.evaluators import MAX_EVAL, Evaluator
-from parlour.engine import Action, State
+from parlour.engine import MAX_EVAL, Action, Bot, Evaluator, State
 
 
 class GreedyBot(Bot):

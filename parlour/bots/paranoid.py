@@ -19,7 +19,6 @@ from __future__ import annotations
 
 from typing import Final
 
-from parlour.bots.evaluators import Evaluator
 from parlour.bots.search import (
     EXACT,
     INFINITY,
@@ -32,7 +31,7 @@ from parlour.bots.search import (
     DeepeningBot,
     OutOfTime,
 )
-from parlour.engine import Action, OptionError, State
+from parlour.engine import Action, Evaluator, OptionError, State
 
 NODES_PER_SECOND: Final = 4_000
 """Nodes of search per second of budget, for games whose evaluator gives no figure of its own

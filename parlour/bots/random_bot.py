@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from parlour.bots.base import Bot
-from parlour.engine import Action, State
+from parlour.engine import Action, Bot, State
 
 
 class RandomBot(Bot):

@@ -14,9 +14,7 @@ from abc import abstractmethod
 from dataclasses import dataclass
 from typing import Final
 
-from parlour.bots.base import Bot
-from parlour.bots.evaluators import Evaluator
-from parlour.engine import Action, OptionError, State
+from parlour.engine import Action, Bot, Evaluator, OptionError, State
 
 SAFETY_FACTOR: Final = 4.0
 """The clock stops a search that has taken this many times its budget (an overloaded machine)."""

@@ -1,5 +1,6 @@
 """The game-agnostic core: the contract every game implements and every front end and bot uses."""
 
+from parlour.engine.benchmark import Benchmark
 from parlour.engine.errors import (
     FormatError,
     IllegalActionError,
@@ -7,6 +8,7 @@ from parlour.engine.errors import (
     OptionError,
     ParlourError,
 )
+from parlour.engine.evaluator import MAX_EVAL, Evaluator, NullEvaluator, Playouts
 from parlour.engine.game import (
     CHANCE,
     NOBODY,
@@ -20,11 +22,17 @@ from parlour.engine.game import (
     random_playout,
 )
 from parlour.engine.outcome import Outcome
+from parlour.engine.parts import game_part
+from parlour.engine.player import Bot, seen_by
 
 __all__ = [
     "CHANCE",
+    "MAX_EVAL",
     "NOBODY",
     "Action",
+    "Benchmark",
+    "Bot",
+    "Evaluator",
     "FormatError",
     "Game",
     "GameInfo",
@@ -32,10 +40,14 @@ __all__ = [
     "JSONDict",
     "MatchRecord",
     "NotationError",
+    "NullEvaluator",
     "Option",
     "OptionError",
     "Outcome",
     "ParlourError",
+    "Playouts",
     "State",
+    "game_part",
     "random_playout",
+    "seen_by",
 ]

@@ -7,9 +7,9 @@ from bot_positions import W11_PLIES, replay
 
 from parlour.bots import make_bot
 from parlour.bots.alphabeta import NODES_PER_SECOND, WIN, AlphaBetaBot
-from parlour.bots.evaluators.loa import LoaEvaluator
 from parlour.engine import OptionError
 from parlour.games import get_game
+from parlour.games.loa.evaluator import LoaEvaluator
 
 
 def strong(seed: int = 0) -> AlphaBetaBot:

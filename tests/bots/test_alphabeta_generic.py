@@ -9,8 +9,17 @@ from typing import Any
 import pytest
 
 from parlour.bots.alphabeta import WIN, AlphaBetaBot
-from parlour.bots.evaluators import NullEvaluator
-from parlour.engine import NOBODY, Action, Game, GameInfo, JSONDict, OptionError, Outcome, State
+from parlour.engine import (
+    NOBODY,
+    Action,
+    Game,
+    GameInfo,
+    JSONDict,
+    NullEvaluator,
+    OptionError,
+    Outcome,
+    State,
+)
 from parlour.games import get_game
 
 

@@ -10,15 +10,13 @@ import pytest
 
 from parlour.bots import bot_kinds, make_bot, seen_by
 from parlour.bots.alphabeta import AlphaBetaBot
-from parlour.bots.base import Bot
 from parlour.bots.by_players import ByPlayers
-from parlour.bots.classic.biloba import ClassicBilobaBot
-from parlour.bots.evaluators import MAX_EVAL
-from parlour.bots.evaluators.biloba import BilobaEvaluator
 from parlour.bots.paranoid import ParanoidBot
-from parlour.engine import OptionError, State
+from parlour.engine import MAX_EVAL, Bot, OptionError, State
 from parlour.games import get_game
 from parlour.games.biloba import REPLACE, BilobaState
+from parlour.games.biloba.classic import ClassicBilobaBot
+from parlour.games.biloba.evaluator import BilobaEvaluator
 
 KINDS = ["random", "greedy", "strong", "classic"]
 TINY = 0.05

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from parlour.bots.classic.biloba import (
+from parlour.games.biloba.classic import (
     CENTRE,
     Board,
     Plan,

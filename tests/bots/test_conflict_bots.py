@@ -7,11 +7,11 @@ import random
 import pytest
 
 from parlour.bots import bot_kinds, make_bot, seen_by
-from parlour.bots.evaluators.conflict import ConflictEvaluator
 from parlour.bots.expectimax import ExpectimaxBot, RollBot, _Work
 from parlour.engine import CHANCE
 from parlour.games import get_game
 from parlour.games.conflict import ConflictState, position_from_text
+from parlour.games.conflict.evaluator import ConflictEvaluator
 
 CONFLICT = get_game("conflict")
 RED, ORANGE = 0, 1

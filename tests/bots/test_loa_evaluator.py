@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from bot_positions import loa, random_positions
 
-from parlour.bots.evaluators import MAX_EVAL
-from parlour.bots.evaluators.loa import LoaEvaluator, euler_number, quad_counts
+from parlour.engine import MAX_EVAL
 from parlour.games import get_game
 from parlour.games.loa import LoaState
+from parlour.games.loa.evaluator import LoaEvaluator, euler_number, quad_counts
 
 
 def pieces(*rows: str) -> int:

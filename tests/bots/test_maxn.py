@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from test_paranoid import Lead, TokenRow, paranoid_value, random_starts, utility_of
 
-from parlour.bots.evaluators import NullEvaluator
 from parlour.bots.maxn import MaxNBot
+from parlour.engine import NullEvaluator
 
 
 @pytest.mark.parametrize("seed", range(4))

@@ -8,13 +8,13 @@ import pytest
 
 from parlour import bench
 from parlour.bots import arena, bot_kinds, make_bot, seen_by
-from parlour.bots.classic.mille import Memory, classic_decision
-from parlour.bots.determinised import DeterminisedBot, Playouts, SampleReport
-from parlour.bots.evaluators.mille import MilleEvaluator, received_since_lacking, win_chance
-from parlour.engine import CHANCE, State
+from parlour.bots.determinised import DeterminisedBot, SampleReport
+from parlour.engine import CHANCE, Playouts, State
 from parlour.games import get_game
 from parlour.games.mille import DISCARD, EXTENSION, MilleState, split_hint
 from parlour.games.mille.cards import SAFETIES
+from parlour.games.mille.classic import Memory, classic_decision
+from parlour.games.mille.evaluator import MilleEvaluator, received_since_lacking, win_chance
 
 MILLE = get_game("mille")
 KINDS = ["random", "greedy", "strong", "classic"]

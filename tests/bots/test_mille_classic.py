@@ -9,11 +9,11 @@ from typing import Any
 import pytest
 
 from parlour.bots import make_bot
-from parlour.bots.classic.mille import ClassicMilleBot, Memory
 from parlour.engine import CHANCE
 from parlour.games import get_game
 from parlour.games.mille import MilleState
 from parlour.games.mille.cards import GO
+from parlour.games.mille.classic import ClassicMilleBot, Memory
 
 MILLE = get_game("mille")
 

@@ -14,10 +14,20 @@ from typing import Any
 
 import pytest
 
-from parlour.bots.evaluators import Evaluator, NullEvaluator
 from parlour.bots.paranoid import ParanoidBot
 from parlour.bots.search import MAX_PLY, WIN
-from parlour.engine import NOBODY, Action, Game, GameInfo, JSONDict, OptionError, Outcome, State
+from parlour.engine import (
+    NOBODY,
+    Action,
+    Evaluator,
+    Game,
+    GameInfo,
+    JSONDict,
+    NullEvaluator,
+    OptionError,
+    Outcome,
+    State,
+)
 from parlour.games import get_game
 
 LEFT, RIGHT = 0, 1

@@ -19,8 +19,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from parlour.bots.base import Bot
-from parlour.engine import Action, OptionError, ParlourError, State
+from parlour.engine import Action, Bot, OptionError, ParlourError, State
 from parlour.games.biloba import REPLACE, BilobaState
 
 SIZE: Final = 9
@@ -361,3 +360,7 @@ class ClassicBilobaBot(Bot):
                 pass
         self.fallbacks += 1
         return self.rng.choice(state.legal_actions())
+
+
+CLASSIC: Final[Callable[[int], Bot]] = ClassicBilobaBot
+"""A new classic player from a seed (``parlour.bots`` finds it here): Biloba's ``classic`` bot."""

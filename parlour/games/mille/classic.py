@@ -13,12 +13,12 @@ hand half-way rebuilds what the public events tell (``Memory.catch_up``).
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, Final
 
-from parlour.bots.base import Bot
-from parlour.engine import Action, OptionError, ParlourError, State
+from parlour.engine import Action, Bot, OptionError, ParlourError, State
 from parlour.games.mille import DRAW, DRAW_STEP, EXTEND_NO, EXTEND_YES, EXTENSION, PLAY_STEP, MilleState
 from parlour.games.mille.actions import coup_action, discard_action, play_action, split_hint
 from parlour.games.mille.cards import (
@@ -559,3 +559,7 @@ def _release(t: _Table, safety: int, n_play: int, stop_here: bool, can_attack: b
 def _safety(state: MilleState, kind: int, slot: int) -> Action:
     me = state.to_move()
     return coup_action(kind, slot) if state.is_coup(me, kind) else play_action(kind, slot)
+
+
+CLASSIC: Final[Callable[[int], Bot]] = ClassicMilleBot
+"""A new classic player from a seed (``parlour.bots`` finds it here): Mille Bornes's ``classic`` bot."""

@@ -17,10 +17,10 @@ of its opponents' (two players: less the opponent's). A score counts:
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Final, cast
 
-from parlour.bots.evaluators import MAX_EVAL, Evaluator
-from parlour.engine import Action, State
+from parlour.engine import MAX_EVAL, Action, Evaluator, State
 from parlour.games.biloba import REPLACE, BilobaState, decode_action, is_replacement
 from parlour.games.biloba.board import (
     CENTRE,
@@ -189,3 +189,7 @@ class BilobaEvaluator(Evaluator):
             if enemy >= 0 and enemy != colour and board[far] == colour and far != origin:
                 return True
         return False
+
+
+EVALUATOR: Final[Callable[[], Evaluator]] = BilobaEvaluator
+"""A new evaluator for each bot (``parlour.bots`` finds it here): Biloba's greedy and strong bots."""

@@ -10,10 +10,10 @@ because a search meets the same placement of one side again and again.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Final, cast
 
-from parlour.bots.evaluators import MAX_EVAL, Evaluator
-from parlour.engine import Action, State
+from parlour.engine import MAX_EVAL, Action, Evaluator, State
 from parlour.games.loa.rules import LINES, STEPS, LoaState
 
 # Weights, in evaluation units (a piece a step further from its centre of mass than it could
@@ -167,3 +167,7 @@ def side_terms(bits: int) -> int:
         + SOLID_QUAD * (three + four)
         - EXTRA_GROUP * (groups - 1)
     )
+
+
+EVALUATOR: Final[Callable[[], Evaluator]] = LoaEvaluator
+"""A new evaluator for each bot (``parlour.bots`` finds it here): LOA's greedy and strong bots."""

@@ -18,12 +18,10 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Callable
 from typing import Final
 
-from parlour.bots.classic.mille import Memory, classic_decision
-from parlour.bots.determinised import Playouts
-from parlour.bots.evaluators import MAX_EVAL, Evaluator
-from parlour.engine import Action, OptionError, State
+from parlour.engine import MAX_EVAL, Action, Evaluator, OptionError, Playouts, State
 from parlour.games.mille import (
     CARD,
     DISCARD,
@@ -49,6 +47,7 @@ from parlour.games.mille.cards import (
     SPEED_LIMIT,
     STOP,
 )
+from parlour.games.mille.classic import Memory, classic_decision
 from parlour.games.mille.position import HAND_SIZE, Event
 
 GAME_TARGET: Final = 5000
@@ -237,3 +236,7 @@ class MilleEvaluator(Evaluator, Playouts):
         totals = _mille(state).game_total
         first = win_chance(totals, 0)
         return [first, 1.0 - first]
+
+
+EVALUATOR: Final[Callable[[], Evaluator]] = MilleEvaluator
+"""A new evaluator for each bot (``parlour.bots`` finds it here): Mille Bornes's greedy and strong bots."""

@@ -9,10 +9,10 @@ at least its distance, on either of two dice), times what the base's holder woul
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Final
 
-from parlour.bots.evaluators import MAX_EVAL, Evaluator
-from parlour.engine import Action, State
+from parlour.engine import MAX_EVAL, Action, Evaluator, State
 from parlour.games.conflict.actions import MOVE
 from parlour.games.conflict.board import Board
 from parlour.games.conflict.pieces import AAGUN, AIRPLANE, EMPTY, SUBMARINE, TYPES
@@ -52,6 +52,7 @@ class ConflictEvaluator(Evaluator):
     """Scores a Conflict position for one player (engine seat) against its strongest rival."""
 
     nodes_per_second = 10_000
+    turn_of_decisions = True  # a roll is several decisions: the greedy bot judges the whole roll
 
     def __init__(self) -> None:
         self._distances: dict[int, tuple[tuple[int, ...], ...]] = {}
@@ -147,3 +148,7 @@ class ConflictEvaluator(Evaluator):
             return True
         base_seat = state.board.base_seat[final]
         return base_seat >= 0 and state.controller[base_seat] != state.seat
+
+
+EVALUATOR: Final[Callable[[], Evaluator]] = ConflictEvaluator
+"""A new evaluator for each bot (``parlour.bots`` finds it here): Conflict's greedy and strong bots."""
