@@ -50,11 +50,11 @@ def resolve(state: MilleState) -> MilleState:
 
 
 def slots(state: MilleState, seat: int = 0) -> list[str | None]:
-    return state.view(seat)["private"]["slots"]
+    return state.view(seat)["content"]["private"]["slots"]
 
 
 def public(state: MilleState, seat: int) -> dict[str, Any]:
-    return state.view(None)["hand"]["seats"][seat]
+    return state.view(None)["content"]["hand"]["seats"][seat]
 
 
 def step(state: MilleState, rng: random.Random) -> None:

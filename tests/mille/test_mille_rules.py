@@ -65,7 +65,7 @@ def test_ordering() -> None:
     assert drawn != EMPTY and state.slots[0][1:] == cards  # a draw never sorts
     do(state, f"discard {state.action_to_text(state.legal_actions()[-1]).split()[1]}")
     assert state.slots[0][0] == EMPTY and state.slots[0][1:] == sorted(state.slots[0][1:])
-    assert state.view(0)["private"]["order"] and not state.view(1)["private"]["order"]
+    assert state.view(0)["content"]["private"]["order"] and not state.view(1)["content"]["private"]["order"]
     do(state, "1: draw")
     with pytest.raises(IllegalActionError):
         state.parse_action("order on")  # chance is to move: say whose ordering

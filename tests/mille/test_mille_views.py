@@ -24,7 +24,9 @@ def viewers() -> list[int | None]:
 
 
 def public(view: dict[str, Any]) -> dict[str, Any]:
-    return {key: value for key, value in view.items() if key not in ("viewer", "private")}
+    """The envelope without its seat, and the content without the seat's private part."""
+    shared = {key: value for key, value in view.items() if key not in ("seat", "content")}
+    return {**shared, "content": {key: value for key, value in view["content"].items() if key != "private"}}
 
 
 def check_view(state: MilleState, seat: int | None) -> dict[str, Any]:
@@ -33,11 +35,13 @@ def check_view(state: MilleState, seat: int | None) -> dict[str, Any]:
     text = json.dumps(view)
     for secret in state.hidden_from(seat):
         assert secret not in text, f"view({seat}) reveals {secret!r}"
+    assert view["seat"] == seat
     if seat is None:
-        assert "private" not in view
+        assert "private" not in view["content"]
     else:
-        assert view["private"]["seat"] == seat
-        assert view["private"]["slots"] == [None if k == EMPTY else TOKENS[k] for k in state.slots[seat]]
+        private = view["content"]["private"]
+        assert private["seat"] == seat
+        assert private["slots"] == [None if k == EMPTY else TOKENS[k] for k in state.slots[seat]]
     return view
 
 
@@ -75,13 +79,13 @@ def test_hidden_from_catches_a_leaking_view() -> None:
     """The texts of ``hidden_from`` are what a leak would write: the other seat's part, the pile."""
     state = resolve(MILLE.new(seed=9))
     leaky = state.view(0)
-    leaky["private"] = private_part(state, 1)
+    leaky["content"]["private"] = private_part(state, 1)
     assert any(secret in json.dumps(leaky) for secret in state.hidden_from(0))
     leaky = state.view(None)
-    leaky["hand"]["pile"] = [TOKENS[k] for k in reversed(state.pile)]
+    leaky["content"]["hand"]["pile"] = [TOKENS[k] for k in reversed(state.pile)]
     assert any(secret in json.dumps(leaky) for secret in state.hidden_from(None))
     leaky = state.view(1)
-    leaky["hand"]["seats"][0]["slots"] = private_part(state, 0)["slots"]
+    leaky["content"]["hand"]["seats"][0]["slots"] = private_part(state, 0)["slots"]
     assert any(secret in json.dumps(leaky) for secret in state.hidden_from(1))
 
 
@@ -92,16 +96,18 @@ def test_views_hold_what_mil57_lists() -> None:
     drawn = state.sample_chance()
     resolve(state)
     view = state.view(0)
-    assert view["match"] == {"game_no": 1, "hand_no": 1, "hand_serial": 1, "games_won": [0, 0],
+    content = view["content"]
+    assert content["match"] == {"game_no": 1, "hand_no": 1, "hand_serial": 1, "games_won": [0, 0],
                              "totals": [0, 0], "result": None, "last_hand": None}
-    hand = view["hand"]
+    hand = content["hand"]
     assert (hand["phase"], hand["step"], hand["to_act"], hand["pile_size"]) == ("decision", "play", 0, 88)
     assert hand["events"] == [{"event": "deal", "hand_serial": 1, "starter": 0},
                               {"event": "draw", "seat": 0, "cards": 1}]
     assert hand["seats"][0]["cards"] == 7 and hand["seats"][0]["drawn"] and not hand["seats"][1]["drawn"]
-    assert view["private"]["received"] == [state.action_to_text(drawn).split()[1]]
-    assert view["private"]["legal"] == [state.action_to_text(a) for a in state.legal_actions()]
-    assert state.view(1)["private"]["legal"] == [] and len(state.view(1)["private"]["received"]) == 6
+    assert content["private"]["received"] == [state.action_to_text(drawn).split()[1]]
+    assert content["private"]["legal"] == [state.action_to_text(a) for a in state.legal_actions()]
+    other = state.view(1)["content"]["private"]
+    assert other["legal"] == [] and len(other["received"]) == 6
     assert "seed" not in json.dumps(view) and "record" not in json.dumps(view)
 
 
@@ -113,7 +119,7 @@ def test_a_sampled_state_is_consistent_with_the_view() -> None:
     for _ in range(30):
         step(state, rng)
     view = state.view(1)
-    unseen = sorted(unseen_cards(view))
+    unseen = sorted(unseen_cards(view["content"]))
     assert unseen == sorted(state.pile + [k for k in state.slots[0] if k != EMPTY])
     hidden_hands = set()
     for _ in range(20):
@@ -163,7 +169,7 @@ def test_a_sampled_state_counts_every_card() -> None:
 def test_a_view_that_cannot_be_is_refused() -> None:
     state = resolve(MILLE.new(seed=5))
     view = state.view(0)
-    view["hand"]["discards"] = ["right-of-way", "right-of-way"]
+    view["content"]["hand"]["discards"] = ["right-of-way", "right-of-way"]
     try:
         MILLE.sample_state(view, random.Random(0))
     except FormatError:

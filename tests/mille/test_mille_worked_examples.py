@@ -28,7 +28,7 @@ def test_w1_deal_and_first_draw() -> None:
     resolve(state)
     assert state.slots[0][1:] == deck[:6] and state.slots[1][1:] == deck[6:12]
     assert state.slots[0][0] == state.slots[1][0] == -1
-    assert state.view(None)["hand"]["pile_size"] == 89
+    assert state.view(None)["content"]["hand"]["pile_size"] == 89
     assert state.to_move() == 0 and state.step == DRAW_STEP
     assert legal(state) == ["draw"]
     assert refused(state, "0: play go") == "must pick first"
@@ -36,7 +36,7 @@ def test_w1_deal_and_first_draw() -> None:
     assert state.to_move() == CHANCE
     resolve(state)
     assert state.slots[0][0] == deck[12]
-    assert state.view(0)["hand"]["pile_size"] == 88
+    assert state.view(0)["content"]["hand"]["pile_size"] == 88
 
 
 def test_w2_go_first() -> None:
@@ -65,7 +65,7 @@ def test_w4_starter_alternation_across_games() -> None:
         serial = state.hand_serial
         resolve(state)
         starters.append(state.to_move())
-        assert state.view(None)["hand"]["starter"] == starters[-1]
+        assert state.view(None)["content"]["hand"]["starter"] == starters[-1]
         while state.hand_serial == serial and not state.is_over():  # random play to the next deal
             step(state, rng)
     assert starters == [0, 1, 0]
@@ -77,7 +77,7 @@ def test_w4_starter_alternation_across_games() -> None:
     assert state.is_over() and state.games_won == [1, 0]
     do(state, "new_game")
     resolve(state)
-    match = state.view(None)["match"]
+    match = state.view(None)["content"]["match"]
     assert (match["game_no"], match["hand_no"], match["hand_serial"]) == (2, 1, 6)
     assert match["totals"] == [0, 0] and match["games_won"] == [1, 0]
     assert state.to_move() == 1
@@ -256,7 +256,7 @@ def test_w20_coup_fourre() -> None:
     assert state.to_move() == 0 and state.step == DRAW_STEP
     do(state, "draw")
     resolve(state)
-    assert state.view(0)["hand"]["pile_size"] == 58
+    assert state.view(0)["content"]["hand"]["pile_size"] == 58
     assert slots(state)[0] is not None and slots(state)[1] is not None
     do(state, "discard 25")
     assert state.to_move() == 1

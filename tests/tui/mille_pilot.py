@@ -134,8 +134,8 @@ PREFERENCE = ("200", "100", "75", "50", "25", "stop", "accident", "flat-tire", "
 def keys_for_a_decision(state: MilleState) -> list[str]:
     """The keys a person would type for a sensible decision, from seat 0's view only."""
     view = state.view(0)
-    legal = view["private"]["legal"]
-    slots = view["private"]["slots"]
+    legal = view["content"]["private"]["legal"]
+    slots = view["content"]["private"]["slots"]
     if "draw" in legal:
         return ["p"]
     safeties = [text for text in legal if text.startswith("coup ")

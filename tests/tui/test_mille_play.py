@@ -128,7 +128,7 @@ async def test_choosing_a_slot() -> None:
         await press(pilot, "d", "backspace")
         assert prompt(pilot) == ">>:Move:"
         history = len(app.state.history)
-        card = app.state.view(0)["private"]["slots"][2]
+        card = app.state.view(0)["content"]["private"]["slots"][2]
         await press(pilot, "D", "2", "enter")
         assert app.state.record_lines()[history] == f"0: discard {card} @2"
 

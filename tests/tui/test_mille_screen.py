@@ -154,7 +154,7 @@ async def test_window_toggle_and_ordering_line() -> None:
         assert lines(pilot)[11][42:49] == "p: pick"
         await press(pilot, "o")
         assert lines(pilot)[12][61:] == "o: stop ordering"
-        slots = app.state.view(0)["private"]["slots"]
+        slots = app.state.view(0)["content"]["private"]["slots"]
         cards = [card for card in slots if card is not None]
         assert [card for card in slots if card is not None] == sorted(cards, key=parse_card)
         assert slots[0] is None  # sorted to the highest slots
@@ -170,9 +170,9 @@ async def test_a_small_terminal_waits() -> None:
         await press(pilot)
         assert lines(pilot)[0] == screen.TOO_SMALL
         await press(pilot, "p")
-        assert app.state.view(0)["hand"]["pile_size"] == 89  # the key did nothing
+        assert app.state.view(0)["content"]["hand"]["pile_size"] == 89  # the key did nothing
         await pilot.resize_terminal(80, 24)
         await press(pilot)
         assert lines(pilot)[5].startswith("--HAND--")
         await press(pilot, "p")
-        assert app.state.view(0)["hand"]["pile_size"] == 88
+        assert app.state.view(0)["content"]["hand"]["pile_size"] == 88

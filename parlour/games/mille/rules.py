@@ -15,6 +15,7 @@ from parlour.engine import (
     CHANCE,
     NOBODY,
     Action,
+    FormatError,
     Game,
     GameInfo,
     IllegalActionError,
@@ -1003,7 +1004,10 @@ class Mille(Game[MilleState]):
     def sample_state(self, view: JSONDict, rng: random.Random) -> MilleState:
         """A full state consistent with ``view`` (MIL-58): the unseen cards dealt at random to the
         hidden hands and the pile. Its seed is drawn from ``rng``; it has no history."""
-        start = sample_position(view["content"], view["seat"], rng)
-        return self.new(options=view["options"], seed=rng.getrandbits(52), start=start)
+        content, seat = view.get("content"), view.get("seat")
+        if not isinstance(content, dict) or not (seat is None or isinstance(seat, int)):
+            raise FormatError("not a Mille Bornes view: it needs its seat and its content")
+        start = sample_position(content, seat, rng)
+        return self.new(options=view.get("options"), seed=rng.getrandbits(52), start=start)
 
 

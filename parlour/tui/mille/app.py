@@ -274,7 +274,7 @@ class MilleApp(App[int], inherit_bindings=False):
         elif letter in ("u", "d"):
             prompt.command = letter.upper()
         elif letter == "o":
-            on = not self.state.view(YOU)["private"]["order"]
+            on = not self.state.view(YOU)["content"]["private"]["order"]
             self.state.play(order_action(YOU, on))
         elif letter == "w":
             self.match.window = "full" if self.match.window == "small" else "small"
@@ -347,11 +347,12 @@ class MilleApp(App[int], inherit_bindings=False):
 
     def _use(self, slot: int, discard: bool) -> None:
         """A confirmed ``U`` or ``D``: the card in that slot, played or discarded from there."""
-        view = self.state.view(YOU)
-        card = view["private"]["slots"][slot]
+        content = self.state.view(YOU)["content"]
+        card = content["private"]["slots"][slot]
         if card is None:
-            drawn = view["hand"]["seats"][YOU]["drawn"]
-            self.error("must pick first" if not drawn and view["hand"]["pile_size"] else "no card there")
+            hand = content["hand"]
+            before_drawing = not hand["seats"][YOU]["drawn"] and hand["pile_size"]
+            self.error("must pick first" if before_drawing else "no card there")
             self.prompt = Move()
             return
         verb = "discard" if discard else "play"  # a play that is a coup fourré becomes one

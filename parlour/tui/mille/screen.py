@@ -1,7 +1,7 @@
 """The classic program's 80 × 24 screen (MIL-82 to MIL-86), drawn from seat 0's view only.
 
-``draw`` is pure: it reads ``MilleState.view(0)`` — never the state — plus what the program
-itself shows (the prompt, the message line, the chosen score window) and returns the screen as
+``draw`` is pure: it reads ``MilleState.view(0)`` (its ``content``) — never the state — plus what
+the program itself shows (the prompt, the message line, the chosen score window) and returns the screen as
 text with the cells that are in reverse video.
 """
 
@@ -88,9 +88,9 @@ def _number(canvas: Canvas, row: int, values: tuple[int, int], value: str = "") 
         canvas.put(row, 77, f"{value:>3}")
 
 
-def _board(canvas: Canvas, view: JSONDict, prompt: Prompt) -> None:
+def _board(canvas: Canvas, content: JSONDict, prompt: Prompt) -> None:
     """MIL-83: safeties, hand, pile, discard, prompt, Comp's last move, battle and speed."""
-    hand = view["hand"]
+    hand = content["hand"]
     seats = hand["seats"]
     for seat, column in ((0, 0), (1, 20)):
         for entry in seats[seat]["safeties"]:
@@ -107,7 +107,7 @@ def _board(canvas: Canvas, view: JSONDict, prompt: Prompt) -> None:
         canvas.put(4, 9, "Extension", reverse=True)
     canvas.put(5, 0, "--HAND--")
     canvas.put(5, 20, "--DECK--")
-    for slot, token in enumerate(view["private"]["slots"]):
+    for slot, token in enumerate(content["private"]["slots"]):
         canvas.put(6 + slot, 0, SLOT_NAMES[slot])
         canvas.put(6 + slot, 2, _name(token))
     canvas.put(6, 22, f"{hand['pile_size']:>2}")
@@ -134,9 +134,9 @@ def _comp_last_move(events: list[dict[str, Any]]) -> tuple[str, str] | None:
     return None
 
 
-def _score_window(canvas: Canvas, view: JSONDict, window: Window, message: str) -> None:
+def _score_window(canvas: Canvas, content: JSONDict, window: Window, message: str) -> None:
     """MIL-84: the score window in its small or full layout, and the message line."""
-    seats = view["hand"]["seats"]
+    seats = content["hand"]["seats"]
     for row in range(17):
         canvas.put(row, 40, "|")
     canvas.put(16, 41, "_" * (WIDTH - 41))
@@ -158,7 +158,7 @@ def _score_window(canvas: Canvas, view: JSONDict, window: Window, message: str) 
         (seats[0]["games_won"], seats[1]["games_won"]),
     )
     if window == "full":
-        bonus = _bonuses(view)
+        bonus = _bonuses(content)
         for row, label, column, value, line in _BONUS_ROWS:
             canvas.put(row, column, label)
             _number(canvas, row, (bonus[0].get(line, 0), bonus[1].get(line, 0)), value)
@@ -174,41 +174,42 @@ def _score_window(canvas: Canvas, view: JSONDict, window: Window, message: str) 
     canvas.put(first + 4, 55, "Games")
     _number(canvas, first + 4, totals[2])
     if window == "small":
-        ordering = "o: stop ordering" if view["private"]["order"] else "o: order hand"
+        ordering = "o: stop ordering" if content["private"]["order"] else "o: order hand"
         for row, left, right in _COMMANDS:
             canvas.put(row, 42, left)
             canvas.put(row, 61, right or ordering)
     canvas.put(MESSAGE_ROW, MESSAGE_COLUMN, message[: WIDTH - MESSAGE_COLUMN])
 
 
-def _bonuses(view: JSONDict) -> tuple[dict[str, int], dict[str, int]]:
+def _bonuses(content: JSONDict) -> tuple[dict[str, int], dict[str, int]]:
     """The last hand's trip bonuses, once it is over; during a hand every cell shows 0."""
-    hand = view["hand"]
-    last = view["match"]["last_hand"]
+    hand = content["hand"]
+    last = content["match"]["last_hand"]
     if last is None or not (hand["between_hands"] or hand["phase"] == "game_over"):
         return {}, {}
     return last["seats"][0], last["seats"][1]
 
 
-def _mileage(canvas: Canvas, view: JSONDict) -> None:
+def _mileage(canvas: Canvas, content: JSONDict) -> None:
     """MIL-86: one row a value, the j-th card at column 4j (You) or 40 + 4j (Comp)."""
     canvas.put(17, 0, "--MILEAGE--")
     canvas.put(17, 41, "--MILEAGE--")
     for seat, offset in ((0, 0), (1, 40)):
-        miles = view["hand"]["seats"][seat]["miles"]
+        miles = content["hand"]["seats"][seat]["miles"]
         for index, value in enumerate(VALUES):
             for j in range(miles[str(value)]):
                 canvas.put(18 + index, offset + 4 * j, str(value))
 
 
 def draw(view: JSONDict, prompt: Prompt, message: str, window: Window) -> Canvas:
-    """The whole screen as seat 0 sees it."""
-    if view.get("viewer") != 0 or "private" not in view:
+    """The whole screen as seat 0 sees it (``view`` is the whole envelope of ``view(0)``)."""
+    content = view.get("content")
+    if view.get("seat") != 0 or not isinstance(content, dict) or "private" not in content:
         raise ValueError("the classic screen is drawn from seat 0's view")
     canvas = Canvas()
-    _board(canvas, view, prompt)
-    _score_window(canvas, view, window, message)
-    _mileage(canvas, view)
+    _board(canvas, content, prompt)
+    _score_window(canvas, content, window, message)
+    _mileage(canvas, content)
     return canvas
 
 
