@@ -165,6 +165,20 @@ def test_scores_add_up_over_whole_games() -> None:
         assert outcome is not None and max(totals) >= 5000 and outcome.scores == tuple(map(float, totals))
         assert outcome.winner == (None if totals[0] == totals[1] else totals.index(max(totals)))
         assert state.legal_actions() == [] and state.to_move() == NOBODY
+        assert outcome.reason == "reached-5000"
+        assert state.view(None)["outcome"]["words"] == MILLE.info.reason_words("reached-5000")
+
+
+def test_a_finished_game_written_by_an_older_parlour_reads_with_todays_reason() -> None:
+    """MIL-55: earlier versions wrote the reason ``5000``; it reads as ``reached-5000``, and a
+    reason Mille does not declare is refused."""
+    state = random_game(4, random.Random(4))
+    position = state.position_json()
+    position["match"]["result"]["reason"] = "5000"
+    assert MILLE.new(seed=4, start=position).outcome() == state.outcome()
+    position["match"]["result"]["reason"] = "move-limit"
+    with pytest.raises(FormatError, match=r"match\.result"):
+        MILLE.new(seed=4, start=position)
 
 
 def test_new_game() -> None:

@@ -34,6 +34,10 @@ STEP_NAMES: Final = ("deal", "draw", "draw", "play", "extension", None)
 GOAL: Final = 700
 EXTENDED_GOAL: Final = 1000
 GAME_TARGET: Final = 5000
+REACHED: Final = "reached-5000"
+"""The one way a game ends (MIL-55): the ``Outcome.reason`` code, declared in ``GameInfo.end_reasons``."""
+_OLD_REASONS: Final = {"5000": REACHED}
+"""Reason codes written by earlier versions of parlour, read as today's."""
 HAND_SIZE: Final = 6
 
 LINE_NAMES: Final = ("milestones", "safeties", "all_four", "coups", "trip", "safe_trip",
@@ -214,9 +218,13 @@ class _Reader:
         result = data.get("result")
         if result is not None:
             try:
-                position.outcome = Outcome.from_json(result)
+                outcome = Outcome.from_json(result)
             except FormatError as error:
                 raise self.fail("match.result", str(error)) from None
+            reason = _OLD_REASONS.get(outcome.reason, outcome.reason)
+            if reason != REACHED:
+                raise self.fail("match.result", f"a game ends only with {REACHED!r}, not {outcome.reason!r}")
+            position.outcome = Outcome(outcome.winner, reason, outcome.scores)
         if data.get("last_hand") is not None:
             position.last_hand = self.score(data["last_hand"], "match.last_hand")
 

@@ -78,6 +78,7 @@ from parlour.games.mille.position import (
     HAND_SIZE,
     OVER,
     PLAY_STEP,
+    REACHED,
     Event,
     HandScore,
     Position,
@@ -758,7 +759,7 @@ class MilleState(State):
         winner = None if first == second else (0 if first > second else 1)
         if winner is not None:
             self.games_won[winner] += 1
-        self._outcome = Outcome(winner, "5000", (float(first), float(second)))  # MIL-55
+        self._outcome = Outcome(winner, REACHED, (float(first), float(second)))  # MIL-55
         self.events.append(Event("game_end", -1 if winner is None else winner, score=score))
         self.step = OVER
 
@@ -988,7 +989,8 @@ class Mille(Game[MilleState]):
         # Every hand ends (MIL-50, MIL-51) and a game to 5000 takes a few hands: ~2,000 actions
         # between random bots, up to ~6,000. The bound only stops a runaway.
         max_actions=200_000,
-        end_reasons={"5000": "the first to 5000 points"},
+        # MIL-55: the only end; completes "Player 1 wins: …" and, for equal totals, "Draw: …".
+        end_reasons={REACHED: "a game total reached 5000 (the higher total wins)"},
     )
 
     def create(
