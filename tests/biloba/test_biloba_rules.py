@@ -673,14 +673,15 @@ def test_perft_in_bulk_agrees_with_the_definition(players: int) -> None:
 
 
 def test_views_are_json_and_complete() -> None:
-    """Nothing is hidden: every view holds the position, the events since the last decision and
-    the record, from which a bot rebuilds the state."""
+    """Nothing is hidden: every view holds the position and the events since the last decision,
+    from which a bot rebuilds the position (a view holds no record)."""
     state = position("O: c3 e3 c1  B: d4 f8 g8 h8", to_move="blue")
     state.play_text("d4-d3")
     view = json.loads(json.dumps(state.view(1)))
-    assert view["to_move_seat"] == 0 and view["pending"] == {"c3": ["d3"], "e3": ["d3"]}
-    assert view["events"] == [{"kind": "capture", "seat": 0, "turn": 2, "tiles": ["d3"]}]
-    assert view["last_move"] == "d4-d3" and view["pawn_counts"] == [3, 3]
+    content = view["content"]
+    assert view["to_move"] == 0 and content["position"]["pending"] == {"c3": ["d3"], "e3": ["d3"]}
+    assert content["events"] == [{"kind": "capture", "seat": 0, "turn": 2, "tiles": ["d3"]}]
+    assert content["last_move"] == "d4-d3" and content["pawn_counts"] == [3, 3]
     rebuilt = BILOBA.sample_state(view, random.Random(0))
     assert rebuilt.position_json() == state.position_json()
     assert view == json.loads(json.dumps(state.view(None))) | {"seat": 1}

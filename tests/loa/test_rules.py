@@ -237,6 +237,6 @@ def test_view_marks_the_last_capture() -> None:
     """LOA-4: a display may write a capture as c1xa3; the view does so for the last move."""
     state = LOA.new()
     state.play_text("c1-a3")
-    assert state.view(None)["last_move"] == "c1xa3"
+    assert state.view(None)["content"]["last_move"] == "c1xa3"
     state.play_text("a2-c2")
-    assert state.view(0)["last_move"] == "a2-c2"
+    assert state.view(0)["content"]["last_move"] == "a2-c2"
