@@ -13,6 +13,8 @@ from typing import Any
 from server_process import WAIT, Server
 from websockets.asyncio.client import ClientConnection, connect
 
+from parlour.engine import Game, State
+
 # --- WebSocket clients ------------------------------------------------------------------------------
 
 
@@ -104,3 +106,43 @@ async def open_client(clients: list[Client], server: Server, match_id: str, labe
     client = await Client.open(server.match_ws(match_id), label)
     clients.append(client)
     return client
+
+
+# --- what a seat is sent ----------------------------------------------------------------------------
+
+UPDATE_FIELDS = {"type", "match", "version", "status", "event", "view", "legal"}
+STATE_FIELDS = {"type", "match", "version", "seat", "status", "seats", "view", "legal", "events"}
+ENVELOPE = {"game", "seat", "seats", "options", "to_move", "outcome", "content"}
+
+
+def replayed(game: Game[State], message: dict[str, Any], seed: int = 0) -> State:
+    """The state a ``state`` message's move list reaches from the set-up (a game without hidden
+    information: every event's text is the action itself)."""
+    view = message["view"]
+    state = game.new(len(view["seats"]), view["options"], seed)
+    for event in message["events"]:
+        state.play_text(event["action"])
+    return state
+
+
+def legal_json(state: State, seat: int | None, status: str) -> list[dict[str, Any]]:
+    """What ``legal`` must be: the seat's legal actions as text and parts, only when it is to move."""
+    if seat is None or status != "running" or state.to_move() != seat:
+        return []
+    return [{"text": state.action_to_text(action), "parts": state.action_parts(action)}
+            for action in state.legal_actions()]
+
+
+def check_message(message: dict[str, Any], seat: int | None, state: State) -> None:
+    """A ``state`` or ``update`` is built from ``view(seat)`` of ``state`` and its legal actions;
+    only a ``state`` holds the move list (and the seats), and no view holds the record or seed."""
+    expected = STATE_FIELDS if message["type"] == "state" else UPDATE_FIELDS
+    assert set(message) - {"resync"} == expected, sorted(message)
+    assert message["version"] == len(state.history)
+    assert message["view"] == state.view(seat)
+    assert set(message["view"]) == ENVELOPE and message["view"]["seat"] == seat
+    assert "record" not in message["view"]["content"] and "seed" not in message["view"]["content"]
+    assert message["legal"] == legal_json(state, seat, message["status"])
+    if message["type"] == "state":
+        assert message["seat"] == seat
+        assert [event["version"] for event in message["events"]] == list(range(1, len(state.history) + 1))

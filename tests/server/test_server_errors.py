@@ -89,6 +89,34 @@ async def test_every_bad_message_gets_its_error_and_changes_nothing(
 
 
 @ASYNC
+async def test_only_legal_actions_pass_the_gate(server: Server, clients: list[Client]) -> None:
+    """Whatever a game's notation reads, the server applies only what the rules allow the mover:
+    MIL-17 lets only a seat order its own hand, yet Mille's notation reads ``1: order on``."""
+    created = server.create(game="mille", seats=["open", "open"], join=0, seed=1)
+    match_id = created["match"]["id"]
+    second = server.join(match_id)
+    mover = await open_client(clients, server, match_id, "mille seat 0")
+    other = await open_client(clients, server, match_id, "mille seat 1")
+    state = await mover.hello(created["token"])
+    await other.hello(second["token"])
+    assert state["view"]["to_move"] == 0 and state["legal"], state["view"]["to_move"]
+    legal = {entry["text"] for entry in state["legal"]}
+    texts = ["1: order on", "1: order off", "order on", "order off", *(f"1: {text}" for text in legal)]
+    for text in texts:
+        if text in legal:
+            continue
+        await mover.send({"type": "action", "text": text, "version": state["version"]})
+        error = await mover.expect("error")
+        assert error["code"] in ("illegal_action", "bad_notation"), (text, error)
+        assert error["message"], error
+    await mover.ping()
+    assert server.summary(match_id)["version"] == state["version"]
+    await mover.send({"type": "action", "text": state["legal"][0]["text"], "version": state["version"]})
+    update = await mover.expect("update", version=state["version"] + 1)
+    assert update["event"]["seat"] == 0
+
+
+@ASYNC
 async def test_errors_before_hello_and_for_spectators(server: Server, clients: list[Client]) -> None:
     match_id, black, _, _ = await running_match(server, clients)
     stranger = await open_client(clients, server, match_id, "stranger")

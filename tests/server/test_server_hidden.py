@@ -1,7 +1,8 @@
 """Chance and hidden information through the server, for whichever registered game has them
 (chosen by its metadata): chance is resolved by the match's writer and stored like any action;
 every message carries exactly ``view(seat)`` of the true state (rebuilt here from the server's
-own SQLite file); events spell out actions only as far as the seat may read them."""
+own SQLite file) and the seat's legal actions; events spell out actions only as far as the seat
+may read them."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import sqlite3
 from typing import Any
 
 import pytest
-from server_helpers import Client, open_client
+from server_helpers import Client, check_message, open_client
 from server_process import Server
 
 from parlour.bots import bot_kinds
@@ -36,7 +37,8 @@ def check(message: dict[str, Any], state: State, seat: int | None) -> None:
     """The message is ``view(seat)``; each event's text is the action as ``seat`` may read it
     (``State.action_text_for`` in the position before it), revealing nothing hidden."""
     assert message["view"] == state.view(seat), f"version {message['version']}: not view({seat})"
-    events = [message["event"]] if message["type"] == "update" else message.get("missed", [])
+    check_message(message, seat, state)
+    events = [message["event"]] if message["type"] == "update" else message["events"]
     record = state.history
     for event in events:
         version = event["version"]
@@ -49,28 +51,27 @@ def check(message: dict[str, Any], state: State, seat: int | None) -> None:
             assert secret not in str(event["action"]), event
 
 
-@pytest.mark.skipif(not SECRETIVE, reason="no registered game has chance or hidden information")
 @ASYNC
 async def test_chance_and_hidden_information_go_through_views(server: Server, clients: list[Client]) -> None:
+    assert SECRETIVE, "no registered game has chance or hidden information"
     game = SECRETIVE[0]
-    if "random" not in bot_kinds(game.info.name):
-        pytest.skip(f"no random bot for {game.info.name}")
+    assert "random" in bot_kinds(game.info.name), f"no random bot for {game.info.name}"
     players, seed = game.info.min_players, 3
     created = server.create(game=game.info.name, players=players, seed=seed, join=0, bot_seconds=0.01,
                             seats=["open"] + ["bot:random"] * (players - 1))
     summary = created["match"]
     person = await open_client(clients, server, summary["id"], "person")
     watcher = await open_client(clients, server, summary["id"], "spectator")
-    snapshot = await person.hello(created["token"], last_version=0)
+    snapshot = await person.hello(created["token"])
     check(snapshot, true_state(server, game, summary, seed, snapshot["version"]), 0)
-    watched = await watcher.hello(last_version=0)
+    watched = await watcher.hello()
     check(watched, true_state(server, game, summary, seed, watched["version"]), None)
     chance_seen = 0
     for _ in range(40):
         if snapshot["status"] == "over":
             break
-        if snapshot["to_move"] == 0 and snapshot["legal"]:
-            move = {"type": "action", "text": snapshot["legal"][0], "version": snapshot["version"]}
+        if snapshot["legal"]:
+            move = {"type": "action", "text": snapshot["legal"][0]["text"], "version": snapshot["version"]}
             await person.send(move)
         snapshot = await person.expect("update")
         state = true_state(server, game, summary, seed, snapshot["version"])

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from server_helpers import Client, open_client
+from server_helpers import Client, check_message, open_client
 from server_process import Server
 
 from parlour.bots import bot_kinds
@@ -27,6 +27,22 @@ def test_games_are_described_by_their_metadata(server: Server) -> None:
         assert [option["name"] for option in entry["options"]] == [option.name for option in info.options]
         assert [bot["kind"] for bot in entry["bots"]] == bot_kinds(name)
         assert entry["help"] == f"/help/{name}"
+        assert entry["end_reasons"] == dict(info.end_reasons) and entry["end_reasons"]
+        assert entry["listed"] is info.listed
+        assert (entry["chance"], entry["hidden_information"]) == (info.chance, info.hidden_information)
+
+
+def test_an_unlisted_game_is_declared_and_plays_by_name(server: Server) -> None:
+    """A game hidden from the lobby's menus (an example) is still created and played by name."""
+    hidden = [game for game in GAMES.values() if not game.info.listed]
+    assert hidden, "no registered game is unlisted"
+    for game in hidden:
+        created = server.create(game=game.info.name, seats=["open"] * game.info.default_players, join=0)
+        assert created["match"]["game"] == game.info.name and created["seat"] == 0
+    status, answer = server.call("POST", "/api/matches", {"game": "no-such-game"})
+    assert status == 404
+    for game in hidden:  # the error lists the games on offer, not the hidden ones
+        assert game.info.name not in answer["error"]["message"]
 
 
 def test_create_list_and_join(server: Server) -> None:
@@ -140,8 +156,8 @@ async def test_watch_as_spectator(server: Server, clients: list[Client]) -> None
     spectator = await open_client(clients, server, match_id, "spectator")
     state = await spectator.hello()
     assert state["seat"] is None and state["legal"] == [] and state["status"] == "open"
-    assert state["view"] == LOA.new(options=created["match"]["options"], seed=0).view(None) | {
-        "record": state["view"]["record"]}
+    check_message(state, None, LOA.new(options=created["match"]["options"], seed=0))
+    assert state["events"] == []
     assert state["seats"][0]["kind"] == "person" and state["seats"][1]["kind"] == "open"
     # A spectator is told when a seat is taken, and when the match starts.
     server.join(match_id)

@@ -11,7 +11,6 @@ import pytest
 from server_helpers import Client, open_client
 from server_process import Server
 
-from parlour.engine import MatchRecord
 from parlour.games import get_game
 
 LOA = get_game("loa")
@@ -19,14 +18,8 @@ ASYNC = pytest.mark.asyncio(loop_scope="session")
 
 
 def texts_of(snapshot: dict[str, Any]) -> list[str]:
-    """The actions of the record in a snapshot's view, as text."""
-    record = MatchRecord.from_json(snapshot["view"]["record"])
-    state = LOA.new(record.players, record.options, record.seed)
-    texts = []
-    for action in record.actions:
-        texts.append(state.action_to_text(action))
-        state.play(action)
-    return texts
+    """The actions of a ``state`` message's move list, as text."""
+    return [event["action"] for event in snapshot["events"]]
 
 
 def events_seen(client: Client) -> list[str]:
@@ -53,7 +46,7 @@ async def test_sigkill_mid_game_and_restart(own_server: Server, clients: list[Cl
     played = []
     for ply in range(4):
         snapshot = players[ply % 2].seen[-1]
-        text = snapshot["legal"][ply]
+        text = snapshot["legal"][ply]["text"]
         await players[ply % 2].send({"type": "action", "text": text, "version": ply})
         played.append(text)
         for client in players:
@@ -70,7 +63,7 @@ async def test_sigkill_mid_game_and_restart(own_server: Server, clients: list[Cl
     mixed_id = mixed["match"]["id"]
     person = await open_client(clients, server, mixed_id, "person v bot")
     first = await person.hello(mixed["token"])
-    await person.send({"type": "action", "text": first["legal"][0], "version": 0})
+    await person.send({"type": "action", "text": first["legal"][0]["text"], "version": 0})
     await person.expect("update", version=1)
 
     server.kill()
@@ -79,17 +72,16 @@ async def test_sigkill_mid_game_and_restart(own_server: Server, clients: list[Cl
     assert server.summary(people_id)["version"] == 4
     players = [await open_client(clients, server, people_id, f"person {seat} again") for seat in (0, 1)]
     for seat in (0, 1):
-        state = await players[seat].hello(tokens[seat], last_version=2)
+        state = await players[seat].hello(tokens[seat])
         assert state["seat"] == seat and state["version"] == 4
-        assert [event["action"] for event in state["missed"]] == played[2:]
         assert texts_of(state) == played
     legal = players[0].seen[-1]["legal"] or (await players[0].expect("state"))["legal"]
-    await players[0].send({"type": "action", "text": legal[0], "version": 4})
+    await players[0].send({"type": "action", "text": legal[0]["text"], "version": 4})
     await players[1].expect("update", version=5)
 
     seen = events_seen(watcher)
     watcher = await open_client(clients, server, bots_id, "bot watcher again")
-    state = await watcher.hello(last_version=len(seen))
+    state = await watcher.hello()
     assert texts_of(state)[: len(seen)] == seen, "an action the watcher saw was lost"
     resumed_at = state["version"]
     if state["status"] == "running":
@@ -97,9 +89,9 @@ async def test_sigkill_mid_game_and_restart(own_server: Server, clients: list[Cl
         await watcher.expect("update", version=resumed_at + 2)
 
     person = await open_client(clients, server, mixed_id, "person v bot again")
-    state = await person.hello(mixed["token"], last_version=1)
-    assert state["version"] >= 1 and texts_of(state)[0] == first["legal"][0]
-    while state["to_move"] != 0 and state["status"] == "running":
+    state = await person.hello(mixed["token"])
+    assert state["version"] >= 1 and texts_of(state)[0] == first["legal"][0]["text"]
+    while state["view"]["to_move"] != 0 and state["status"] == "running":
         state = await person.expect("update")  # the bot's reply, after the restart if need be
     assert state["version"] == 2
 
@@ -119,7 +111,7 @@ async def test_sigkill_at_arbitrary_moments(own_server: Server, clients: list[Cl
         watchers = {}
         for match_id in ids:
             watcher = await open_client(clients, server, match_id, f"watcher {match_id} #{round_}")
-            state = await watcher.hello(last_version=len(seen[match_id]))
+            state = await watcher.hello()
             texts = texts_of(state)
             assert texts[: len(seen[match_id])] == seen[match_id], f"round {round_}: {match_id} lost actions"
             watchers[match_id] = watcher
