@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping
 from typing import Any
 
 import pytest
@@ -26,22 +25,18 @@ from parlour.games import get_game
 class Nim(Game):
     """One pile; take 1, 2 or 3 stones; whoever takes the last stone wins."""
 
-    info = GameInfo("nim", "Nim", 2, 2, 2, chance=False, hidden_information=False)
+    info = GameInfo("nim", "Nim", 2, 2, 2, chance=False, hidden_information=False,
+                    end_reasons={"last-stone": "the last stone taken"})
 
-    def new(
-        self,
-        players: int | None = None,
-        options: Mapping[str, Any] | None = None,
-        seed: int = 0,
-        start: JSONDict | None = None,
-    ) -> NimState:
+    def create(self, players: int, options: dict[str, Any], seed: int, start: JSONDict | None) -> NimState:
         return NimState(self, (start or {}).get("stones", 10))
 
 
 class NimState(State):
-    def __init__(self, game: Game, stones: int) -> None:
-        self.game, self.players, self.options, self.seed, self.start = game, 2, {}, 0, None
-        self.history: list[Action] = []
+    __slots__ = ("stones",)
+
+    def __init__(self, game: Game[Any], stones: int) -> None:
+        super().__init__(game, 2, {}, 0, None)
         self.stones = stones
 
     def to_move(self) -> int:
@@ -57,16 +52,17 @@ class NimState(State):
     def undo(self) -> None:
         self.stones += self.history.pop()
 
-    def copy(self) -> NimState:
-        clone = NimState(self.game, self.stones)
-        clone.history = self.history.copy()
-        return clone
+    def copy_into(self, clone: Any) -> None:
+        clone.stones = self.stones
 
     def outcome(self) -> Outcome | None:
-        return Outcome((len(self.history) - 1) % 2, "last stone") if self.stones == 0 else None
+        return Outcome((len(self.history) - 1) % 2, "last-stone") if self.stones == 0 else None
 
-    def view(self, seat: int | None) -> JSONDict:
-        return {"stones": self.stones, "record": self.to_json()}
+    def view_content(self, seat: int | None) -> JSONDict:
+        return {"position": self.position_json()}
+
+    def action_parts(self, action: Action) -> JSONDict:
+        return {"kind": "take", "piece": action}
 
     def action_to_text(self, action: Action) -> str:
         return f"take {action}"

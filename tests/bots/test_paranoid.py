@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import dataclasses
 import random
-from collections.abc import Mapping
 from typing import Any
 
 import pytest
@@ -40,24 +39,20 @@ class TokenRow(Game):
     skipped. When the row is empty the highest total wins; a shared top total is a draw.
     """
 
-    info = GameInfo("tokens", "Token row", 2, 4, 3, chance=False, hidden_information=False)
+    info = GameInfo("tokens", "Token row", 2, 4, 3, chance=False, hidden_information=False,
+                    end_reasons={"row-empty": "the row is empty"})
 
-    def new(
-        self,
-        players: int | None = None,
-        options: Mapping[str, Any] | None = None,
-        seed: int = 0,
-        start: JSONDict | None = None,
-    ) -> TokenState:
+    def create(self, players: int, options: dict[str, Any], seed: int, start: JSONDict | None) -> TokenState:
         start = start or {}
-        return TokenState(self, players or 3, list(start.get("tokens", [3, 1, 0, 2, 5, 0, 4])),
+        return TokenState(self, players, list(start.get("tokens", [3, 1, 0, 2, 5, 0, 4])),
                           set(start.get("out", [])))
 
 
 class TokenState(State):
-    def __init__(self, game: Game, players: int, tokens: list[int], out: set[int]) -> None:
-        self.game, self.players, self.options, self.seed, self.start = game, players, {}, 0, None
-        self.history: list[Action] = []
+    __slots__ = ("_undo", "high", "low", "out", "seat", "tokens", "totals")
+
+    def __init__(self, game: Game[Any], players: int, tokens: list[int], out: set[int]) -> None:
+        super().__init__(game, players, {}, 0, None)
         self.tokens, self.out = tokens, out
         self.low, self.high = 0, len(tokens)
         self.totals = [0] * players
@@ -103,21 +98,22 @@ class TokenState(State):
             self.high += 1
         self.totals[self.seat] -= value
 
-    def copy(self) -> TokenState:
-        clone = TokenState(self.game, self.players, self.tokens, self.out)
-        for action in self.history:
-            clone.apply(action)
-        return clone
+    def copy_into(self, clone: Any) -> None:
+        clone.tokens, clone.out, clone.low, clone.high = self.tokens, self.out, self.low, self.high
+        clone.totals, clone.seat, clone._undo = list(self.totals), self.seat, list(self._undo)
 
     def outcome(self) -> Outcome | None:
         if self.low != self.high:
             return None
         top = max(self.totals)
         leaders = [seat for seat, total in enumerate(self.totals) if total == top]
-        return Outcome(leaders[0] if len(leaders) == 1 else None, "row empty")
+        return Outcome(leaders[0] if len(leaders) == 1 else None, "row-empty")
 
-    def view(self, seat: int | None) -> JSONDict:
-        return {"record": self.to_json()}
+    def view_content(self, seat: int | None) -> JSONDict:
+        return {"position": self.position_json()}
+
+    def action_parts(self, action: Action) -> JSONDict:
+        return {"kind": ("left", "right")[action]}
 
     def action_to_text(self, action: Action) -> str:
         return ("left", "right")[action]
