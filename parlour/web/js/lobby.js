@@ -172,63 +172,157 @@ async function joinSeat(match, seat) {
 
 function thumbnail(game) {
   const ui = gameUi(game);
-  if (!ui) return html("div", { class: "thumb" });
+  // The card's title names the game: the picture is decoration for a screen reader.
+  if (!ui) return html("div", { class: "thumb", "aria-hidden": "true" });
   const picture = ui.thumbnail();
   picture.classList.add("thumb");
+  picture.setAttribute("aria-hidden", "true");
   return picture;
 }
 
-function matchCard(match) {
-  const ui = gameUi(match.game);
-  const mine = Boolean(tokens.get(match.id));
-  const status = match.status === "over" ? "finished" : match.status;
-  const seats = match.seats.map((seat) => {
-    let who = seat.player || "player";
-    if (seat.kind === "bot") who = `${seat.bot ?? "bot"} bot`;
-    if (seat.kind === "open") who = "free";
-    return html("span", { class: "chip", title: seat.name }, [swatchFor(match.game, seat.seat, match.options), who]);
-  });
-  const actions = [];
+function titleOf(match) {
+  return match.title ?? games.find((g) => g.name === match.game)?.title ?? match.game;
+}
+
+function seatChip(match, seat) {
+  let who = seat.player || "player";
+  if (seat.kind === "bot") who = `${seat.bot ?? "bot"} bot`;
+  if (seat.kind === "open") who = "free";
+  // The seat's name is written out: its colour alone would not tell the seats apart for everyone.
+  return html("span", { class: "chip" }, [
+    swatchFor(match.game, seat.seat, match.options), html("span", { class: "seat-name" }, [seat.name]), `: ${who}`,
+  ]);
+}
+
+function matchActions(match) {
   const url = match.url ?? `/match/${match.id}`;
-  if (mine) actions.push(html("a", { class: "btn btn-felt btn-small", href: url }, ["Resume"]));
-  else if (match.status === "open") {
+  const title = titleOf(match);
+  const actions = [];
+  if (tokens.get(match.id)) {
+    actions.push(html("a", { class: "btn btn-felt btn-small", href: url, "data-resume": match.id }, ["Resume"]));
+  } else if (match.status === "open") {
     for (const seat of match.seats.filter((s) => s.kind === "open")) {
       actions.push(html("button", {
         class: "btn btn-primary btn-small", type: "button", "data-join": `${match.id}:${seat.seat}`,
-        onclick: () => joinSeat(match, seat.seat),
+        "aria-label": `Play ${seat.name} in ${title}`, onclick: () => joinSeat(match, seat.seat),
       }, [`Play ${seat.name}`]));
     }
   }
-  actions.push(html("a", { class: "btn btn-small", href: url, "data-watch": match.id }, ["Watch"]));
-  let result = "";
-  if (match.status === "over" && match.outcome) {
-    result = match.outcome.winner === null ? "Draw" : `${match.seats[match.outcome.winner]?.name ?? "?"} won`;
-  }
-  return html("article", { class: "match-card", "data-match": match.id }, [
+  actions.push(html("a", {
+    class: "btn btn-small", href: url, "data-watch": match.id, "aria-label": `Watch ${title}`,
+  }, ["Watch"]));
+  return actions;
+}
+
+function resultText(match) {
+  if (match.status !== "over" || !match.outcome) return "";
+  return match.outcome.winner === null ? "Draw" : `${match.seats[match.outcome.winner]?.name ?? "?"} won`;
+}
+
+function matchCard(match) {
+  const status = match.status === "over" ? "finished" : match.status;
+  const result = resultText(match);
+  return html("article", { class: "match-card", "data-match": match.id, "aria-label": titleOf(match) }, [
     thumbnail(match.game),
     html("div", { class: "title" }, [
-      html("strong", {}, [match.title ?? match.game]),
+      html("h3", { class: "match-title" }, [titleOf(match)]),
       html("span", { class: `status-pill ${match.status}` }, [status]),
     ]),
-    html("div", { class: "seats" }, seats),
+    html("div", { class: "seats" }, match.seats.map((seat) => seatChip(match, seat))),
     html("div", { class: "actions" }, [
-      ...actions,
+      ...matchActions(match),
       result ? html("span", { class: "small muted" }, [result]) : null,
       match.status === "running" ? html("span", { class: "small muted" }, [`move ${match.version}`]) : null,
     ]),
   ]);
 }
 
+// ---- keeping the list calm ----
+// The list is redrawn every few seconds. A card is replaced only when its match changed, focus stays on
+// the same button, and only real news (a new match, one starting or ending) goes to the live region,
+// never the whole list again.
+
+let shown = new Map(); // match id → the summary its card was drawn from (as JSON)
+let listed = null; // match id → status, of the last list; null before the first
+
+/** The attribute that names a control across redraws (join, watch, resume), to put focus back. */
+function focusKey(element) {
+  for (const name of ["data-join", "data-watch", "data-resume"]) {
+    if (element?.hasAttribute?.(name)) return `[${name}="${CSS.escape(element.getAttribute(name))}"]`;
+  }
+  return null;
+}
+
+function drawList(matches) {
+  const box = $("matches");
+  if (!matches.length) {
+    if (!box.querySelector(".empty")) {
+      box.replaceChildren(html("div", { class: "empty" }, ["No matches yet. Create one and invite a friend!"]));
+    }
+    shown = new Map();
+    return;
+  }
+  const focused = box.contains(document.activeElement) ? focusKey(document.activeElement) : null;
+  const old = new Map([...box.querySelectorAll(".match-card")].map((card) => [card.dataset.match, card]));
+  const next = new Map();
+  const cards = matches.map((match) => {
+    const drawn = JSON.stringify([match, Boolean(tokens.get(match.id))]);
+    next.set(match.id, drawn);
+    const card = old.get(match.id);
+    return card && shown.get(match.id) === drawn ? card : matchCard(match);
+  });
+  // Cards are put in place one by one: a card that stays where it is is never taken out, so a
+  // focused button in it keeps its focus.
+  box.querySelector(".empty")?.remove();
+  cards.forEach((card, i) => {
+    if (box.children[i] !== card) box.insertBefore(card, box.children[i] ?? null);
+  });
+  while (box.children.length > cards.length) box.lastElementChild.remove();
+  shown = next;
+  if (focused && !box.contains(document.activeElement)) box.querySelector(focused)?.focus();
+}
+
+function news(matches) {
+  const now = new Map(matches.map((m) => [m.id, m.status]));
+  if (listed === null) {
+    listed = now;
+    return "";
+  }
+  const said = [];
+  for (const match of matches) {
+    const before = listed.get(match.id);
+    const free = match.seats.filter((s) => s.kind === "open").length;
+    if (before === undefined) {
+      said.push(`New match: ${titleOf(match)}${free ? `, ${free} free seat${free > 1 ? "s" : ""}` : ""}.`);
+    } else if (before !== match.status && match.status === "running") said.push(`${titleOf(match)} started.`);
+    else if (before !== match.status && match.status === "over") {
+      said.push(`${titleOf(match)} finished${resultText(match) ? `: ${resultText(match)}` : ""}.`);
+    }
+  }
+  listed = now;
+  return said.join(" ");
+}
+
+function announce(text) {
+  if (text) $("lobby-news").textContent = text;
+}
+
 async function refresh() {
   try {
     const { matches } = await api.matches($("show-all").checked);
-    const box = $("matches");
-    if (!matches.length) {
-      box.replaceChildren(html("div", { class: "empty" }, ["No matches yet. Create one and invite a friend!"]));
-    } else box.replaceChildren(...matches.map(matchCard));
+    drawList(matches);
+    announce(news(matches));
   } catch (error) {
     showError(error.message);
   }
+}
+
+/** The list is not a live region itself (each redraw would be read out again); the news line is. */
+function setUpNews() {
+  const box = $("matches");
+  box.removeAttribute("aria-live");
+  if ($("lobby-news")) return;
+  box.after(html("p", { id: "lobby-news", class: "visually-hidden", role: "status" }));
 }
 
 async function main() {
@@ -236,7 +330,11 @@ async function main() {
   $("name").addEventListener("change", () => names.set($("name").value.trim()));
   $("create").addEventListener("submit", createMatch);
   $("players").addEventListener("change", renderSeats);
-  $("show-all").addEventListener("change", refresh);
+  $("show-all").addEventListener("change", () => {
+    listed = null; // a different list, not news
+    refresh();
+  });
+  setUpNews();
   try {
     ({ games } = await api.games());
   } catch (error) {
