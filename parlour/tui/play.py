@@ -20,7 +20,6 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from parlour.bots import DEFAULT_BOT, bot_kinds, make_bot
-from parlour.bots.base import Bot, seen_by
 from parlour.engine import (
     CHANCE,
     NOBODY,
@@ -28,12 +27,13 @@ from parlour.engine import (
     FormatError,
     Game,
     IllegalActionError,
+    JSONDict,
     MatchRecord,
     NotationError,
-    Outcome,
     ParlourError,
     State,
 )
+from parlour.engine.player import Bot, seen_by
 from parlour.games import GAMES, get_game
 from parlour.tui.files import write_atomically
 
@@ -98,7 +98,7 @@ def build_parser() -> _Parser:
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("game", nargs="?", help=f"the game to play ({', '.join(sorted(GAMES))})")
+    parser.add_argument("game", nargs="?", help=f"the game to play ({', '.join(listed_games())})")
     parser.add_argument("--players", type=int, metavar="N", help="number of players")
     parser.add_argument(
         "--seat", action="append", default=[], metavar="SEAT=WHO",
@@ -120,6 +120,11 @@ def build_parser() -> _Parser:
              "with --seat N, that seat, else the first free one",
     )
     return parser
+
+
+def listed_games() -> list[str]:
+    """The games offered by name in help texts (an unlisted example is still played by name)."""
+    return sorted(name for name, game in GAMES.items() if game.info.listed)
 
 
 @dataclass
@@ -148,7 +153,7 @@ def read_settings(argv: Sequence[str]) -> Settings:
     if args.load is not None and (args.players is not None or args.option):
         raise UsageError("--players and --option cannot be used with --load (the saved game fixes them)")
     if args.load is None and args.game is None:
-        raise UsageError(f"name the game to play (games: {', '.join(sorted(GAMES))})")
+        raise UsageError(f"name the game to play (games: {', '.join(listed_games())})")
     game = find_game(args.game) if args.game is not None else None
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1 << 31)
     if args.load is not None:
@@ -305,13 +310,15 @@ def read_json(path: Path) -> Any:
 # --- the game loop ---------------------------------------------------------------------------------
 
 
-def describe_outcome(names: Sequence[str], outcome: Outcome) -> str:
-    """``Result: Black wins (connected)`` or ``Result: draw (move-limit)``, with scores if any;
-    ``names``: the match's seat names."""
-    head = "draw" if outcome.winner is None else f"{names[outcome.winner]} wins"
-    line = f"Result: {head} ({outcome.reason})"
-    if outcome.scores:
-        scores = ", ".join(f"{names[s]} {score:g}" for s, score in enumerate(outcome.scores))
+def describe_outcome(names: Sequence[str], outcome: JSONDict) -> str:
+    """``Result: Black wins (all its pieces joined in one group)``, with scores if any, from a
+    view's outcome (``State.outcome_json``: the game's own words for the reason); ``names``: the
+    match's seat names."""
+    winner = outcome["winner"]
+    head = "draw" if winner is None else f"{names[winner]} wins"
+    line = f"Result: {head} ({outcome['words']})"
+    if outcome["scores"]:
+        scores = ", ".join(f"{names[s]} {score:g}" for s, score in enumerate(outcome["scores"]))
         line += f"; scores: {scores}"
     return line
 
@@ -376,7 +383,7 @@ class Session:
         return text
 
     def finish(self) -> None:
-        outcome = self.state.outcome()
+        outcome = self.state.outcome_json()
         self.say("")
         self.say(self.state.render(self.viewer()))
         if outcome is None:  # the contract says NOBODY comes with an outcome
@@ -399,7 +406,7 @@ class Session:
     def bot_moves(self, seat: int) -> bool:
         bot = self.bots[seat]
         action = bot.choose(seen_by(self.state, seat, bot.rng), self.seconds)
-        if action not in self.state.legal_actions():
+        if not self.state.is_legal(action):
             self.complain(
                 f"parlour play: bot:{self.seats[seat]} in seat {seat} chose an illegal action "
                 f"({action!r}); this is a bug in the bot"
@@ -439,6 +446,10 @@ class Session:
             return None
         except IllegalActionError as error:
             self.say(f"That move is not allowed: {error}. Type 'moves' for the legal moves.")
+            return None
+        if not self.state.is_legal(action):  # the gate: a notation may read more than the rules allow
+            self.say(f"That move is not allowed: {self.state.action_to_text(action)} is not legal here. "
+                     "Type 'moves' for the legal moves.")
             return None
         return self.play_move(seat, action)
 

@@ -26,7 +26,7 @@ import platformdirs
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 from websockets.sync.client import ClientConnection, connect
 
-from parlour.engine import Action, Game, Outcome, ParlourError, State
+from parlour.engine import Action, Game, ParlourError, State
 from parlour.games import get_game
 from parlour.tui.files import write_atomically
 from parlour.tui.play import (
@@ -237,23 +237,33 @@ class RemoteSession(Session):
         self.board_shown = False
         self.rng = random.Random(0)
         self.snapshot: dict[str, Any] = {}
+        """The last ``state`` or ``update``: version, status, view, legal."""
+        self.seat_list: list[dict[str, Any]] = first["seats"]
+        """The match's seats as the server last told them (``state`` and ``seats`` messages)."""
         self.waiting_shown: int | None = None
         self.absorb(first)
-        self.seats = ["human"] * len(self.snapshot["seats"])
+        self.seats = ["human"] * len(self.seat_list)
 
     # --- what the server says ---
 
     def absorb(self, snapshot: dict[str, Any]) -> None:
-        """Takes a ``state`` or ``update``: the seat's picture of the match, rebuilt from its view."""
+        """Takes a ``state`` or ``update``: the seat's picture of the match, rebuilt from its view
+        (``Game.sample_state``: the position from the view's content, hidden parts sampled)."""
         self.snapshot = snapshot
         self.state = self.game.sample_state(snapshot["view"], self.rng)
+
+    @property
+    def to_move(self) -> int | str | None:
+        mover: int | str | None = self.snapshot["view"]["to_move"]
+        return mover
 
     def hear(self, message: dict[str, Any]) -> None:
         kind = message.get("type")
         if kind == "state":
-            was = self.snapshot.get("status")
+            was, version = self.snapshot.get("status"), self.snapshot.get("version", 0)
             self.absorb(message)
-            for event in message.get("missed", []):
+            self.seat_list = message["seats"]
+            for event in message["events"][version:]:  # those after the last version seen
                 self.tell_event(event)
             if was == "open" and message["status"] == "running":
                 self.say("Every seat is taken: the match starts.")
@@ -264,7 +274,8 @@ class RemoteSession(Session):
             self.board_shown = False
         elif kind == "seats":
             self.tell_seats(message["seats"])
-            self.snapshot = {**self.snapshot, "seats": message["seats"], "status": message["status"]}
+            self.seat_list = message["seats"]
+            self.snapshot = {**self.snapshot, "status": message["status"]}
         elif kind == "error":
             self.say(f"Server: {message.get('message')}")
 
@@ -277,7 +288,7 @@ class RemoteSession(Session):
         self.say(f"{name} plays {event['action']}" if event["action"] is not None else f"{name} has played")
 
     def tell_seats(self, seats: list[dict[str, Any]]) -> None:
-        before = {entry["seat"]: entry for entry in self.snapshot.get("seats", [])}
+        before = {entry["seat"]: entry for entry in self.seat_list}
         for entry in seats:
             old = before.get(entry["seat"])
             if entry["seat"] == self.seat or old is None:
@@ -300,13 +311,12 @@ class RemoteSession(Session):
 
     def run(self) -> int:
         self.say(self.introduction())
-        for event in self.snapshot.get("missed", []):
-            self.tell_event(event)
+        self.tell_since_last_turn()
         while True:
             if self.snapshot["status"] == "over":
                 self.finish()
                 return 0
-            if self.snapshot["status"] == "running" and self.snapshot["to_move"] == self.seat:
+            if self.snapshot["status"] == "running" and self.to_move == self.seat:
                 self.waiting_shown = None
                 done = self.human_turn(self.seat)
                 if done is not None:
@@ -315,8 +325,18 @@ class RemoteSession(Session):
                 self.show_waiting()
                 self.hear(self.link.receive())
 
+    def tell_since_last_turn(self) -> None:
+        """On arrival, the moves made since this seat's own last one (all of them if it has none)."""
+        events = self.snapshot["events"]
+        mine = [index for index, event in enumerate(events) if event["seat"] == self.seat]
+        since = events[mine[-1] + 1:] if mine else events
+        if mine and since:
+            self.say("While you were away:")
+        for event in since:
+            self.tell_event(event)
+
     def introduction(self) -> str:
-        others = [self.seat_label(entry) for entry in self.snapshot["seats"] if entry["seat"] != self.seat]
+        others = [self.seat_label(entry) for entry in self.seat_list if entry["seat"] != self.seat]
         return (
             f"{self.info.title} at {self.link.target.page_url}. "
             f"You play {self.state.seat_names()[self.seat]}; "
@@ -335,9 +355,9 @@ class RemoteSession(Session):
         if self.snapshot["status"] == "open":
             self.say("Waiting for every seat to be taken…")
             return
-        mover = self.snapshot["to_move"]
+        mover = self.to_move
         if isinstance(mover, int):
-            entry = self.snapshot["seats"][mover]
+            entry = self.seat_list[mover]
             self.say(f"Waiting for {self.seat_label(entry)}…")
 
     def play_move(self, seat: int, action: Action) -> int | None:
@@ -359,16 +379,16 @@ class RemoteSession(Session):
     def finish(self) -> None:
         self.say("")
         self.say(self.state.render(self.seat))
-        outcome = self.snapshot.get("outcome")
+        outcome = self.snapshot["view"]["outcome"]
         if outcome is None:
             self.say("Result: the game is over")
         else:
-            self.say(describe_outcome(self.state.seat_names(), Outcome.from_json(outcome)))
+            self.say(describe_outcome(self.snapshot["view"]["seats"], outcome))
 
     # --- commands ---
 
     def legal_texts(self) -> list[str]:
-        return list(self.snapshot.get("legal", []))
+        return [str(entry["text"]) for entry in self.snapshot.get("legal", [])]
 
     def command(self, word: str, argument: str, seat: int) -> int | None:
         if word == "undo":
@@ -436,7 +456,7 @@ def take_seat(link: Link, target: Target, game_name: str | None, seat_text: str 
 
 def check_game(snapshot: dict[str, Any], game_name: str | None) -> Game[State]:
     try:
-        game = get_game(snapshot["game"])
+        game = get_game(snapshot["view"]["game"])
     except ParlourError as error:
         raise JoinError(f"the server plays a game this parlour does not know: {error}") from None
     if game_name is not None and game_name != game.info.name:

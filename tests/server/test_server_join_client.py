@@ -92,13 +92,15 @@ async def test_the_terminal_plays_a_seat_and_comes_back(
     await white.expect("update", version=2)
     again = Terminal(["--join", server.match_ws(match_id)], tmp_path)
     back = again.read_until(PROMPT)
-    assert "Back in your seat (Black)" in back and "Last move: a2-c2" in back
+    assert "Back in your seat (Black)" in back
+    assert "While you were away:\nWhite plays a2-c2" in back and "b1-d3" not in back  # only what was missed
     again.type("e1-e3")
     assert "Black plays e1-e3" in again.read_until("Waiting for White")
     update = await white.expect("update", version=3)
     assert update["event"]["action"] == "e1-e3"
-    await white.send({"type": "action", "text": update["legal"][0], "version": 3})
-    assert f"White plays {update['legal'][0]}" in again.read_until(PROMPT)
+    reply = update["legal"][0]["text"]
+    await white.send({"type": "action", "text": reply, "version": 3})
+    assert f"White plays {reply}" in again.read_until(PROMPT)
     again.type("moves")
     assert "Legal moves" in again.read_until(PROMPT)
     status, output = again.finish()  # end of input at the prompt

@@ -163,7 +163,11 @@ def test_a_finished_game_loads_and_reports_its_result(
     path.write_text(json.dumps(state.to_json()))
     status, out, _ = run(["loa", "--load", str(path)], [], monkeypatch, capsys)
     assert status == 0
-    assert out.rstrip().splitlines()[-1] == play.describe_outcome(state.seat_names(), state.outcome())  # type: ignore[arg-type]
+    outcome = state.outcome_json()
+    assert outcome is not None
+    assert out.rstrip().splitlines()[-1] == play.describe_outcome(state.seat_names(), outcome)
+    # The game's own words for the reason, not its code.
+    assert f"({LOA.info.reason_words(outcome['reason'])})" in out.rstrip().splitlines()[-1]
 
 
 # --- reading moves -------------------------------------------------------------------------------
@@ -183,6 +187,29 @@ def test_malformed_and_illegal_moves_get_different_messages_and_change_nothing(
         assert answers[illegal].startswith(NOT_ALLOWED), answers[illegal]
         assert NOT_READABLE not in answers[illegal]
     assert initial_board() in answers[7]
+    assert "plays" not in out
+
+
+def test_only_legal_actions_are_played_whatever_the_notation_reads(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The gate: an action the game's parser returns is played only if ``is_legal`` says so (a
+    notation may read more than the rules allow the mover, as Mille's ``1: order on`` did)."""
+    state, later = LOA.new(), LOA.new()
+    later.play_text("b1-d3")
+    illegal = later.parse_action("a2-c2")  # White's move: not Black's at the start (LOA-2)
+    assert not state.is_legal(illegal)
+    real_parse = type(state).parse_action
+
+    def lenient(self: State, text: str) -> Any:
+        return illegal if text == "anything" else real_parse(self, text)
+
+    monkeypatch.setattr(type(state), "parse_action", lenient)
+    status, out, _ = run(["loa", *FAST], ["anything", "board", "quit"], monkeypatch, capsys)
+    assert status == 0
+    answers = replies(out)
+    assert answers[1].startswith(NOT_ALLOWED), answers[1]
+    assert initial_board() in answers[2]
     assert "plays" not in out
 
 
@@ -485,7 +512,8 @@ def test_options_are_passed_to_the_game(
     status, out, _ = run(["loa", "--option", "move_limit=2", *FAST], ["b1-d3"], monkeypatch, capsys)
     assert status == 0
     assert "(ply 0 of 2)" in out
-    assert out.rstrip().splitlines()[-1] == "Result: draw (move-limit)"  # LOA-13.4
+    # LOA-13.4, in the game's words for its end reason
+    assert out.rstrip().splitlines()[-1] == f"Result: draw ({LOA.info.reason_words('move-limit')})"
 
 
 # --- the end of input ------------------------------------------------------------------------------
