@@ -4,7 +4,8 @@
 import { drawBilobaBoard, withCell } from "./boards/biloba.js";
 import { drawLoaBoard } from "./boards/loa.js";
 import { drawCard } from "./boards/mille.js";
-import { drawConflictBoard } from "./boards/conflict.js";
+import { drawConflictBoard, flat } from "./boards/conflict.js";
+import { games } from "./page.js";
 import { svg } from "./svg.js";
 
 const LOA_START = ["-bbbbbb-", "w------w", "w------w", "w------w", "w------w", "w------w", "w------w", "-bbbbbb-"];
@@ -164,7 +165,7 @@ const cf = (pieces, marks = {}, title = "") => drawConflictBoard(
 async function defaultBoard() {
   const answer = await fetch("/api/games/conflict/start");
   const { view } = await answer.json();
-  return drawConflictBoard(view, {}, { title: `The default board, ${view.board.name}` });
+  return drawConflictBoard(flat(view), {}, { title: `The default board, ${view.content.board.name}` });
 }
 
 const CONFLICT_DIAGRAMS = {
@@ -178,13 +179,14 @@ const CONFLICT_DIAGRAMS = {
   "cf-takeover": () => cf(["1S g4"], { last: ["f3", "g4"], takenBases: ["g4"] }, "Red lands on Orange's base and takes it over"),
 };
 
-/** Draws every figure (a diagram may be fetched from the server), then marks the page ready. */
+/** Draws every figure (a diagram may be fetched from the server), then marks the page ready once the
+ * navigation is built too. */
 async function drawAll(diagrams) {
   const figures = [...document.querySelectorAll("figure[data-diagram]")];
-  await Promise.all(figures.map(async (figure) => {
+  await Promise.all([games(), ...figures.map(async (figure) => {
     const make = diagrams[figure.dataset.diagram];
     if (make) figure.prepend(await make());
-  }));
+  })]);
   document.body.dataset.ready = "true";
 }
 

@@ -1,25 +1,11 @@
-// The match page: one WebSocket, a board drawn from each snapshot's view, clicks turned into the
-// legal actions the server listed.
+// The match page: one WebSocket, a board drawn from each message's view through the board
+// interface (boards/index.js), clicks turned into the legal actions the server listed. This file
+// knows no game: what a game looks like and how its decisions are picked is its board's business.
 
-import { gameUi } from "./games.js";
+import { boardFor } from "./boards/index.js";
+import { gameInfo } from "./page.js";
 import { html } from "./svg.js";
 import { MatchSocket, names, tokens } from "./net.js";
-import { Picker, parseAction, squaresOf } from "./notation.js";
-import { CENTRE, withCell } from "./boards/biloba.js";
-
-const REASONS = {
-  connected: "all pieces connected",
-  simultaneous: "both sides connected at once",
-  repetition: "the same position a third time",
-  "move-limit": "the move limit was reached",
-  blocked: "neither side can move",
-  "last-player": "the last player with pawns",
-  "lone-pawn": "the last survivor has a single pawn",
-  "two-against-two": "two pawns against two",
-  "no-pawns": "no pawns left",
-  "quiet-limit": "too long without a capture",
-  deadlock: "no player can move",
-};
 
 const $ = (id) => document.getElementById(id);
 
@@ -29,28 +15,47 @@ function matchIdFromUrl() {
   return new URLSearchParams(location.search).get("id");
 }
 
+/** The legal actions as [{text, parts}] (a server that sends bare texts gives parts of kind "other"). */
+function legalOf(message) {
+  return (message.legal ?? []).map((a) => (typeof a === "string" ? { text: a, parts: { kind: "other" } } : a));
+}
+
+/** Where the keyboard focus is on the board, as a selector that finds the same thing after a redraw. */
+function focusSelector(board) {
+  const el = document.activeElement;
+  if (!el || !board.contains(el)) return null;
+  for (const name of ["data-hit", "data-action", "data-generic-action", "data-slot", "data-available", "data-draw"]) {
+    const value = el.getAttribute(name);
+    if (value !== null) return `[${name}="${CSS.escape(value)}"]`;
+  }
+  return "[tabindex='0'], button:not([disabled])";
+}
+
 class MatchPage {
   constructor(id) {
     this.id = id;
-    this.snap = null;        // the latest state/update snapshot
-    this.ui = null;          // the game's UI description
-    this.picker = new Picker([]);
-    this.moves = [];         // [{version, seat, action, captures}]
-    this.captured = [];      // capture marks of the last turn
+    this.snap = null;        // the latest message, with `legal` as [{text, parts}]
+    this.info = null;        // the game's declaration from /api/games
+    this.board = null;       // the game's board (boards/index.js)
+    this.force = new URLSearchParams(location.search).get("board");
+    this.moves = [];         // [{version, seat, action}]
+    this.pick = {};          // the board's half-made choice, emptied when the match moves on
+    this.memory = {};        // what the board remembers between actions (capture marks)
+    this.focus = null;       // the board square that last held the keyboard focus
     this.animate = false;
     this.waiting = false;    // an action was sent; its update has not come back yet
-    this.socket = new MatchSocket(id, {
-      onMessage: (m) => this.receive(m),
-      onStatus: (s) => this.connection(s),
-    });
+    this.socket = new MatchSocket(id, { onMessage: (m) => this.receive(m), onStatus: (s) => this.connection(s) });
   }
 
   start() {
     document.addEventListener("keydown", (event) => {
-      if (event.key === "Escape" && this.picker.prefix.length) {
-        this.picker.reset();
+      if (event.key === "Escape" && Object.keys(this.pick).length) {
+        this.pick = {};
         this.render();
       }
+    });
+    $("board").addEventListener("focusin", (event) => {
+      this.focus = event.target?.getAttribute?.("data-hit") ?? this.focus;
     });
     this.socket.connect();
   }
@@ -70,28 +75,37 @@ class MatchPage {
 
   onState(message) {
     const before = this.snap;
-    this.snap = message;
-    this.ui = gameUi(message.game);
-    const known = this.moves.length ? this.moves[this.moves.length - 1].version : 0;
-    if (message.resync) this.moves = [];
-    const missed = (message.missed ?? []).filter((e) => e.version > known);
-    for (const event of missed) this.moves.push({ ...event, captures: [] });
-    if (before && missed.length === 1 && before.version === message.version - 1) {
-      this.noteCaptures(before.view, message.view, missed[0]);
-    } else if (missed.length) {
-      this.captured = [];
+    const game = message.view?.game ?? message.game;
+    this.snap = { ...message, legal: legalOf(message) };
+    this.board = boardFor(game, this.force);
+    if (!this.info) {
+      gameInfo(game).then((info) => {
+        this.info = info;
+        this.render();
+      });
     }
-    this.animate = missed.length === 1;
-    this.eventLog = [...(message.view?.events ?? [])];
+    const known = this.moves.length ? this.moves[this.moves.length - 1].version : 0;
+    let fresh = [];
+    if (message.events) {
+      fresh = message.events.filter((e) => e.version > known);
+      this.moves = [...message.events];
+    } else {
+      if (message.resync) this.moves = [];
+      fresh = (message.missed ?? []).filter((e) => e.version > known);
+      this.moves.push(...fresh);
+    }
+    const oneStep = before && fresh.length === 1 && before.version === message.version - 1;
+    this.board.remember?.(this.memory, oneStep ? before.view : null, message.view, fresh[fresh.length - 1] ?? null);
+    this.animate = Boolean(oneStep);
     this.newPosition();
   }
 
   onUpdate(message) {
     const before = this.snap;
-    this.snap = { ...message, missed: [] };
-    this.moves.push({ ...message.event, captures: [] });
-    if (before) this.noteCaptures(before.view, message.view, message.event);
-    this.eventLog = [...(this.eventLog ?? []), ...(message.view?.events ?? [])].slice(-200);
+    this.snap = { ...before, ...message, legal: legalOf(message) };
+    this.moves.push(message.event);
+    this.board.remember?.(this.memory, before?.view ?? null, message.view, message.event);
+    this.announce(message.event);
     this.animate = true;
     this.newPosition();
   }
@@ -125,34 +139,34 @@ class MatchPage {
       return;
     }
     this.toast(message.message ?? message.code);
-    this.picker.reset();
     this.render();
   }
 
-  noteCaptures(before, after, event) {
-    const captures = this.ui?.captures(before, after, event) ?? [];
-    const entry = this.moves[this.moves.length - 1];
-    if (entry) entry.captures = captures;
-    const replacement = parseAction(event?.action ?? "").kind === "replace";
-    // Biloba: the captures of a move stay marked while its replacements are chosen.
-    this.captured = replacement ? [...this.captured, ...captures] : captures;
+  /** Another seat's action, read out by the live region (the page's own moves need no telling). */
+  announce(event) {
+    if (!event || event.seat === this.snap.seat) return;
+    const who = event.seat === "chance" ? "Chance" : this.seatName(event.seat);
+    const text = this.board.describe?.(event, this.context()) ?? `${who}: ${event.action ?? "a hidden action"}`;
+    $("announce").textContent = text;
   }
 
   newPosition() {
     this.waiting = false;
     this.lastError = null;
-    this.picker = new Picker(this.snap.legal ?? []);
+    this.pick = {};
     this.render();
   }
 
   connection(status) {
     const el = $("conn");
+    if (!el) return;
     el.className = `conn ${status}`;
     el.textContent = { online: "connected", offline: "reconnecting…", connecting: "connecting…", closed: "closed" }[status];
   }
 
   // ---- actions ----
 
+  /** Sends `text`, which must be one of the legal texts (boards build nothing else). */
   play(text) {
     if (this.waiting || !this.snap) return;
     const ok = this.socket.send({ type: "action", text, version: this.snap.version });
@@ -161,18 +175,8 @@ class MatchPage {
       return;
     }
     this.waiting = true;
-    this.picker.reset();
+    this.pick = {};
     this.render();
-  }
-
-  clickSquare(square) {
-    if (!this.myTurn() || this.waiting) return;
-    const result = this.picker.click(square);
-    if (result.action) this.play(result.action.text);
-    else if (result.changed) {
-      this.animate = false;
-      this.render();
-    }
   }
 
   takeSeat(seat) {
@@ -185,18 +189,27 @@ class MatchPage {
 
   // ---- what the page knows ----
 
+  get view() {
+    return this.snap?.view ?? {};
+  }
+
   myTurn() {
     const s = this.snap;
-    return Boolean(s && s.status === "running" && s.seat !== null && s.seat === s.to_move && (s.legal ?? []).length);
+    return Boolean(s && s.status === "running" && s.seat !== null && s.seat === this.view.to_move && s.legal.length);
   }
 
   seatName(seat) {
-    return this.snap?.seats?.[seat]?.name ?? `Seat ${seat}`;
+    return this.snap?.seats?.[seat]?.name ?? this.view.seats?.[seat] ?? `Seat ${seat}`;
   }
 
-  /** A seat's colour: the game's, for the seats this match's options chose. */
   colour(seat) {
-    return this.ui.swatch(seat, this.snap?.view?.record?.options);
+    return this.board.swatch(seat, this.view.options ?? {});
+  }
+
+  swatch(seat, extra = {}) {
+    const mark = typeof seat === "number" ? this.board.mark?.(seat, this.view.options ?? {}) : "";
+    return html("span", { class: `swatch swatch-${typeof seat === "number" ? this.colour(seat) : "white"}`, "aria-hidden": "true",
+      ...extra }, mark ? [html("span", { class: "swatch-mark" }, [mark])] : []);
   }
 
   personName(seat) {
@@ -207,23 +220,40 @@ class MatchPage {
     return info.player || "a player";
   }
 
-  replacing() {
-    return Boolean(this.snap?.view?.pending);
+  /** The context a board draws in (boards/index.js). */
+  context() {
+    const mine = this.myTurn() && !this.waiting;
+    return {
+      view: this.view,
+      legal: mine ? this.snap.legal : [],
+      seat: this.snap.seat,
+      status: this.snap.status,
+      version: this.snap.version,
+      moves: this.moves,
+      pick: this.pick,
+      memory: this.memory,
+      animate: this.animate,
+      focus: this.focus,
+      lastError: this.lastError,
+      act: (text) => this.play(text),
+      redraw: () => {
+        this.animate = false;
+        this.render();
+      },
+      name: (seat) => (seat === this.snap.seat ? "You" : this.seatName(seat)),
+      toast: (text) => this.toast(text),
+    };
   }
 
   // ---- drawing ----
 
   render() {
     const s = this.snap;
-    if (!s) return;
-    if (!this.ui) {
-      $("board").replaceChildren(html("div", { class: "notice" }, [`This browser page cannot draw ${s.game} yet.`]));
-      return;
-    }
+    if (!s || !this.board || !this.info) return; // the game's declaration comes once, soon after the first state
+    const play = this.context();
     this.renderHeader();
-    this.renderBanner();
-    if (this.ui.table) this.renderTable();
-    else this.renderBoard();
+    this.renderBanner(play);
+    this.renderBoard(play);
     this.renderSeats();
     this.renderInvite();
     this.renderMoves();
@@ -233,64 +263,50 @@ class MatchPage {
     document.body.dataset.myTurn = String(this.myTurn());
     document.body.dataset.version = String(s.version);
     document.body.dataset.seat = s.seat === null ? "spectator" : String(s.seat);
+    document.body.dataset.board = this.board.name;
   }
 
   renderHeader() {
-    $("game-title").textContent = this.ui.title;
+    const title = this.info?.title ?? this.view.game;
+    $("game-title").textContent = title;
     const rules = $("rules-link");
-    rules.href = this.ui.help;
-    const options = Object.entries(this.snap.view?.record?.options ?? {})
-      .map(([k, v]) => `${k.replaceAll("_", " ")}: ${this.ui.optionText?.(k, v, this.snap.view) ?? (v === null ? "off" : v)}`)
+    if (rules && this.info?.help) rules.href = this.info.help;
+    const options = Object.entries(this.view.options ?? {})
+      .map(([k, v]) => `${k.replaceAll("_", " ")}: ${this.board.optionText?.(k, v, this.view) ?? (v === null ? "off" : v)}`)
       .join(" · ");
-    $("match-info").textContent = `${this.snap.players} players${options ? ` · ${options}` : ""}`;
-    $("progress").textContent = this.ui.progress(this.snap.view);
-    const turn = this.myTurn() ? "Your move · " : "";
-    document.title = `${turn}${this.ui.title} — parlour`;
+    $("match-info").textContent = `${(this.view.seats ?? []).length} players${options ? ` · ${options}` : ""}`;
+    $("progress").textContent = this.board.progress?.(this.view) ?? "";
+    document.title = `${this.myTurn() ? "Your move · " : ""}${title} — parlour`;
   }
 
-  renderBanner() {
+  /** The banner's head, hint and an optional button, by the match's status. */
+  bannerParts(play) {
     const s = this.snap;
-    const banner = $("turn");
-    const swatch = (seat) => html("span", { class: `swatch swatch-${this.colour(seat)}` });
-    let cls = "turn-banner";
-    let head;
-    let hint = "";
-    let extra = null;
     if (s.status === "open") {
       const free = (s.seats ?? []).filter((x) => x.kind === "open").length;
-      head = [`Waiting for ${free} more player${free === 1 ? "" : "s"}`];
-      hint = s.seat === null ? "Take a free seat to play, or stay and watch." : "Share this page's link with a friend.";
-    } else if (s.status === "over") {
-      cls += " over";
-      head = [this.resultText()];
-      hint = REASONS[s.outcome?.reason] ?? s.outcome?.reason ?? "";
-    } else if (this.myTurn()) {
-      cls += " yours";
-      head = [swatch(s.seat), "Your turn"];
-      if (this.waiting) hint = "Sending…";
-      else if (this.ui.hint) hint = this.ui.hint(s, this.chosen ?? null);
-      else if ((s.legal ?? []).length === 1 && s.legal[0] === "pass") {
-        hint = "You have no legal move and must pass.";
-        extra = html("button", { class: "btn btn-primary btn-small", "data-action": "pass", onclick: () => this.play("pass") },
-          ["Pass"]);
-      } else if (this.replacing()) {
-        hint = this.picker.prefix.length
-          ? "Now click the highlighted tile it moves into."
-          : "Replacement: pick a pulsing pawn, then the empty tile it fills.";
-      } else if (this.picker.prefix.length > 1 && this.picker.selected === CENTRE) {
-        hint = "Centre! Step on from e5 to a free tile next to it.";
-      } else if (this.picker.prefix.length) {
-        hint = "Click a marked square to move there (or the piece again to put it back).";
-      } else hint = "Pick one of your pieces.";
-    } else {
-      const seat = s.to_move;
-      const bot = s.seats?.[seat]?.kind === "bot";
-      head = [swatch(seat), `${this.seatName(seat)} to move`];
-      hint = bot ? "The bot is thinking…" : `Waiting for ${this.personName(seat)}.`;
-      if (this.replacing()) hint = `${this.seatName(seat)} chooses replacements.`;
-      if (s.seat === null) hint = `You are watching. ${hint}`;
+      return { cls: "", head: [`Waiting for ${free} more player${free === 1 ? "" : "s"}`],
+        hint: s.seat === null ? "Take a free seat to play, or stay and watch." : "Share this page's link with a friend." };
     }
-    banner.className = cls;
+    if (s.status === "over") return { cls: "over", head: [this.resultText()], hint: this.view.outcome?.words ?? "" };
+    if (this.myTurn()) {
+      const pass = s.legal.length === 1 && s.legal[0].parts.kind === "pass" ? s.legal[0] : null;
+      const extra = pass && !this.waiting ? html("button", { class: "btn btn-primary btn-small", "data-action": pass.text,
+        onclick: () => this.play(pass.text) }, ["Pass"]) : null;
+      return { cls: "yours", head: [this.swatch(s.seat), "Your turn"], extra,
+        hint: this.waiting ? "Sending…" : (this.board.hint?.(play) ?? "") };
+    }
+    const seat = this.view.to_move;
+    const bot = s.seats?.[seat]?.kind === "bot";
+    let hint = bot ? "The bot is thinking…" : `Waiting for ${this.personName(seat)}.`;
+    hint = this.board.waitingHint?.(play, this.seatName(seat)) ?? hint;
+    if (s.seat === null) hint = `You are watching. ${hint}`;
+    return { cls: "", head: typeof seat === "number" ? [this.swatch(seat), `${this.seatName(seat)} to move`] : ["Chance"], hint };
+  }
+
+  renderBanner(play) {
+    const { cls, head, hint, extra } = this.bannerParts(play);
+    const banner = $("turn");
+    banner.className = `turn-banner ${cls}`.trim();
     const parts = [html("div", {}, [
       html("div", { class: "head" }, head.flatMap((h, i) => (i ? [" ", h] : [h]))),
       html("span", { class: "hint" }, [hint]),
@@ -300,93 +316,35 @@ class MatchPage {
   }
 
   resultText() {
-    const outcome = this.snap.outcome;
+    const outcome = this.view.outcome;
     if (!outcome) return "Game over";
     if (outcome.winner === null || outcome.winner === undefined) return "Draw";
     if (outcome.winner === this.snap.seat) return "You win!";
     return `${this.seatName(outcome.winner)} wins`;
   }
 
-  renderBoard() {
-    const s = this.snap;
-    let board = s.view.board;
-    const marks = {
-      last: squaresOf(s.view.last_move),
-      captured: this.captured,
-    };
-    if (this.myTurn() && !this.waiting) {
-      marks.starts = this.picker.prefix.length ? new Set() : this.picker.starts();
-      marks.selected = this.picker.prefix;
-      marks.targets = this.picker.targets();
-    }
-    if (this.ui.pending && this.replacing()) {
-      marks.pending = this.ui.pending(s.view);
-      marks.vacated = this.ui.vacated(s.view);
-    }
-    const prefix = this.picker.prefix;
-    if (s.game === "biloba" && prefix.length === 2 && prefix[1] === CENTRE) {
-      // Half-way through a centre route: show the pawn on e5 and a ghost where it came from.
-      const letter = this.ui.cellAt(board, prefix[0]);
-      board = withCell(withCell(board, prefix[0], "."), CENTRE, letter);
-      marks.ghosts = [{ square: prefix[0], letter }];
-      marks.last = [];
-      marks.hideLastArrow = true;
-    }
-    const svgBoard = this.ui.draw({ ...s.view, board }, marks, {
-      rotate: this.ui.rotation(s.seat, s.players),
-      onClick: (square) => this.clickSquare(square),
-      animate: this.animate,
-      title: `${this.ui.title} board`,
-    });
+  renderBoard(play) {
+    const box = $("board");
+    const focused = focusSelector(box);
+    const drawn = this.board.draw(play);
     this.animate = false;
-    svgBoard.classList.toggle("interactive", this.myTurn());
-    $("board").replaceChildren(svgBoard);
-  }
-
-  /** Card games: the table is HTML and SVG cards drawn by the game's UI from the view. */
-  renderTable() {
-    const s = this.snap;
-    if (this.tableVersion !== s.version) {
-      this.chosen = null;
-      this.tableVersion = s.version;
-    }
-    const mine = this.myTurn() && !this.waiting;
-    const table = this.ui.table(s.view, {
-      legal: mine ? s.legal : [],
-      names: (seat) => (seat === s.seat ? "You" : this.seatName(seat)),
-      act: (text) => this.play(text),
-      chosen: mine ? this.chosen : null,
-      choose: (slot) => {
-        this.chosen = slot;
-        this.render();
-      },
-      page: this,
-    });
-    table.classList.toggle("interactive", this.myTurn());
-    $("board").classList.add("table-mode");
-    $("board").replaceChildren(table);
-    const extra = this.ui.sideCard?.(s.view, {
-      names: (seat) => (seat === s.seat ? "You" : this.seatName(seat)),
-      dismissed: this.dismissedHand,
-      dismiss: (serial) => {
-        this.dismissedHand = serial;
-        this.render();
-      },
-    }) ?? null;
-    const box = $("game-extra");
-    if (box) {
-      box.hidden = !extra;
-      box.replaceChildren(...(extra ? [extra] : []));
-    }
+    drawn.classList.toggle("interactive", this.myTurn());
+    box.classList.toggle("table-mode", !(drawn instanceof SVGElement));
+    box.replaceChildren(drawn);
+    if (focused) (box.querySelector(focused) ?? box.querySelector("[tabindex='0'], button:not([disabled])"))?.focus();
+    const extra = this.board.side?.(play) ?? null;
+    const side = $("game-extra");
+    side.hidden = !extra;
+    side.replaceChildren(...(extra ? [extra] : []));
   }
 
   renderSeats() {
     const s = this.snap;
-    const counts = this.ui.counts(s.view);
+    const counts = this.board.counts?.(this.view) ?? {};
     const canJoin = s.seat === null && s.status === "open";
     const items = (s.seats ?? []).map((info) => {
       const classes = [];
-      if (s.status === "running" && s.to_move === info.seat) classes.push("to-move");
+      if (s.status === "running" && this.view.to_move === info.seat) classes.push("to-move");
       if (s.seat === info.seat) classes.push("me");
       if (s.status !== "open" && counts[info.seat] === 0) classes.push("out");
       let presence;
@@ -398,15 +356,10 @@ class MatchPage {
           : html("span", { class: "presence" }, ["free"]);
       } else presence = html("span", { class: `presence ${info.connected ? "online" : ""}` }, [info.connected ? "online" : "away"]);
       const who = info.kind === "bot" ? `${info.bot ?? "bot"} bot` : info.kind === "open" ? "Open seat" : (info.player || "Player");
+      const count = counts[info.seat] !== undefined ? ` · ${counts[info.seat]} ${this.board.countNoun ?? "pieces"}` : "";
       return html("li", { class: classes.join(" "), "data-seat": String(info.seat) }, [
-        html("span", { class: `swatch swatch-${this.colour(info.seat)}` }),
-        html("div", {}, [
-          html("span", { class: "who" }, [who]),
-          html("span", { class: "what" }, [
-            info.name,
-            counts[info.seat] !== undefined ? ` · ${counts[info.seat]} ${s.game === "biloba" ? "pawns" : "pieces"}` : "",
-          ]),
-        ]),
+        this.swatch(info.seat),
+        html("div", {}, [html("span", { class: "who" }, [who]), html("span", { class: "what" }, [info.name, count])]),
         presence,
       ]);
     });
@@ -437,17 +390,16 @@ class MatchPage {
 
   renderMoves() {
     const list = $("moves");
-    const names = (seat) => (seat === "chance" ? "Chance" : this.seatName(seat));
-    list.replaceChildren(...this.moves.map((move) => {
-      const action = move.action ?? "(hidden)";
-      const capture = move.captures?.length
-        ? html("span", { class: "muted", title: "captured" }, [` ✕${move.captures.map((c) => c.square).join(" ")}`])
-        : null;
+    const who = (seat) => (seat === "chance" ? "Chance" : this.seatName(seat));
+    const captured = this.board.captured?.(this.memory) ?? [];
+    list.replaceChildren(...this.moves.map((move, i) => {
+      const marks = i === this.moves.length - 1 && captured.length
+        ? html("span", { class: "muted", title: "captured" }, [` ✕${captured.map((c) => c.square).join(" ")}`]) : null;
       return html("li", { "data-version": String(move.version) }, [
         html("span", { class: "n" }, [`${move.version}.`]),
-        html("span", { class: `swatch swatch-${typeof move.seat === "number" ? this.colour(move.seat) : "white"}` }),
-        html("span", {}, [`${names(move.seat)} ${action}`]),
-        capture,
+        this.swatch(move.seat),
+        html("span", {}, [`${who(move.seat)} ${move.action ?? "(hidden)"}`]),
+        marks,
       ]);
     }));
     if (!this.moves.length) list.append(html("li", { class: "muted" }, ["No moves yet."]));
@@ -458,27 +410,26 @@ class MatchPage {
     const legal = this.myTurn() && !this.waiting ? this.snap.legal : [];
     $("legal-count").textContent = String(legal.length);
     $("legal-wrap").hidden = !this.myTurn();
-    $("legal").replaceChildren(...legal.map((text) => html("button", {
+    $("legal").replaceChildren(...legal.map(({ text }) => html("button", {
       type: "button", "data-action": text, onclick: () => this.play(text),
     }, [text])));
   }
 
   renderResult() {
-    const s = this.snap;
     const card = $("result");
-    if (s.status !== "over") {
+    if (this.snap.status !== "over") {
       card.hidden = true;
       return;
     }
     card.hidden = false;
-    const winner = s.outcome?.winner;
+    const winner = this.view.outcome?.winner;
     card.replaceChildren(...[
-      winner !== null && winner !== undefined ? html("span", { class: `swatch swatch-${this.colour(winner)}`, style: "width:2.2rem;height:2.2rem" }) : null,
+      typeof winner === "number" ? this.swatch(winner, { style: "width:2.2rem;height:2.2rem" }) : null,
       html("div", { class: "big", id: "result-text" }, [this.resultText()]),
-      html("div", { class: "muted" }, [REASONS[s.outcome?.reason] ?? s.outcome?.reason ?? ""]),
+      html("div", { class: "muted" }, [this.view.outcome?.words ?? ""]),
       html("div", { class: "form-inline result-actions" }, [
         html("a", { class: "btn btn-primary", href: "/" }, ["New match"]),
-        html("a", { class: "btn", href: this.ui.help }, ["Rules"]),
+        this.info?.help ? html("a", { class: "btn", href: this.info.help }, ["Rules"]) : null,
       ]),
     ].filter(Boolean));
   }

@@ -33,8 +33,14 @@ async function request(method, path, body) {
   return data;
 }
 
+let gamesAnswer = null;
+
 export const api = {
-  games: () => request("GET", "/api/games"),
+  // The games do not change while a page is open: asked once, shared by the page skeleton and the page.
+  games: () => {
+    gamesAnswer ??= request("GET", "/api/games");
+    return gamesAnswer;
+  },
   matches: (all = false) => request("GET", all ? "/api/matches?all=true" : "/api/matches"),
   match: (id) => request("GET", `/api/matches/${encodeURIComponent(id)}`),
   create: (body) => request("POST", "/api/matches", body),

@@ -1,9 +1,9 @@
 // Conflict in SVG: the map's terrain, bases and mines in their owner's colour, pieces by kind and
-// seat, the dice, the rows of available and reserve pieces, the message area, and the path the
-// player draws. Legality stays on the server: the page reads its legal texts (CON-64) and sends
-// the path the player drew; a refused path comes back with the server's reason.
+// seat (each with its seat's letter, so seats are told apart by more than colour), the dice, the
+// rows of available and reserve pieces. The match view (conflict-table.js) draws from `flat(view)`:
+// the view's `content.position` with the content's map, controllers and events beside it.
 
-import { html, svg } from "../svg.js";
+import { clickLayer, crossPath, html, svg } from "../svg.js";
 
 export const SEAT_COLOURS = ["red", "orange", "green", "yellow"];
 const FILL = { red: "#d8352c", orange: "#f08a24", green: "#2f9e4f", yellow: "#e8c420" };
@@ -37,21 +37,24 @@ export function mapOf(view) {
   return view.board ?? { cols: 0, rows: 0, terrain: [], bases: {}, mines: {} };
 }
 
-// ---- the notation (CON-64) ----
+// ---- the decisions (CON-64), from the legal actions' parts ----
 
-/** One legal text as {kind: "move" | "enter" | "activate" | "end", ...}. */
-export function parseDecision(text) {
-  const clean = String(text).trim();
-  if (clean === "end") return { kind: "end", text: clean };
-  let m = /^activate (\w+)(?:@(\d))?$/.exec(clean);
-  if (m) return { kind: "activate", text: clean, type: m[1], seat: m[2] ? Number(m[2]) : null };
-  m = /^enter (\w+)(?:@(\d))? (\d): (.+)$/.exec(clean);
-  if (m) {
-    return { kind: "enter", text: clean, type: m[1], seat: m[2] ? Number(m[2]) : null, token: `${m[1]}${m[2] ? `@${m[2]}` : ""}`, die: Number(m[3]), path: m[4].split(" ") };
-  }
-  m = /^([a-z]\d+) (\d): (.+)$/.exec(clean);
-  if (m) return { kind: "move", text: clean, from: m[1], die: Number(m[2]), path: m[3].split(" ") };
-  return { kind: "other", text: clean };
+/** A seat's number (1-4) from its name in the parts ("Red" → 1). */
+export function seatNumber(name) {
+  return SEAT_COLOURS.indexOf(String(name).toLowerCase()) + 1;
+}
+
+/** One legal action as {kind: "move" | "enter" | "activate" | "end" | …, text, from, die, path, type, seat}. */
+export function decisionOf({ text, parts }) {
+  const seat = parts.seat === undefined ? null : seatNumber(parts.seat);
+  return { kind: parts.kind, text, from: parts.from, die: parts.die, path: parts.path ?? [], type: parts.piece, seat };
+}
+
+/** The view as the drawing reads it: the position, with the content's map, controllers and events. */
+export function flat(view) {
+  const content = view?.content ?? {};
+  return { ...(content.position ?? {}), controllers: content.controllers, board: content.board, events: content.events,
+    event_data: content.event_data, to_move: view?.to_move };
 }
 
 /** Pieces on the board: [{seat (1-4), kind letter, square}]. */
@@ -85,7 +88,11 @@ function pieceGlyph(kind, seat, x, y, size, controller) {
   const parts = [shape, svg("text", {
     x, y: y + size * 0.13, "text-anchor": "middle", "font-size": size * 0.38, "font-weight": 800,
     fill: colour === "yellow" || colour === "orange" ? "#2a1d00" : "#fff", class: "piece-letter",
-  }, [kind])];
+  }, [kind]), svg("text", {
+    // The seat's initial in a corner: the owner is told by more than the colour.
+    x: x + size * 0.34, y: y + size * 0.46, "text-anchor": "middle", "font-size": size * 0.24, "font-weight": 800,
+    fill: DARK[colour], stroke: "#fff", "stroke-width": size * 0.02, class: "seat-letter", "aria-hidden": "true",
+  }, [colour[0].toUpperCase()])];
   if (controller && controller !== seat) {
     // Taken over: a ring in the controller's colour (CON-67 item 6).
     parts.unshift(svg("circle", { cx: x, cy: y, r: size * 0.48, fill: "none", stroke: FILL[SEAT_COLOURS[controller - 1]], "stroke-width": 3, "stroke-dasharray": "4 2" }));
@@ -136,61 +143,55 @@ function mineGlyph(x, y, seat, land) {
   ]);
 }
 
-/**
- * The board. `marks`: {selected: square, start: square, path: [squares], destinations: Map(square → [dice]),
- * movable: Set(squares), last: [squares], exploded: [squares], captured: [squares], takenBases: [squares]}.
- */
-export function drawConflictBoard(view, marks = {}, options = {}) {
-  const map = mapOf(view);
-  const width = map.cols * CELL + MARGIN;
-  const height = map.rows * CELL + MARGIN;
-  const root = svg("svg", {
-    viewBox: `${-MARGIN} ${-MARGIN} ${width + 2} ${height + 2}`, class: "conflict-board", role: "img",
-    "aria-label": options.title ?? "Conflict board",
-  });
-  root.append(terrainDefs());
+function groundSquare(view, map, baseSeat, square, col, row) {
+  const ch = map.terrain[row]?.[col] ?? "#";
+  const x = col * CELL;
+  const y = row * CELL;
+  const parts = [];
+  if (ch === "+") {
+    const seat = baseSeat[square];
+    const colour = FILL[SEAT_COLOURS[seat - 1]];
+    parts.push(
+      svg("rect", { x, y, width: CELL, height: CELL, fill: "#5d9bd3" }),
+      svg("polygon", { points: `${x},${y} ${x + CELL},${y} ${x},${y + CELL}`, fill: "#c9a46a" }),
+      svg("rect", { x: x + 2, y: y + 2, width: CELL - 4, height: CELL - 4, fill: "none", stroke: colour, "stroke-width": 3.5, rx: 3, class: "base", "data-base": String(seat) }),
+      svg("text", { x: x + CELL / 2, y: y + CELL / 2 + 7, "text-anchor": "middle", "font-size": 22, "font-weight": 900, fill: colour, stroke: "#fff", "stroke-width": 0.8 }, ["+"]),
+    );
+    const controller = controllerOf(view, seat);
+    if (controller !== seat) parts.push(svg("circle", { cx: x + CELL - 5, cy: y + 5, r: 4.5, fill: FILL[SEAT_COLOURS[controller - 1]], stroke: "#fff", "stroke-width": 1 }));
+  } else {
+    parts.push(svg("rect", { x, y, width: CELL, height: CELL, fill: { ".": "url(#cf-land)", "~": "url(#cf-water)", "#": "url(#cf-block)" }[ch] }));
+  }
+  if (map.mines[square]) parts.push(mineGlyph(x + CELL / 2, y + CELL / 2, map.mines[square], ch === "."));
+  return parts;
+}
+
+/** Terrain, bases, mines, the grid and the coordinates. */
+function groundLayer(view, map) {
   const ground = svg("g", {});
   const baseSeat = Object.fromEntries(Object.entries(map.bases).map(([seat, sq]) => [sq, Number(seat)]));
   for (let row = 0; row < map.rows; row += 1) {
-    for (let col = 0; col < map.cols; col += 1) {
-      const ch = map.terrain[row]?.[col] ?? "#";
-      const square = squareAt(col, row);
-      const x = col * CELL;
-      const y = row * CELL;
-      const fill = { ".": "url(#cf-land)", "~": "url(#cf-water)", "#": "url(#cf-block)" }[ch];
-      if (ch === "+") {
-        const seat = baseSeat[square];
-        const colour = FILL[SEAT_COLOURS[seat - 1]];
-        ground.append(
-          svg("rect", { x, y, width: CELL, height: CELL, fill: "#5d9bd3" }),
-          svg("polygon", { points: `${x},${y} ${x + CELL},${y} ${x},${y + CELL}`, fill: "#c9a46a" }),
-          svg("rect", { x: x + 2, y: y + 2, width: CELL - 4, height: CELL - 4, fill: "none", stroke: colour, "stroke-width": 3.5, rx: 3, class: "base", "data-base": String(seat) }),
-          svg("text", { x: x + CELL / 2, y: y + CELL / 2 + 7, "text-anchor": "middle", "font-size": 22, "font-weight": 900, fill: colour, stroke: "#fff", "stroke-width": 0.8 }, ["+"]),
-        );
-        const controller = controllerOf(view, seat);
-        if (controller !== seat) {
-          ground.append(svg("circle", { cx: x + CELL - 5, cy: y + 5, r: 4.5, fill: FILL[SEAT_COLOURS[controller - 1]], stroke: "#fff", "stroke-width": 1 }));
-        }
-      } else {
-        ground.append(svg("rect", { x, y, width: CELL, height: CELL, fill }));
-      }
-      if (map.mines[square]) ground.append(mineGlyph(x + CELL / 2, y + CELL / 2, map.mines[square], ch === "."));
-    }
+    for (let col = 0; col < map.cols; col += 1) ground.append(...groundSquare(view, map, baseSeat, squareAt(col, row), col, row));
   }
-  root.append(ground);
-  // Grid and coordinates.
   const grid = [];
   for (let c = 0; c <= map.cols; c += 1) grid.push(`M${c * CELL} 0 V${map.rows * CELL}`);
   for (let r = 0; r <= map.rows; r += 1) grid.push(`M0 ${r * CELL} H${map.cols * CELL}`);
-  root.append(svg("path", { d: grid.join(" "), stroke: "rgba(0,0,0,0.12)", "stroke-width": 0.6, fill: "none" }));
-  for (let c = 0; c < map.cols; c += 1) root.append(svg("text", { x: c * CELL + CELL / 2, y: -5, "text-anchor": "middle", class: "coord" }, [String.fromCharCode(97 + c)]));
-  for (let r = 0; r < map.rows; r += 1) root.append(svg("text", { x: -4, y: r * CELL + CELL / 2 + 4, "text-anchor": "end", class: "coord" }, [String(r + 1)]));
+  ground.append(svg("path", { d: grid.join(" "), stroke: "rgba(0,0,0,0.12)", "stroke-width": 0.6, fill: "none" }));
+  const coords = svg("g", { "aria-hidden": "true" });
+  for (let c = 0; c < map.cols; c += 1) coords.append(svg("text", { x: c * CELL + CELL / 2, y: -5, "text-anchor": "middle", class: "coord" }, [String.fromCharCode(97 + c)]));
+  for (let r = 0; r < map.rows; r += 1) coords.append(svg("text", { x: -4, y: r * CELL + CELL / 2 + 4, "text-anchor": "end", class: "coord" }, [String(r + 1)]));
+  ground.append(coords);
+  return ground;
+}
 
+const at = (square) => {
+  const [c, r] = colRow(square);
+  return [c * CELL, r * CELL];
+};
+
+/** The last move, the destinations of the picked piece and the path drawn so far. */
+function markLayer(marks) {
   const overlay = svg("g", {});
-  const at = (square) => {
-    const [c, r] = colRow(square);
-    return [c * CELL, r * CELL];
-  };
   for (const square of marks.last ?? []) {
     const [x, y] = at(square);
     overlay.append(svg("rect", { x: x + 1, y: y + 1, width: CELL - 2, height: CELL - 2, class: "cf-last", "data-last": square }));
@@ -209,51 +210,79 @@ export function drawConflictBoard(view, marks = {}, options = {}) {
     overlay.append(svg("rect", { x: x + 3, y: y + 3, width: CELL - 6, height: CELL - 6, rx: 5, class: "cf-path", "data-path": square }),
       svg("text", { x: x + CELL / 2, y: y + CELL / 2 + 5, "text-anchor": "middle", class: "cf-path-n" }, [String(i + 1)]));
   });
-  root.append(overlay);
+  return overlay;
+}
 
-  const piecesLayer = svg("g", { class: "pieces" });
+function pieceLayer(view, marks) {
+  const layer = svg("g", { class: "pieces" });
   for (const piece of boardPieces(view)) {
     const [x, y] = at(piece.square);
     const cls = ["cf-piece"];
     if (marks.movable?.has(piece.square)) cls.push("movable");
     if (marks.selected === piece.square) cls.push("selected");
-    piecesLayer.append(svg("g", { class: cls.join(" "), "data-piece": `${piece.seat}${piece.kind}`, "data-square": piece.square },
+    layer.append(svg("g", { class: cls.join(" "), "data-piece": `${piece.seat}${piece.kind}`, "data-square": piece.square },
       pieceGlyph(piece.kind, piece.seat, x + CELL / 2, y + CELL / 2, CELL, controllerOf(view, piece.seat))));
   }
-  root.append(piecesLayer);
+  return layer;
+}
+
+function star(cx, cy) {
+  const points = [];
+  for (let i = 0; i < 16; i += 1) {
+    const radius = i % 2 ? 7 : 15;
+    points.push(`${cx + Math.cos((Math.PI * i) / 8) * radius},${cy + Math.sin((Math.PI * i) / 8) * radius}`);
+  }
+  return points.join(" ");
+}
+
+/** Mine explosions, captures and taken bases of the last action. */
+function effectLayer(marks) {
   const effects = svg("g", {});
   for (const square of marks.exploded ?? []) {
     const [x, y] = at(square);
-    const cx = x + CELL / 2;
-    const cy = y + CELL / 2;
-    const star = [];
-    for (let i = 0; i < 16; i += 1) {
-      const radius = i % 2 ? 7 : 15;
-      const a = (Math.PI * i) / 8;
-      star.push(`${cx + Math.cos(a) * radius},${cy + Math.sin(a) * radius}`);
-    }
-    effects.append(svg("polygon", { points: star.join(" "), class: "cf-boom", "data-exploded": square }));
+    effects.append(svg("polygon", { points: star(x + CELL / 2, y + CELL / 2), class: "cf-boom", "data-exploded": square }));
   }
   for (const square of marks.captured ?? []) {
     const [x, y] = at(square);
-    effects.append(svg("path", { d: `M${x + 6} ${y + 6} L${x + CELL - 6} ${y + CELL - 6} M${x + CELL - 6} ${y + 6} L${x + 6} ${y + CELL - 6}`, class: "cf-captured", "data-captured": square }));
+    effects.append(svg("path", { d: crossPath(x + CELL / 2, y + CELL / 2, CELL / 2 - 6), class: "cf-captured", "data-captured": square }));
   }
   for (const square of marks.takenBases ?? []) {
     const [x, y] = at(square);
     effects.append(svg("rect", { x: x - 3, y: y - 3, width: CELL + 6, height: CELL + 6, rx: 6, class: "cf-taken", "data-taken": square }));
   }
-  root.append(effects);
+  return effects;
+}
+
+/** What a screen reader says of a square: "e5, land, red base, red cannon". */
+function squareText(view, map, square) {
+  const [col, row] = colRow(square);
+  const ground = { ".": "land", "~": "water", "#": "blocked", "+": "base" }[map.terrain[row]?.[col]] ?? "";
+  const piece = boardPieces(view).find((p) => p.square === square);
+  const mine = map.mines[square] ? `${SEAT_COLOURS[map.mines[square] - 1]} mine` : null;
+  return [square, ground, mine, piece ? `${SEAT_COLOURS[piece.seat - 1]} ${KIND_NAMES[piece.kind]}` : null].filter(Boolean).join(", ");
+}
+
+/**
+ * The board of `view` (as `flat` gives it). `marks`: {selected: square, start: square, path: [squares],
+ * destinations: Map(square → [dice]), movable: Set(squares), last: [squares], exploded: [squares],
+ * captured: [squares], takenBases: [squares]}. `options`: onClick(square), focus (square), title.
+ */
+export function drawConflictBoard(view, marks = {}, options = {}) {
+  const map = mapOf(view);
+  const root = svg("svg", {
+    viewBox: `${-MARGIN} ${-MARGIN} ${map.cols * CELL + MARGIN + 2} ${map.rows * CELL + MARGIN + 2}`, class: "conflict-board",
+    role: options.onClick ? "group" : "img", "aria-label": options.title ?? "Conflict board",
+  });
+  root.append(terrainDefs(), groundLayer(view, map), markLayer(marks), pieceLayer(view, marks), effectLayer(marks));
   if (options.onClick) {
-    const hits = svg("g", { class: "hits" });
-    for (let row = 0; row < map.rows; row += 1) {
-      for (let col = 0; col < map.cols; col += 1) {
-        const square = squareAt(col, row);
-        const hit = svg("rect", { x: col * CELL, y: row * CELL, width: CELL, height: CELL, fill: "transparent", "data-hit": square });
-        hit.addEventListener("click", () => options.onClick(square));
-        hits.append(hit);
-      }
-    }
-    root.append(hits);
+    const squares = [];
+    for (let row = 0; row < map.rows; row += 1) for (let col = 0; col < map.cols; col += 1) squares.push(squareAt(col, row));
+    const live = new Set([...(marks.movable ?? []), ...(marks.destinations?.keys() ?? []), ...(marks.path ?? [])]);
+    root.append(clickLayer({
+      squares, size: CELL, live, current: options.focus, onClick: options.onClick,
+      centre: (square) => ({ x: at(square)[0] + CELL / 2, y: at(square)[1] + CELL / 2 }),
+      name: (square) => squareText(view, map, square),
+    }));
   }
   return root;
 }

@@ -1,7 +1,11 @@
-// The Lines of Action board in SVG, drawn from the engine's view: `board` is eight strings from
-// row 8 down to row 1, each `b` (black), `w` (white) or `-` (empty), columns a to h.
+// The Lines of Action board in SVG, drawn from the view's `content.position.board`: eight strings
+// from row 8 down to row 1, each `b` (black), `w` (white) or `-` (empty), columns a to h.
 
-import { arrowMarker, discGradient, svg, uniqueId } from "../svg.js";
+import {
+  arrowMarker, captureBadge, clickLayer, coordLabels, discGradient, fileRank, routeLine, slideIn, svg, targetLayer,
+  uniqueId,
+} from "../svg.js";
+import { squarePicking } from "./picker.js";
 
 const CELL = 100;
 const MARGIN = 44;
@@ -10,16 +14,10 @@ export const SIZE = 8;
 
 export const PIECE_NAMES = { b: "black", w: "white" };
 
-/** Column 0..7 and row 1..8 of a square name like "d3". */
-function parse(square) {
-  return { file: FILES.indexOf(square[0]), rank: Number(square.slice(1)) };
-}
-
 /** The piece letter on `square` of a view board (rows from 8 down). */
 export function pieceAt(board, square) {
-  const { file, rank } = parse(square);
-  const row = board[SIZE - rank];
-  const letter = row ? row[file] : "-";
+  const { file, rank } = fileRank(square);
+  const letter = board[SIZE - rank]?.[file] ?? "-";
   return letter === "b" || letter === "w" ? letter : null;
 }
 
@@ -30,85 +28,38 @@ export function allSquares() {
   return out;
 }
 
-/**
- * The board as an <svg>. `marks` (all optional): last [squares of the last move], captured
- * [{square, piece}], selected [picked squares], targets [{square, capture}], starts (Set of
- * pickable squares), arrows [[from, to, kind]], labels {square: text}, tint {square: class}.
- * `options`: flip (White at the bottom), onClick(square), animate (slide the last move in),
- * coords (default true), title.
- */
-export function drawLoaBoard(board, marks = {}, options = {}) {
-  const flip = Boolean(options.flip);
-  const coords = options.coords !== false;
+function geometry(coords, flip) {
   const margin = coords ? MARGIN : 10;
-  const span = SIZE * CELL + 2 * margin;
   const centre = (square) => {
-    const { file, rank } = parse(square);
+    const { file, rank } = fileRank(square);
     const col = flip ? SIZE - 1 - file : file;
     const row = flip ? rank - 1 : SIZE - rank;
     return { x: margin + col * CELL + CELL / 2, y: margin + row * CELL + CELL / 2 };
   };
-  const ids = { black: uniqueId("loa-black"), white: uniqueId("loa-white"), arrow: uniqueId("loa-arrow"),
-    hint: uniqueId("loa-hint") };
-  const root = svg("svg", {
-    viewBox: `0 0 ${span} ${span}`, class: "board board-loa", role: "img",
-    "aria-label": options.title ?? "Lines of Action board",
-  });
-  root.append(svg("defs", {}, [
-    discGradient(ids.black, "#6b6b6b", "#262626", "#050505"),
-    discGradient(ids.white, "#ffffff", "#f3ede0", "#c9bfa8"),
-    arrowMarker(ids.arrow, "rgba(214, 120, 20, 0.9)"),
-    arrowMarker(ids.hint, "rgba(31, 111, 180, 0.9)"),
-  ]));
-  root.append(svg("rect", { x: 0, y: 0, width: span, height: span, rx: 18, class: "board-frame" }));
+  return { margin, span: SIZE * CELL + 2 * margin, centre };
+}
 
-  const squares = svg("g", { class: "squares" });
+function squareLayer(centre, marks) {
+  const layer = svg("g", { class: "squares" });
   const selected = new Set(marks.selected ?? []);
   const last = new Set(marks.last ?? []);
-  const starts = marks.starts ?? new Set();
   for (const square of allSquares()) {
     const { x, y } = centre(square);
-    const { file, rank } = parse(square);
-    const dark = (file + rank) % 2 === 0 ? "light" : "dark";
-    const classes = ["square", dark];
+    const { file, rank } = fileRank(square);
+    const classes = ["square", (file + rank) % 2 === 0 ? "light" : "dark"];
     if (last.has(square)) classes.push("last");
     if (selected.has(square)) classes.push("selected");
-    if (starts.has(square)) classes.push("pickable");
+    if (marks.starts?.has(square)) classes.push("pickable");
     if (marks.tint?.[square]) classes.push(marks.tint[square]);
-    squares.append(svg("rect", {
-      x: x - CELL / 2, y: y - CELL / 2, width: CELL, height: CELL, class: classes.join(" "),
-      "data-square": square,
-    }));
+    layer.append(svg("rect", { x: x - CELL / 2, y: y - CELL / 2, width: CELL, height: CELL, class: classes.join(" "),
+      "data-square": square }));
   }
-  root.append(squares);
+  return layer;
+}
 
-  if (coords) {
-    const labels = svg("g", { class: "coords", "aria-hidden": "true" });
-    for (let i = 0; i < SIZE; i += 1) {
-      const fileName = flip ? FILES[SIZE - 1 - i] : FILES[i];
-      const rankName = String(flip ? i + 1 : SIZE - i);
-      const along = margin + i * CELL + CELL / 2;
-      labels.append(svg("text", { x: along, y: margin / 2 + 2 }, [fileName]));
-      labels.append(svg("text", { x: along, y: span - margin / 2 + 2 }, [fileName]));
-      labels.append(svg("text", { x: margin / 2, y: along + 2 }, [rankName]));
-      labels.append(svg("text", { x: span - margin / 2, y: along + 2 }, [rankName]));
-    }
-    root.append(labels);
-  }
-
-  const moveLine = (from, to, marker, cls) => {
-    const a = centre(from);
-    const b = centre(to);
-    const len = Math.hypot(b.x - a.x, b.y - a.y) || 1;
-    const shorten = 30;
-    return svg("line", {
-      x1: a.x, y1: a.y, x2: b.x - ((b.x - a.x) / len) * shorten, y2: b.y - ((b.y - a.y) / len) * shorten,
-      class: cls, "marker-end": `url(#${marker})`,
-    });
-  };
-
-  const pieces = svg("g", { class: "pieces" });
-  const lastMove = marks.last ?? [];
+function pieceLayer(board, centre, ids, marks, animate) {
+  const layer = svg("g", { class: "pieces" });
+  const last = marks.last ?? [];
   for (const square of allSquares()) {
     const letter = pieceAt(board, square);
     if (!letter) continue;
@@ -119,63 +70,102 @@ export function drawLoaBoard(board, marks = {}, options = {}) {
       svg("circle", { cx: x, cy: y, r: 36, fill: `url(#${ids[name]})`, class: "piece-body" }),
       svg("circle", { cx: x, cy: y, r: 24, class: "piece-ring" }),
     ]);
-    if (options.animate && lastMove.length >= 2 && square === lastMove[lastMove.length - 1]) {
-      const from = centre(lastMove[0]);
-      group.style.transform = `translate(${from.x - x}px, ${from.y - y}px)`;
-      group.classList.add("sliding");
-      requestAnimationFrame(() => requestAnimationFrame(() => { group.style.transform = ""; }));
-    }
-    pieces.append(group);
+    if (animate && last.length >= 2 && square === last[last.length - 1]) slideIn(group, centre(last[0]), { x, y });
+    layer.append(group);
   }
-
   for (const { square, piece } of marks.captured ?? []) {
-    const { x, y } = centre(square);
-    const name = PIECE_NAMES[piece] ?? piece;
-    pieces.append(svg("g", { class: "captured-badge", "data-captured": square }, [
-      svg("circle", { cx: x + 32, cy: y - 32, r: 17, fill: `url(#${ids[name]})`, class: "badge-body" }),
-      svg("path", { d: `M ${x + 24} ${y - 40} L ${x + 40} ${y - 24} M ${x + 40} ${y - 40} L ${x + 24} ${y - 24}`,
-        class: "badge-cross" }),
-    ]));
+    layer.append(captureBadge(square, centre, { fill: `url(#${ids[PIECE_NAMES[piece] ?? piece]})` }));
   }
+  return layer;
+}
 
-  if (lastMove.length >= 2 && !marks.hideLastArrow) {
-    root.append(moveLine(lastMove[0], lastMove[lastMove.length - 1], ids.arrow, "last-arrow"));
-  }
-  root.append(pieces);
-  for (const [from, to] of marks.arrows ?? []) root.append(moveLine(from, to, ids.hint, "hint-arrow"));
+/** What a screen reader hears for a square: "e4, black piece". */
+function squareName(board, square) {
+  const letter = pieceAt(board, square);
+  return letter ? `${square}, ${PIECE_NAMES[letter]} piece` : `${square}, empty`;
+}
 
-  const overlay = svg("g", { class: "targets" });
-  for (const { square, capture } of marks.targets ?? []) {
-    const { x, y } = centre(square);
-    overlay.append(capture
-      ? svg("circle", { cx: x, cy: y, r: 43, class: "target target-capture", "data-target": square })
-      : svg("circle", { cx: x, cy: y, r: 15, class: "target", "data-target": square }));
+/**
+ * The board as an <svg>. `marks` (all optional): last [squares], captured [{square, piece}], selected
+ * [squares], targets [{square, capture}], starts (Set), arrows [[from, to]], labels {square: text},
+ * tint {square: class}. `options`: flip, onClick(square), focus (square), animate, coords, title.
+ */
+export function drawLoaBoard(board, marks = {}, options = {}) {
+  const { span, margin, centre } = geometry(options.coords !== false, Boolean(options.flip));
+  const ids = { black: uniqueId("loa-black"), white: uniqueId("loa-white"), arrow: uniqueId("loa-arrow"),
+    hint: uniqueId("loa-hint") };
+  const root = svg("svg", { viewBox: `0 0 ${span} ${span}`, class: "board board-loa",
+    role: options.onClick ? "group" : "img", "aria-label": options.title ?? "Lines of Action board" });
+  root.append(svg("defs", {}, [
+    discGradient(ids.black, "#6b6b6b", "#262626", "#050505"), discGradient(ids.white, "#ffffff", "#f3ede0", "#c9bfa8"),
+    arrowMarker(ids.arrow, "rgba(214, 120, 20, 0.9)"), arrowMarker(ids.hint, "rgba(31, 111, 180, 0.9)"),
+  ]), svg("rect", { x: 0, y: 0, width: span, height: span, rx: 18, class: "board-frame" }), squareLayer(centre, marks));
+  if (options.coords !== false) {
+    const order = options.flip ? [...FILES].reverse() : [...FILES];
+    const ranks = order.map((_, i) => String(options.flip ? i + 1 : SIZE - i));
+    root.append(coordLabels({ count: SIZE, cell: CELL, margin, top: order, side: ranks }));
   }
-  for (const [square, text] of Object.entries(marks.labels ?? {})) {
-    const { x, y } = centre(square);
-    overlay.append(svg("g", { class: "label-mark" }, [
-      svg("circle", { cx: x, cy: y, r: 22 }),
-      svg("text", { x, y: y + 1 }, [String(text)]),
-    ]));
-  }
-  root.append(overlay);
-
+  const last = marks.last ?? [];
+  if (last.length >= 2) root.append(routeLine([last[0], last[last.length - 1]], centre, { marker: ids.arrow, cls: "last-arrow" }));
+  root.append(pieceLayer(board, centre, ids, marks, options.animate));
+  for (const squares of marks.arrows ?? []) root.append(routeLine(squares, centre, { marker: ids.hint, cls: "hint-arrow" }));
+  root.append(targetLayer(marks.targets, marks.labels, centre));
   if (options.onClick) {
-    // One transparent hit area per square on top, so clicks land on a square whatever is drawn.
-    const hits = svg("g", { class: "hits" });
-    const live = new Set([...starts, ...(marks.targets ?? []).map((t) => t.square), ...selected]);
-    for (const square of allSquares()) {
-      const { x, y } = centre(square);
-      hits.append(svg("rect", {
-        x: x - CELL / 2, y: y - CELL / 2, width: CELL, height: CELL, "data-hit": square,
-        class: live.has(square) ? "hit live" : "hit",
-      }));
-    }
-    hits.addEventListener("click", (event) => {
-      const square = event.target?.getAttribute?.("data-hit");
-      if (square) options.onClick(square);
-    });
-    root.append(hits);
+    const live = new Set([...(marks.starts ?? []), ...(marks.targets ?? []).map((t) => t.square), ...(marks.selected ?? [])]);
+    root.append(clickLayer({ squares: allSquares(), centre, size: CELL, live, current: options.focus,
+      name: (square) => squareName(board, square), onClick: options.onClick }));
   }
   return root;
 }
+
+/** The squares that changed between two boards: [from, to] of the move, and a capture if any. */
+function difference(before, after) {
+  const emptied = allSquares().find((s) => pieceAt(before, s) && !pieceAt(after, s));
+  const filled = allSquares().find((s) => pieceAt(after, s) && pieceAt(after, s) !== pieceAt(before, s));
+  if (!emptied || !filled) return { last: [], captured: [] };
+  const taken = pieceAt(before, filled);
+  return { last: [emptied, filled], captured: taken ? [{ square: filled, piece: taken }] : [] };
+}
+
+const position = (view) => view?.content?.position ?? {};
+
+export default {
+  name: "loa",
+  tagline: "Connect all your pieces into one group",
+  swatch: (seat) => ["black", "white"][seat] ?? "black",
+  mark: (seat) => ["B", "W"][seat] ?? "",
+  countNoun: "pieces",
+  progress(view) {
+    const limit = view.content?.move_limit;
+    return `ply ${position(view).plies ?? 0}${limit ? ` of ${limit}` : ""}`;
+  },
+  counts(view) {
+    const all = (position(view).board ?? []).join("");
+    return { 0: all.split("b").length - 1, 1: all.split("w").length - 1 };
+  },
+  thumbnail: () => drawLoaBoard(
+    ["-bbbbbb-", "w------w", "w------w", "w------w", "w------w", "w------w", "w------w", "-bbbbbb-"],
+    {}, { coords: false, title: "Lines of Action" },
+  ),
+  remember(memory, before, after) {
+    memory.lastMove = before ? difference(position(before).board ?? [], position(after).board ?? []) : { last: [], captured: [] };
+  },
+  hint(play) {
+    const prefix = play.pick.prefix ?? [];
+    if (play.legal.length === 1 && play.legal[0].parts.kind === "pass") return "You have no legal move and must pass.";
+    return prefix.length ? "Click a marked square to move there (or the piece again to put it back)." : "Pick one of your pieces.";
+  },
+  draw(play) {
+    const { picker, click } = squarePicking(play);
+    const marks = { ...(play.memory.lastMove ?? {}) };
+    if (play.legal.length) {
+      marks.starts = picker.prefix.length ? new Set() : picker.starts();
+      marks.selected = picker.prefix;
+      marks.targets = picker.targets();
+    }
+    return drawLoaBoard(position(play.view).board ?? [], marks, {
+      onClick: click, focus: play.focus, animate: play.animate, title: "Lines of Action board",
+    });
+  },
+  captured: (memory) => memory.lastMove?.captured ?? [],
+};

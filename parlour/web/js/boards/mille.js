@@ -1,7 +1,8 @@
 // Mille Bornes cards drawn in SVG, and the table built from a seat's view (MIL-57). The page
-// knows only card names and what the view says; legality comes from the server's list.
+// knows only card names and what the view says; the decisions come from the legal actions' parts:
+// a card of the hand, then "play" or "discard" (or "coup"), the draw pile, the extension question.
 
-import { html, svg } from "../svg.js";
+import { html, roving, svg } from "../svg.js";
 
 export const CARDS = {
   25: { name: "25", type: "distance" },
@@ -118,15 +119,14 @@ const LINES = [
 
 const HOW = { trip: "the trip was completed", declined: "the extension was declined", 1000: "1000 miles were reached", "play-out": "no one could play any more" };
 
-/** Legal decisions grouped per card: {token: {play, discard, coup}}; and the rest (draw, extend). */
+/** Legal decisions by card: {token: {play, discard, coup}} (legal texts), and the others by kind. */
 export function decisionsByCard(legal) {
   const cards = {};
-  const other = [];
-  for (const text of legal ?? []) {
-    const [verb, token] = text.split(" ");
-    if (["play", "discard", "coup"].includes(verb) && token) {
-      cards[token] = { ...(cards[token] ?? {}), [verb]: text };
-    } else other.push(text);
+  const other = {};
+  for (const { text, parts } of legal ?? []) {
+    if (["play", "discard", "coup"].includes(parts.kind) && parts.card) {
+      cards[parts.card] = { ...(cards[parts.card] ?? {}), [parts.kind]: text };
+    } else (other[parts.kind] ??= []).push({ text, parts });
   }
   return { cards, other };
 }
@@ -152,13 +152,14 @@ function safetiesRow(seatView) {
 }
 
 /** One seat's side of the table: name, miles, battle/speed piles, safeties. */
-function seatArea(view, seat, names, goal, mine) {
-  const s = view.hand.seats[seat];
+function seatArea(hand, seat, name, mine) {
+  const s = hand.seats[seat];
+  const goal = hand.goal ?? 700;
   const progress = Math.min(100, (100 * (s.mileage ?? 0)) / goal);
   const status = [s.rolling ? "rolling" : "stopped", s.limited ? "speed limit" : null].filter(Boolean).join(" · ");
-  return html("section", { class: `mille-seat${mine ? " mine" : ""}`, "data-seat-area": String(seat) }, [
+  return html("section", { class: `mille-seat${mine ? " mine" : ""}`, "data-seat-area": String(seat), "aria-label": name(seat) }, [
     html("div", { class: "mille-seat-head" }, [
-      html("strong", {}, [names(seat)]),
+      html("strong", {}, [name(seat)]),
       html("span", { class: "muted small" }, [` ${status}`]),
       html("span", { class: "mille-score", "data-score": String(seat) }, [
         `hand ${s.hand_total} · game ${s.game_total}`, s.games_won ? ` · games won ${s.games_won}` : "",
@@ -173,7 +174,7 @@ function seatArea(view, seat, names, goal, mine) {
       pile("speed", s.speed, "speed", { "data-speed": String(seat) }),
       html("div", { class: "mille-safeties" }, [safetiesRow(s), milesRow(s)]),
     ]),
-    mine ? null : html("div", { class: "opponent-hand", "aria-label": `${names(seat)} holds ${s.cards} cards` },
+    mine ? null : html("div", { class: "opponent-hand", role: "img", "aria-label": `${name(seat)} holds ${s.cards} cards` },
       Array.from({ length: s.cards ?? 0 }, () => drawCard("back"))),
   ]);
 }
@@ -193,79 +194,141 @@ export function scoreTable(lastHand, names) {
   ]);
 }
 
-/**
- * The whole table for `view`. `act` is called with a decision text; `legal` the seat's decisions
- * now (empty when it is not this seat's turn); `chosen`/`choose` the card picked in hand.
- */
-export function drawMilleTable(view, { legal, names, act, chosen, choose }) {
-  const me = typeof view.viewer === "number" ? view.viewer : null;
-  const hand = view.hand;
-  const goal = hand.goal ?? 700;
-  const { cards, other } = decisionsByCard(legal);
-  const opponents = [0, 1].filter((seat) => seat !== me);
-  const mySide = me === null ? [1] : [me];
-  const drawable = other.includes("draw");
-
-  const centre = html("div", { class: "mille-centre" }, [
+function centreArea(content, other, act) {
+  const hand = content.hand;
+  const draw = other.draw?.[0];
+  return html("div", { class: "mille-centre" }, [
     html("button", {
-      type: "button", class: `mille-pile draw-pile${drawable ? " can" : ""}`, "data-draw": "true", disabled: !drawable,
-      onclick: () => drawable && act("draw"), "aria-label": `Draw pile, ${hand.pile_size} cards`,
+      type: "button", class: `mille-pile draw-pile${draw ? " can" : ""}`, "data-draw": "true", disabled: !draw,
+      onclick: () => draw && act(draw.text), "aria-label": `Draw pile, ${hand.pile_size} cards`,
     }, [drawCard(hand.pile_size ? "back" : null, { label: "empty" }), html("span", { class: "pile-label", id: "pile-size" }, [`draw pile ${hand.pile_size}`])]),
     pile("discards", (hand.discards ?? [])[hand.discards.length - 1], "discard-pile", { id: "discard-pile" }),
     html("div", { class: "mille-goal" }, [
-      html("strong", {}, [`Goal ${goal}`]), hand.extended ? html("span", { class: "badge" }, ["extended"]) : null,
-      html("span", { class: "muted small" }, [`game ${view.match.game_no} · hand ${view.match.hand_no}`]),
+      html("strong", {}, [`Goal ${hand.goal ?? 700}`]), hand.extended ? html("span", { class: "badge" }, ["extended"]) : null,
+      html("span", { class: "muted small" }, [`game ${content.match.game_no} · hand ${content.match.hand_no}`]),
     ]),
   ]);
+}
 
-  const parts = [];
-  for (const seat of opponents) parts.push(seatArea(view, seat, names, goal, false));
-  parts.push(centre);
-  if (me !== null) {
-    parts.push(seatArea(view, me, names, goal, true));
-    parts.push(handRow(view, cards, chosen, choose, act));
-  } else for (const seat of mySide.filter((s) => !opponents.includes(s))) parts.push(seatArea(view, seat, names, goal, false));
-  if (other.some((t) => t.startsWith("extend"))) {
-    parts.push(html("div", { class: "notice extend-question", id: "extend-question" }, [
-      html("strong", {}, ["You reached 700 miles. Extend the trip to 1000?"]),
-      html("div", { class: "form-inline" }, [
-        html("button", { type: "button", class: "btn btn-primary", "data-action": "extend yes", onclick: () => act("extend yes") }, ["Extend to 1000"]),
-        html("button", { type: "button", class: "btn", "data-action": "extend no", onclick: () => act("extend no") }, ["Stop at 700"]),
-      ]),
-    ]));
-  }
+function extendQuestion(choices, act) {
+  const yes = choices.find((c) => c.parts.yes);
+  const no = choices.find((c) => !c.parts.yes);
+  return html("div", { class: "notice extend-question", id: "extend-question" }, [
+    html("strong", {}, ["You reached 700 miles. Extend the trip to 1000?"]),
+    html("div", { class: "form-inline" }, [
+      yes ? html("button", { type: "button", class: "btn btn-primary", "data-action": yes.text, onclick: () => act(yes.text) }, ["Extend to 1000"]) : null,
+      no ? html("button", { type: "button", class: "btn", "data-action": no.text, onclick: () => act(no.text) }, ["Stop at 700"]) : null,
+    ]),
+  ]);
+}
+
+/** Decisions of kinds this table has no place for: plain buttons, so that none is out of reach. */
+function otherButtons(other, act) {
+  const rest = Object.entries(other).filter(([kind]) => !["draw", "extend"].includes(kind)).flatMap(([, list]) => list);
+  if (!rest.length) return null;
+  return html("div", { class: "form-inline mille-other" }, rest.map((a) => html("button", {
+    type: "button", class: "btn btn-small", "data-action": a.text, onclick: () => act(a.text) }, [a.text])));
+}
+
+/** The whole table for a `play` context (boards/index.js). */
+export function drawMilleTable(play) {
+  const content = play.view.content;
+  const me = typeof play.view.seat === "number" ? play.view.seat : null;
+  const { cards, other } = decisionsByCard(play.legal);
+  const opponents = [0, 1].filter((seat) => seat !== me);
+  const parts = opponents.map((seat) => seatArea(content.hand, seat, play.name, false));
+  parts.push(centreArea(content, other, play.act));
+  if (me !== null) parts.push(seatArea(content.hand, me, play.name, true), handRow(content, cards, play));
+  if (other.extend) parts.push(extendQuestion(other.extend, play.act));
+  parts.push(otherButtons(other, play.act));
   return html("div", { class: "mille-table" }, parts);
 }
 
-function handRow(view, cards, chosen, choose, act) {
-  const priv = view.private ?? {};
-  const slots = priv.slots ?? [];
-  const fresh = new Set(priv.received ?? []);
-  const coupOffer = Object.values(cards).map((d) => d.coup).filter(Boolean);
+/** A card of the hand as a screen reader says it: "Speed Limit, hazard, just drawn". */
+function cardLabel(token, fresh) {
+  return [cardName(token), CARDS[token]?.type === "distance" ? "miles" : CARDS[token]?.type, fresh ? "just drawn" : null]
+    .filter(Boolean).join(", ");
+}
+
+function handButtons(token, d, act) {
+  if (!token) return [];
+  const button = (text, label, primary) => html("button", { type: "button", class: `btn${primary ? " btn-primary" : ""}`,
+    "data-action": text, onclick: () => act(text) }, [label]);
+  return [
+    d.coup ? button(d.coup, `Coup fourré: ${cardName(token)}!`, true) : null,
+    d.play ? button(d.play, `Play ${cardName(token)}`, true) : null,
+    d.discard ? button(d.discard, `Discard ${cardName(token)}`, false) : null,
+  ].filter(Boolean);
+}
+
+function handRow(content, cards, play) {
+  const slots = content.private?.slots ?? [];
+  const fresh = new Set(content.private?.received ?? []);
+  const chosen = play.pick.slot ?? null;
+  const coupOffer = Object.entries(cards).filter(([, d]) => d.coup);
+  const choose = (i) => {
+    play.pick.slot = chosen === i ? null : i;
+    play.redraw();
+  };
   const items = slots.map((token, i) => {
     if (!token) return html("div", { class: "hand-slot empty", "data-slot": String(i) }, [drawCard(null, { label: "" })]);
     const d = cards[token] ?? {};
     const can = Boolean(d.play || d.discard || d.coup);
+    const justDrawn = i === 0 && fresh.has(token);
     return html("button", {
-      type: "button", class: `hand-slot${can ? " can" : ""}${chosen === i ? " chosen" : ""}${i === 0 ? " picked" : ""}${fresh.has(token) && i === 0 ? " fresh" : ""}`,
-      "data-slot": String(i), "data-card": token, disabled: !can,
-      onclick: () => choose(chosen === i ? null : i),
-      title: i === 0 ? `${cardName(token)} (just drawn)` : cardName(token),
+      type: "button", class: `hand-slot${can ? " can" : ""}${chosen === i ? " chosen" : ""}${i === 0 ? " picked" : ""}${justDrawn ? " fresh" : ""}`,
+      "data-slot": String(i), "data-card": token, "aria-disabled": can ? undefined : "true", "aria-pressed": String(chosen === i),
+      onclick: () => can && choose(i), title: cardLabel(token, justDrawn), "aria-label": cardLabel(token, justDrawn),
     }, [drawCard(token)]);
   });
-  const token = chosen !== null && chosen !== undefined ? slots[chosen] : null;
-  const d = token ? cards[token] ?? {} : {};
-  const buttons = token ? [
-    d.coup ? html("button", { type: "button", class: "btn btn-primary", "data-action": d.coup, onclick: () => act(d.coup) }, [`Coup fourré: ${cardName(token)}!`]) : null,
-    d.play ? html("button", { type: "button", class: "btn btn-primary", "data-action": d.play, onclick: () => act(d.play) }, [`Play ${cardName(token)}`]) : null,
-    d.discard ? html("button", { type: "button", class: "btn", "data-action": d.discard, onclick: () => act(d.discard) }, [`Discard ${cardName(token)}`]) : null,
-  ] : [];
+  const token = chosen !== null ? slots[chosen] : null;
   return html("section", { class: "mille-hand", "aria-label": "Your hand" }, [
     coupOffer.length ? html("div", { class: "notice coup-offer", id: "coup-offer" }, [
       html("strong", {}, ["Coup fourré! "]), "You hold the safety for the hazard just played on you: ",
-      ...coupOffer.map((text) => html("button", { type: "button", class: "btn btn-primary btn-small", "data-action": text, onclick: () => act(text) }, [`play ${cardName(text.split(" ")[1])} as a coup fourré`])),
+      ...coupOffer.map(([card, d]) => html("button", { type: "button", class: "btn btn-primary btn-small", "data-action": d.coup,
+        onclick: () => play.act(d.coup) }, [`play ${cardName(card)} as a coup fourré`])),
     ]) : null,
-    html("div", { class: "hand-row" }, items),
-    html("div", { class: "form-inline hand-actions", id: "hand-actions" }, buttons.filter(Boolean)),
+    roving(html("div", { class: "hand-row", role: "group", "aria-label": "Cards in your hand" }, items), ".hand-slot[data-card]",
+      chosen ?? null),
+    html("div", { class: "form-inline hand-actions", id: "hand-actions" }, handButtons(token, token ? cards[token] ?? {} : {}, play.act)),
   ]);
 }
+
+/** The score card of the last hand (MIL-53), with "Another hand" to put it away. */
+function scoreCard(play) {
+  const match = play.view.content?.match ?? {};
+  if (!match.last_hand) return null;
+  const dismiss = (serial) => {
+    play.memory.dismissed = serial;
+    play.redraw();
+  };
+  if (play.memory.dismissed === match.hand_serial) {
+    return html("button", { type: "button", class: "btn btn-small", id: "show-scores", onclick: () => dismiss(null) },
+      ["Show the last hand's scores"]);
+  }
+  return html("div", {}, [
+    scoreTable(match.last_hand, play.name),
+    match.result ? null : html("button", { type: "button", class: "btn btn-primary", id: "another-hand",
+      onclick: () => dismiss(match.hand_serial) }, [`Another hand (hand ${match.hand_no})`]),
+  ]);
+}
+
+export default {
+  name: "mille",
+  tagline: "Race to 700 miles and stop your rival — 2 players",
+  swatch: (seat) => ["blue", "red"][seat] ?? "blue",
+  mark: (seat) => String(seat + 1),
+  progress: (view) => `game ${view.content?.match?.game_no ?? 1} · hand ${view.content?.match?.hand_no ?? 1}`,
+  thumbnail: () => html("div", { class: "mille-thumb", role: "img", "aria-label": "Mille Bornes" },
+    ["200", "stop", "go", "right-of-way"].map((t) => drawCard(t, { title: cardName(t) }))),
+  hint(play) {
+    const kinds = new Set(play.legal.map((a) => a.parts.kind));
+    if (kinds.has("extend")) return "You reached 700: extend the trip to 1000, or stop here.";
+    if (kinds.has("coup")) return "Coup fourré! Play your safety now, or draw.";
+    if (kinds.has("draw")) return "Click the draw pile to draw a card.";
+    if (play.pick.slot !== undefined && play.pick.slot !== null) return "Play it or discard it with the buttons under your hand.";
+    return "Click a card of your hand to play or discard it.";
+  },
+  draw: drawMilleTable,
+  side: scoreCard,
+};

@@ -1,0 +1,210 @@
+// The Conflict match view: board, dice, message area, rows, and the path drawn click by click
+// (CON-68), behind the board interface (index.js). The decisions come from the legal actions'
+// parts; the path the player draws is sent as the legal text of that piece and die with the drawn
+// squares in place of the canonical path (CON-64), and the server judges it.
+
+import { html } from "../svg.js";
+import {
+  adjacent, boardPieces, controllerOf, decisionOf, diceState, dieFace, drawConflictBoard, eventMarks, flat, KIND_NAMES,
+  LETTER, mapOf, pieceRows, SEAT_COLOURS,
+} from "./conflict.js";
+
+const capital = (s) => `${s[0].toUpperCase()}${s.slice(1)}`;
+
+/** Legal decisions of the picked piece: moves from its square, or entries of its (seat, type). */
+function decisionsFor(pick, decisions) {
+  if (!pick) return [];
+  if (pick.kind === "board") return decisions.filter((d) => d.kind === "move" && d.from === pick.square);
+  return decisions.filter((d) => d.kind === "enter" && LETTER[d.type] === pick.type && d.seat === pick.seat);
+}
+
+function startOf(pick, view) {
+  if (!pick) return null;
+  return pick.kind === "board" ? pick.square : mapOf(view).bases[pick.seat];
+}
+
+/** The text that moves the picked piece along `path` with the die `die`: a legal text of the piece
+ * with its die and path replaced by the ones the player chose (CON-68: any path may be drawn). */
+function moveText(options, die, path) {
+  const base = options.find((d) => d.die === die) ?? options[0];
+  return base.text.replace(/\d: .*$/, `${die}: ${path.join(" ")}`);
+}
+
+/** The squares of the last move among the marked events. */
+function lastSquares(events) {
+  const move = [...events].reverse().find((e) => e.kind === "move");
+  return move ? [move.from, move.to].filter(Boolean) : [];
+}
+
+/** A click on the board while picking: a piece, the next square of the path, or a destination. */
+function clickSquare(square, { pick, decisions, options, start, maxDie, play }) {
+  const movers = new Set(decisions.filter((d) => d.kind === "move").map((d) => d.from));
+  if (!pick.piece) {
+    if (!movers.has(square)) return;
+    Object.assign(pick, { piece: { kind: "board", square }, path: [] });
+  } else if (pick.path.includes(square)) {
+    pick.path = pick.path.slice(0, pick.path.indexOf(square) + 1); // back to that square
+  } else if (square === start) {
+    if (pick.path.length) pick.path = [];
+    else pick.piece = null;
+  } else if (adjacent(pick.path[pick.path.length - 1] ?? start, square) && pick.path.length < maxDie) {
+    pick.path = [...pick.path, square];
+  } else {
+    // A marked destination: take the server's own path there (the smallest die first).
+    const there = pick.path.length ? null
+      : options.filter((d) => d.path[d.path.length - 1] === square).sort((a, b) => a.die - b.die)[0];
+    if (there) pick.path = [...there.path];
+    else if (movers.has(square)) Object.assign(pick, { piece: { kind: "board", square }, path: [] });
+    else play.toast("Click a square next to the end of the path, or a marked destination.");
+  }
+  play.redraw();
+}
+
+function pickControls(play, cv, { pick, options, unused }) {
+  const piece = pick.piece;
+  const name = piece.kind === "board"
+    ? `the ${KIND_NAMES[boardPieces(cv).find((p) => p.square === piece.square)?.kind] ?? "piece"} on ${piece.square}`
+    : `a new ${KIND_NAMES[piece.type]} from the base`;
+  const fits = unused.filter((d) => pick.path.length && pick.path.length <= d);
+  const controls = [];
+  // CON-68: warn before a walk that meets a hostile mine (the mine's controller is not ours).
+  const mover = cv.seats?.[play.seat];
+  const mines = mapOf(cv).mines;
+  const hostile = pick.path.find((sq) => mines[sq] && controllerOf(cv, mines[sq]) !== mover);
+  if (hostile) controls.push(html("div", { class: "notice error", id: "cf-mine-warning" }, [`Careful: ${hostile} is a hostile mine — the piece will be destroyed there.`]));
+  controls.push(html("div", { class: "cf-pick", id: "cf-pick" }, [
+    html("span", {}, [`Moving ${name}: `, html("strong", { id: "cf-path-text" }, [pick.path.length ? pick.path.join(" ") : "click squares to draw its path"])]),
+    ...fits.map((d) => html("button", {
+      type: "button", class: `btn btn-small ${d === pick.path.length ? "btn-primary" : ""}`, "data-confirm": String(d),
+      onclick: () => play.act(moveText(options, d, pick.path)),
+    }, [`Move with the ${d}`])),
+    pick.path.length ? html("button", { type: "button", class: "btn btn-small", "data-undo-step": "true", onclick: () => { pick.path = pick.path.slice(0, -1); play.redraw(); } }, ["Back one square"]) : null,
+    html("button", { type: "button", class: "btn btn-small", "data-cancel": "true", onclick: () => { pick.piece = null; pick.path = []; play.redraw(); } }, ["Cancel"]),
+  ]));
+  return controls;
+}
+
+function rollButtons(play, decisions) {
+  const activations = decisions.filter((d) => d.kind === "activate");
+  const end = decisions.find((d) => d.kind === "end");
+  return html("div", { class: "form-inline cf-buttons" }, [
+    ...activations.map((d) => html("button", { type: "button", class: "btn btn-small btn-felt", "data-action": d.text, onclick: () => play.act(d.text) },
+      [`7: activate a ${KIND_NAMES[LETTER[d.type]]} of ${capital(SEAT_COLOURS[d.seat - 1])}`])),
+    end ? html("button", { type: "button", class: "btn btn-small", "data-action": end.text, onclick: () => play.act(end.text) }, ["End the roll"]) : null,
+  ]);
+}
+
+function messageArea(play, cv, mine) {
+  const me = play.seat === null ? null : cv.seats?.[play.seat];
+  const mover = typeof cv.to_move === "number" ? cv.seats?.[cv.to_move] : null;
+  const who = me ? `You are ${capital(SEAT_COLOURS[me - 1])} (seat ${me}).` : "You are watching.";
+  let turn = "";
+  if (play.status === "over") turn = "The game is over.";
+  else if (mine) turn = "Your roll.";
+  else if (cv.phase === "chance") turn = `${capital(SEAT_COLOURS[(cv.seat ?? 1) - 1])} is about to roll.`;
+  else if (mover) turn = `${capital(SEAT_COLOURS[mover - 1])}'s roll.`;
+  const log = play.memory.log ?? [];
+  return html("div", { class: "cf-messages", id: "cf-messages" }, [
+    html("div", { class: "cf-who" }, [who, " ", html("strong", {}, [turn])]),
+    play.lastError ? html("div", { class: "cf-error", id: "cf-error", role: "alert" }, [`Refused: ${play.lastError}`]) : null,
+    html("ol", {}, log.slice(-8).map((line) => html("li", { class: /takes over|destroyed|captured|is out|wins|draw/.test(line) ? "big-event" : "" }, [line]))),
+  ]);
+}
+
+function drawTable(play) {
+  const cv = flat(play.view);
+  const { pick } = play;
+  pick.path ??= [];
+  const decisions = play.legal.map(decisionOf);
+  const mine = decisions.length > 0;
+  const options = decisionsFor(pick.piece, decisions);
+  const start = startOf(pick.piece, cv);
+  const unused = [...new Set(cv.unused ?? [])].sort();
+  const destinations = new Map();
+  if (mine && pick.piece && !pick.path.length) {
+    for (const d of options) {
+      const end = d.path[d.path.length - 1];
+      destinations.set(end, [...new Set([...(destinations.get(end) ?? []), d.die])].sort());
+    }
+  }
+  const marked = play.memory.marked ?? [];
+  const marks = {
+    ...eventMarks(marked), last: lastSquares(marked), start, path: pick.path, destinations,
+    movable: mine && !pick.piece ? new Set(decisions.filter((d) => d.kind === "move").map((d) => d.from)) : new Set(),
+    selected: pick.piece?.kind === "board" ? pick.piece.square : null,
+  };
+  const context = { pick, decisions, options, start, maxDie: Math.max(0, ...unused), play };
+  const board = drawConflictBoard(cv, marks, { onClick: (square) => mine && clickSquare(square, context), focus: play.focus, title: "Conflict board" });
+  board.classList.toggle("interactive", mine);
+  const controls = mine && pick.piece ? pickControls(play, cv, { pick, options, unused }) : [];
+  const enterable = new Set(decisions.filter((d) => d.kind === "enter").map((d) => `${d.seat}${LETTER[d.type]}`));
+  const rows = pieceRows(cv, {
+    picked: pick.piece?.kind === "enter" ? `${pick.piece.seat}${pick.piece.type}` : null,
+    enterable: mine ? enterable : new Set(),
+    onPick: (key) => {
+      Object.assign(pick, { piece: { kind: "enter", seat: Number(key[0]), type: key[1] }, path: [] });
+      play.redraw();
+    },
+  });
+  return html("div", { class: "cf-table" }, [
+    html("div", { class: "cf-board-wrap" }, [board]),
+    html("div", { class: "cf-panel" }, [
+      html("div", { class: "cf-dice", id: "cf-dice" }, [
+        ...diceState(cv).map((d) => dieFace(d.value, d.used)),
+        cv.activation ? html("span", { class: "badge", id: "cf-seven" }, ["7: a reserve piece may be activated"]) : null,
+        html("span", { class: "muted small" }, [`roll ${cv.rolls ?? 0}`]),
+      ]),
+      ...controls,
+      mine ? rollButtons(play, decisions) : null,
+      messageArea(play, cv, mine),
+      html("div", { class: "cf-rows" }, rows),
+    ]),
+  ]);
+}
+
+/** A picture of a Conflict board for the lobby (a match's own map comes with its view). */
+const SKETCH = {
+  cols: 8,
+  rows: 8,
+  terrain: ["........", ".+~~~~+.", ".~~~~~~.", ".~~..~~.", ".~~..~~.", ".~~~~~~.", ".+~~~~+.", "........"],
+  bases: { 1: "b2", 2: "g2", 3: "b7", 4: "g7" },
+  mines: { a1: 1, h1: 2, a8: 3, h8: 4 },
+};
+
+export default {
+  name: "conflict",
+  tagline: "Land, sea and air: take your rivals' bases — 2 to 4 players",
+  // The option `seats` (CON-17) picks which colours play: seat i has the colour of seats[i].
+  swatch: (seat, options) => SEAT_COLOURS[(options?.seats?.[seat] ?? seat + 1) - 1] ?? "red",
+  mark: (seat, options) => (SEAT_COLOURS[(options?.seats?.[seat] ?? seat + 1) - 1] ?? "?")[0].toUpperCase(),
+  // A map given as text (CON-10) is shown by its name.
+  optionText: (name, value, view) => (name === "board" ? view?.content?.board?.name : undefined),
+  progress(view) {
+    const limit = view.options?.roll_limit;
+    return `roll ${view.content?.position?.rolls ?? 0}${limit ? ` of ${limit}` : ""}`;
+  },
+  counts(view) {
+    const cv = flat(view);
+    const per = {};
+    (cv.seats ?? []).forEach((seat, i) => {
+      const on = boardPieces(cv).filter((p) => p.seat === seat).length;
+      per[i] = on + (cv.available?.[seat] ?? "").length + (cv.reserve?.[seat] ?? "").length;
+    });
+    return per;
+  },
+  thumbnail: () => drawConflictBoard({ board: SKETCH, pieces: ["1C a2", "1S c4", "2A g1", "2S f3", "3U c6", "4G h7"], controllers: [1, 2, 3, 4] },
+    {}, { title: "Conflict" }),
+  hint(play) {
+    if (play.legal.some((a) => a.parts.kind === "activate")) return "A 7! You may activate a reserve piece, and move a piece with each die.";
+    return "Pick a piece on the board or in your available row, draw its path, then confirm.";
+  },
+  remember(memory, before, after) {
+    const cv = flat(after);
+    const events = cv.event_data ?? [];
+    // A bare roll of the dice (the server rolls at once after a roll ends) keeps the marks of the action before it.
+    const bareRoll = before && events.length > 0 && events.every((e) => e.kind === "roll");
+    memory.marked = bareRoll ? [...(memory.marked ?? []), ...events] : events;
+    memory.log = [...(before ? memory.log ?? [] : []), ...(cv.events ?? [])].slice(-200);
+  },
+  draw: drawTable,
+};

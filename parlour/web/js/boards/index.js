@@ -1,0 +1,50 @@
+// The board interface: everything the match page and the lobby know about a game's looks and
+// clicks goes through one object per game. match.js knows no game: it asks `boardFor(name)` and
+// calls the methods below. A game without a module of its own gets the generic board, so a new
+// game is playable in the browser the day it is registered on the server.
+//
+// A board is an object with:
+//   name                      the game's registry name ("loa"), or "generic"
+//   tagline                   one line for the lobby (optional)
+//   thumbnail()               a small picture for the lobby (an element)
+//   swatch(seat, options)     the colour of a seat: a `swatch-<colour>` CSS class suffix
+//   mark(seat, options)       a letter telling the seat apart without its colour (optional)
+//   progress(view)            a few words on how far the game is ("ply 12 of 60")
+//   counts(view)              {seat: pieces left} and `countNoun` ("pieces") (optional)
+//   hint(play)                the banner's line for the player to move (optional)
+//   draw(play)                the board (or table) as an element, clicks wired to play.act
+//   side(play)                an extra card beside the board, or null (optional)
+//   remember(memory, before, after, event)  notes what an action changed (capture marks) in
+//                             `memory`, which lives as long as the page (optional)
+//   describe(event, play)     how the live region announces another seat's action (optional)
+//
+// `play`, the context of one drawing, holds:
+//   view      the engine's view envelope {game, seat, seats, options, to_move, outcome, content}
+//   legal     [{text, parts}] this page's seat may play now ([] when not its turn)
+//   seat      this page's seat (null for a spectator)
+//   moves     the move list [{version, seat, action}]
+//   pick      an object the board keeps its half-made choice in; emptied when the match moves on
+//   memory    the object `remember` wrote into
+//   animate   true when the last action is new (slide it in)
+//   focus     the square that last held the keyboard focus on the board, or null
+//   act(text) plays a legal action;  redraw() draws again after a change of `pick`
+//   name(seat) the seat's name ("You" for this page's seat);  toast(text) a short message
+//
+// Boards build actions from `legal[].parts` (kind, from, to, path, card, slot, piece, seat, die,
+// dice …), never by reading the notation; what they send is always one of the legal texts.
+
+import biloba from "./biloba.js";
+import conflict from "./conflict-table.js";
+import generic from "./generic.js";
+import loa from "./loa.js";
+import mille from "./mille.js";
+
+const BOARDS = { biloba, conflict, loa, mille };
+
+/** The board of `game`: its own module, or the generic board (also when `force` is "generic"). */
+export function boardFor(game, force = null) {
+  if (force === "generic") return generic;
+  return BOARDS[game] ?? generic;
+}
+
+export { generic };
