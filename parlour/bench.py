@@ -8,7 +8,6 @@ importable, the same random playouts through OpenSpiel's implementation of the g
 from __future__ import annotations
 
 import argparse
-import operator
 import os
 import platform
 import random
@@ -19,35 +18,37 @@ from dataclasses import dataclass
 from typing import Any, Final, NoReturn
 
 from parlour.bots import make_bot
-from parlour.bots.base import seen_by
 from parlour.bots.determinised import SampleReport
 from parlour.bots.search import SearchResult
-from parlour.engine import CHANCE, Action, Game, ParlourError, State, random_playout
-from parlour.engine.perft import perft
+from parlour.engine import (
+    CHANCE,
+    Action,
+    Benchmark,
+    Game,
+    ParlourError,
+    State,
+    game_part,
+    random_playout,
+    seen_by,
+)
 from parlour.games import GAMES, get_game
-from parlour.games.biloba import BilobaState
-from parlour.games.biloba.perft import perft as biloba_perft
 
-REFERENCE_PERFT: Final[dict[str, tuple[int, ...]]] = {
-    "loa": (36, 1_244, 44_952, 1_563_208, 55_963_132),  # LOA-25
-    "biloba": (68, 4_506, 311_364),  # biloba.md 13.4, 2-player start, "full"
-}
-"""Exact perft counts from the initial position with the default rules, depth 1 first."""
+BENCH_PART: Final = "bench"
+"""The module of a game's package that holds its benchmark settings: ``BENCHMARK``, a
+``parlour.engine.Benchmark`` (perft depth and unit, the spec's exact counts, OpenSpiel's name of
+the game, what a round is). A game without one is measured with ``Benchmark()``'s defaults."""
 
-PERFT_DEPTHS: Final[dict[str, int]] = {
-    "biloba": 3,  # whole turns: depth 4 is ~2 x 10^7 leaves
-    "conflict": 3,  # a roll, then two decisions of ~90 each: depth 4 is ~10^8 nodes
-}
-"""Default perft depths other than 4."""
 
-OPENSPIEL_NAMES: Final[dict[str, str]] = {"loa": "lines_of_action"}
-"""The same game in OpenSpiel, for the playout comparison."""
+def benchmark_of(game: Game[State]) -> Benchmark:
+    """``game``'s benchmark settings, from its package's ``bench`` module (``BENCH_PART``)."""
+    module = game_part(game, BENCH_PART)
+    if module is None:
+        return Benchmark()
+    found = getattr(module, "BENCHMARK", None)
+    if not isinstance(found, Benchmark):
+        raise ParlourError(f"{module.__name__} defines no BENCHMARK (a parlour.engine.Benchmark)")
+    return found
 
-ROUNDS: Final[dict[str, tuple[str, Callable[[State], int]]]] = {
-    "mille": ("hands", operator.attrgetter("hand_serial")),
-}
-"""Games played in rounds: what a round is called and how many a finished state has played, so
-that the playouts also report rounds per second."""
 
 SEARCH_BOT: Final = "strong"
 TARGET_RATIO: Final = 0.3
@@ -75,7 +76,7 @@ class Throughput:
     plies: int
     seconds: float
     rounds: int = 0
-    """Hands (or other rounds, ``ROUNDS``) played, where the game has them."""
+    """Hands (or other rounds, ``Benchmark.rounds``) played, where the game has them."""
 
     @property
     def plies_per_second(self) -> float:
@@ -124,8 +125,7 @@ def read_plan(argv: Sequence[str]) -> Plan:
             game.info.check_players(args.players)
     except ParlourError as error:
         raise UsageError(str(error)) from None
-    default_depth = PERFT_DEPTHS.get(game.info.name, 4)
-    depth = args.depth if args.depth is not None else default_depth
+    depth = args.depth if args.depth is not None else benchmark_of(game).perft_depth
     depth = min(depth, 3) if args.quick else depth
     playouts = args.playouts if args.playouts is not None else 20 if args.quick else 2000
     search = args.search_time if args.search_time is not None else 0.25 if args.quick else 5.0
@@ -154,7 +154,7 @@ def parlour_playouts(
 ) -> Throughput:
     """``games`` random games, game ``i`` from seed ``seed + i`` (the same games every run)."""
     plies = rounds = 0
-    count_rounds = ROUNDS.get(game.info.name, ("", None))[1]
+    count_rounds = benchmark_of(game).rounds
     started = time.perf_counter()
     for index in range(games):
         state = game.new(players, options=options, seed=seed + index)
@@ -189,29 +189,16 @@ def openspiel_playouts(name: str, games: int, seed: int) -> Throughput | None:
 # --- the report ----------------------------------------------------------------------------------
 
 
-def biloba_turns(state: State, depth: int) -> int:
-    """Biloba's perft counts whole turns, every decision branching (biloba.md 13.4)."""
-    assert isinstance(state, BilobaState)
-    return biloba_perft(state, depth, full=True)
-
-
-PERFT_COUNTERS: Final[dict[str, tuple[str, Callable[[State, int], int]]]] = {
-    "biloba": ("whole turns, every decision branching", biloba_turns),
-}
-"""Games whose spec counts perft in its own unit; the others count single actions."""
-
-
 def report_perft(plan: Plan, say: Callable[[str], None]) -> None:
-    name = plan.game.info.name
+    benchmark = benchmark_of(plan.game)
     default_players = plan.players in (None, plan.game.info.default_players)
-    expected = REFERENCE_PERFT.get(name, ()) if not plan.options and default_players else ()
-    unit, counter = PERFT_COUNTERS.get(name, ("apply/undo, last ply counted in bulk", perft))
-    say(f"perft from the initial position ({unit})")
+    expected = benchmark.reference_perft if not plan.options and default_players else ()
+    say(f"perft from the initial position ({benchmark.perft_unit})")
     say(f"  {'depth':>5} {'count':>14} {'seconds':>9} {'nodes/s':>12}")
     state = plan.game.new(plan.players, options=plan.options, seed=plan.seed)
     for depth in range(1, plan.depth + 1):
         started = time.perf_counter()
-        count = counter(state, depth)
+        count = benchmark.perft(state, depth)
         seconds = time.perf_counter() - started
         rate = f"{count / seconds:12,.0f}" if seconds > 0 else f"{'-':>12}"
         check = ""
@@ -223,18 +210,19 @@ def report_perft(plan: Plan, say: Callable[[str], None]) -> None:
 
 def report_playouts(plan: Plan, say: Callable[[str], None]) -> None:
     name = plan.game.info.name
+    benchmark = benchmark_of(plan.game)
     first, last = plan.seed, plan.seed + plan.playouts - 1
     players = plan.game.info.check_players(plan.players)
     say(f"random playouts ({plan.playouts} games of {players} players, seeds {first}-{last})")
     ours = parlour_playouts(plan.game, plan.options, plan.playouts, plan.seed, plan.players)
     say(describe("parlour", ours))
     if ours.rounds and ours.seconds > 0:
-        unit = ROUNDS[name][0]
+        unit = benchmark.rounds_name
         say(f"  parlour: {ours.rounds:,} {unit} = {ours.rounds / ours.seconds:,.1f} random {unit}/s "
             f"({ours.rounds / ours.games:.2f} {unit} a game)")
     if not plan.openspiel:
         return
-    spiel_name = OPENSPIEL_NAMES.get(name)
+    spiel_name = benchmark.openspiel_name
     if spiel_name is None:
         say(f"  OpenSpiel: no counterpart of {name} known")
         return
