@@ -33,6 +33,10 @@ MAX_PLIES: Final = 2_000
 unless the game declares its own bound (``GameInfo.max_actions``)."""
 
 
+ARENA_LIMIT: Final = "arena-limit"
+"""The reason of a game the arena stopped at its ply limit (not one of the game's end reasons)."""
+
+
 def ply_limit(game: str) -> int:
     """The number of actions after which the arena scores a game of ``game`` as a draw."""
     return get_game(game).info.max_actions or MAX_PLIES
@@ -114,13 +118,14 @@ def play_game(series: Series, index: int) -> GameResult:
         seconds[side] += spent
         slowest[side] = max(slowest[side], spent)
         moves[side] += 1
-        if action not in state.legal_actions():
+        if not state.is_legal(action):  # the arena applies only legal actions: anything else is a bot's bug
             raise IllegalActionError(
-                f"bot {series.bots[side]!r} chose the illegal action {action} in game {index + 1}"
+                f"bug: bot {series.bots[side]!r} answered the illegal action {action!r} for seat {seat} "
+                f"in game {index + 1} after {len(state.history)} actions (seed {game_seed})"
             )
         state.apply(action)
     outcome = state.outcome()
-    winner, reason = (outcome.winner, outcome.reason) if outcome else (None, "arena-limit")
+    winner, reason = (outcome.winner, outcome.reason) if outcome else (None, ARENA_LIMIT)
     return GameResult(index, a_seat, winner, reason, len(state.history), (seconds[0], seconds[1]),
                       (moves[0], moves[1]), (slowest[0], slowest[1]))
 
@@ -164,7 +169,14 @@ def describe(series: Series, result: GameResult, names: list[str]) -> str:
         verdict = f"{a} ({seat}) beat {b}"
     else:
         verdict = f"{a} ({seat}) lost to {b}"
-    return f"{verdict} in {result.plies} plies ({result.reason})"
+    return f"{verdict} in {result.plies} plies: {reason_words(series.game, result.reason)}"
+
+
+def reason_words(game: str, reason: str) -> str:
+    """How a game ended, in the game's own words (the arena's limit in its own)."""
+    if reason == ARENA_LIMIT:
+        return f"stopped at the arena's limit of {ply_limit(game):,} actions ({ARENA_LIMIT})"
+    return get_game(game).info.reason_words(reason)
 
 
 def labels(series: Series) -> tuple[str, str]:

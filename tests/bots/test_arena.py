@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from parlour.bots import arena
+from parlour.engine import Action, Bot, IllegalActionError, State
 
 
 def test_two_tiny_games(capsys: pytest.CaptureFixture[str]) -> None:
@@ -63,3 +64,28 @@ def test_duplicate_deals_play_the_same_cards_with_the_seats_swapped() -> None:
     assert first.a_points + second.a_points == 1.0
     plain = arena.read_series(["mille", "classic", "classic", "-n", "2", "--jobs", "1"])
     assert plain.game_seed(0) != plain.game_seed(1)
+
+
+class Pass(Bot):
+    """Answers an action no LOA position allows (LOA has no pass while a move exists)."""
+
+    def choose(self, state: State, seconds: float) -> Action:
+        return -12_345
+
+
+def test_an_illegal_answer_is_reported_as_a_bug_and_never_applied(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr(arena, "make_bot", lambda game, kind, seed=0: Pass(seed))
+    series = arena.read_series(["loa", "random", "random", "-n", "1", "--jobs", "1"])
+    with pytest.raises(IllegalActionError, match=r"^bug: bot 'random' answered the illegal action -12345"):
+        arena.play_game(series, 0)
+    assert arena.main(["loa", "random", "greedy", "-n", "1", "--jobs", "1"]) == 1
+    assert "parlour arena: bug: bot 'random' answered the illegal action" in capsys.readouterr().err
+
+
+def test_each_game_line_gives_the_end_in_the_game_s_words() -> None:
+    series = arena.read_series(["loa", "greedy", "greedy", "-n", "1", "--jobs", "1",
+                                "--option", "move_limit=6"])
+    line = arena.describe(series, arena.play_game(series, 0), ["Black", "White"])
+    assert line.endswith("in 6 plies: the move limit was reached")  # LOA's declared words
