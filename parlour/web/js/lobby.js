@@ -341,8 +341,9 @@ async function main() {
     showError(error.message);
     return;
   }
-  const drawable = games.filter((g) => gameUi(g.name));
-  games = drawable.length ? drawable : games;
+  // Every game can be drawn (the generic board stands in for a game without its own); an unlisted
+  // game (GameInfo.listed false, such as the example) is played by name only, not offered here.
+  games = games.filter((g) => g.listed !== false);
   renderGameChoice();
   renderForm();
   await refresh();
