@@ -31,13 +31,13 @@ function buildHeader() {
   const header = document.querySelector("header.topbar");
   if (!header) return;
   const nav = html("nav", { "aria-label": "Site" }, [link("/", "Lobby")]);
-  header.replaceChildren(
+  header.replaceChildren(...[
     html("a", { class: "brand", href: "/" }, [
       html("img", { src: "/static/favicon.svg", alt: "", width: "30", height: "30" }), html("span", {}, ["parlour"]),
     ]),
     header.dataset.page === "match" ? html("span", { id: "conn", class: "conn" }, ["connecting…"]) : null,
     nav,
-  );
+  ].filter(Boolean));
   // A match page links its own game's rules first; match.js points it at them.
   if (header.dataset.page === "match") nav.append(html("a", { id: "rules-link", href: "/" }, ["Rules"]));
   games().then((all) => {
