@@ -16,17 +16,23 @@ from types import ModuleType
 from parlour.engine.game import Game, State
 
 
-def game_package(game: Game[State]) -> str:
-    """The dotted name of the package that defines ``game``'s class (``parlour.games.loa``)."""
+def game_package(game: Game[State]) -> str | None:
+    """The dotted name of the package that defines ``game``'s class (``parlour.games.loa``), or
+    ``None`` for a class defined in a module of no package (a script, a test), which has no parts."""
     module = sys.modules[type(game).__module__]
+    if hasattr(module, "__path__"):  # defined in a package's __init__
+        return module.__name__
     spec = module.__spec__
     package = spec.parent if spec is not None else module.__package__
-    return package or module.__name__
+    return package or None
 
 
 def game_part(game: Game[State], part: str) -> ModuleType | None:
     """The module ``part`` of ``game``'s package, or ``None`` when the package has no such module."""
-    name = f"{game_package(game)}.{part}"
+    package = game_package(game)
+    if package is None:
+        return None
+    name = f"{package}.{part}"
     if importlib.util.find_spec(name) is None:
         return None
     return importlib.import_module(name)

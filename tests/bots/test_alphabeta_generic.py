@@ -22,7 +22,7 @@ from parlour.engine import (
 from parlour.games import get_game
 
 
-class Nim(Game):
+class Nim(Game["NimState"]):
     """One pile; take 1, 2 or 3 stones; whoever takes the last stone wins."""
 
     info = GameInfo("nim", "Nim", 2, 2, 2, chance=False, hidden_information=False,

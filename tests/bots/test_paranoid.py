@@ -32,7 +32,7 @@ from parlour.games import get_game
 LEFT, RIGHT = 0, 1
 
 
-class TokenRow(Game):
+class TokenRow(Game["TokenState"]):
     """A row of tokens; in turn each seat takes the token at either end and scores its value.
 
     Taking a token worth 0 (a bonus) lets the same seat take again. Seats listed in ``out`` are
