@@ -1,13 +1,17 @@
 """The Conflict view carries the last action's events as data and the map it is played on, the same
-for every seat and the spectator (CON-66, CON-67 item 2), as plain JSON."""
+for every seat and the spectator (CON-66, CON-67 item 2), as plain JSON; it never holds the seed,
+the record or anything else that grows with the match."""
 
 from __future__ import annotations
 
 import json
+import random
 from typing import Any
 
+import pytest
 from conflict_helpers import CONFLICT, CORRIDOR, do, position
 
+from parlour.engine import CHANCE
 from parlour.games.conflict import ConflictState
 from parlour.games.conflict.maps import load_map
 
@@ -89,3 +93,62 @@ def test_the_view_carries_the_map() -> None:
         "mines": {"a1": 1, "a3": 1, "g1": 2, "g3": 2, "a4": 3, "a5": 3, "g5": 4, "e5": 4},
         "warnings": list(warnings),
     }
+
+
+# --- what a view never holds -------------------------------------------------------------------------
+
+SECRET_SEED = 7_316_905_284_117
+"""The seed of the match under test: it must appear in no view."""
+
+
+def keys_of(data: Any) -> set[str]:
+    """Every key of every object in a JSON value."""
+    if isinstance(data, dict):
+        return set(data).union(*(keys_of(value) for value in data.values()))
+    if isinstance(data, list):
+        return set().union(*(keys_of(value) for value in data))
+    return set()
+
+
+def test_no_view_tells_the_seed_or_the_record() -> None:
+    # CON-61: the dice come from the engine's seeded source, and only the server rolls. Two
+    # matches with different seeds but the same actions must look the same to every seat and
+    # to a spectator: otherwise a view would tell something the next roll follows from.
+    state = CONFLICT.new(2, seed=SECRET_SEED)
+    twin = CONFLICT.new(2, seed=11)
+    rng = random.Random(1)
+    different_rolls = 0
+    while not state.is_over() and len(state.history) < 400:
+        if state.to_move() == CHANCE:
+            action = state.sample_chance()
+            different_rolls += action != twin.sample_chance()
+        else:
+            action = rng.choice(state.legal_actions())
+        state.play(action)
+        twin.play(action)
+        for seat in (0, 1, None):
+            view = state.view(seat)
+            assert view == twin.view(seat)
+            assert str(SECRET_SEED) not in json.dumps(view)
+            assert not keys_of(view) & {"seed", "record", "history", "actions", "log"}
+    assert different_rolls > 50  # the two seeds do roll differently
+    assert len(state.history) == 400
+
+
+@pytest.mark.parametrize(("players", "seed", "choices"), [(3, 8, 8), (2, SECRET_SEED, 4)])
+def test_a_view_is_the_position_and_the_last_action_only(players: int, seed: int, choices: int) -> None:
+    # Nothing in a view grows with the actions played: a state started from the view's
+    # position alone (no history, another seed) shows the same view but for the last action's
+    # events. The first game is cut at 400 actions, the second ends (CON-55) at 120.
+    state = CONFLICT.new(players, seed=seed)
+    rng = random.Random(choices)
+    while not state.is_over() and len(state.history) < 400:
+        action = state.sample_chance() if state.to_move() == CHANCE else rng.choice(state.legal_actions())
+        state.play(action)
+        view = state.view(None)
+        fresh = CONFLICT.sample_state(view, random.Random(len(state.history))).view(None)
+        assert fresh["content"]["events"] == [] and fresh["content"]["event_data"] == []
+        quiet: dict[str, Any] = {"events": [], "event_data": []}
+        assert fresh == view | {"content": view["content"] | quiet}
+        assert 0 < len(view["content"]["events"]) <= 12
+    assert len(state.history) == 400 or view["outcome"] is not None
