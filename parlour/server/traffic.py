@@ -3,9 +3,13 @@
 A ``parlour serve`` process on 127.0.0.1 (started here, or one already running given by
 ``--url``), one match with a fixed seed: seat 0 is this client on a WebSocket, playing random
 texts from the ``legal`` list it is sent; the other seats are ``bot:random``. Every frame the
-seat receives is counted (its payload: the JSON text's UTF-8 bytes, not the WebSocket framing)
-until the match reaches ``--actions`` recorded actions (chance decisions included: the match's
-version) or ends, whichever comes first; the report says which.
+seat receives is counted until the match reaches ``--actions`` recorded actions (chance
+decisions included: the match's version) or ends, whichever comes first; the report says which.
+
+Two figures: the **payload** (each message's JSON text in UTF-8: what a client must parse) and
+the **wire** (the bytes the TCP connection delivered: handshake, WebSocket framing, and the
+messages as sent, compressed when the server and client agree on permessage-deflate, as
+uvicorn and browsers do by default).
 
 The client reads only what every protocol version has had (``type``, ``version``, ``status``,
 ``legal`` as texts or as ``{"text": …}`` objects), so the same command measures an older server.
@@ -32,6 +36,16 @@ from parlour.server.process import post, start_server, stop_server
 
 class UsageError(Exception):
     pass
+
+
+class CountingConnection(ClientConnection):
+    """A client connection that counts the bytes TCP delivers to it, before any decompression."""
+
+    wire = 0
+
+    def data_received(self, data: bytes) -> None:
+        self.wire += len(data)
+        super().data_received(data)
 
 
 class _Parser(argparse.ArgumentParser):
@@ -69,9 +83,21 @@ class Traffic:
     version: int = 0
     status: str = ""
     sent: int = 0
+    wire: int = 0
+    parts: dict[str, int] = field(default_factory=dict)
+    """Payload bytes of ``state`` and ``update`` messages by field (``view.record``, ``legal``, …)."""
 
     def count(self, kind: str, size: int) -> None:
         self.sizes.setdefault(kind, []).append(size)
+
+    def count_fields(self, message: dict[str, Any], prefix: str = "") -> None:
+        """Each field's share of the payload, going into ``view`` and its ``content``."""
+        for name, value in message.items():
+            key = prefix + name
+            if isinstance(value, dict) and key in ("view", "view.content"):
+                self.count_fields(value, key + ".")
+            else:
+                self.parts[key] = self.parts.get(key, 0) + len(json.dumps(value, separators=(",", ":")))
 
     @property
     def total(self) -> int:
@@ -106,9 +132,11 @@ async def play(base: str, args: argparse.Namespace, options: dict[str, Any]) -> 
     traffic = Traffic()
     rng = random.Random(seed)
     async with connect(f"{ws}/ws/matches/{match_id}", proxy=None, max_queue=None, max_size=None,
-                       open_timeout=60, ping_interval=None) as socket:
+                       open_timeout=60, ping_interval=None, create_connection=CountingConnection) as socket:
         await socket.send(json.dumps({"type": "hello", "token": created["token"]}))
         await listen(socket, traffic, rng, actions)
+        assert isinstance(socket, CountingConnection)
+        traffic.wire = socket.wire
     return traffic
 
 
@@ -124,6 +152,7 @@ async def listen(socket: ClientConnection, traffic: Traffic, rng: random.Random,
             raise RuntimeError(f"the server refused an action: {message}")
         if kind not in ("state", "update"):
             continue
+        traffic.count_fields(message)
         traffic.version, traffic.status = message["version"], message["status"]
         if traffic.version >= actions or traffic.status == "over":
             return
@@ -140,11 +169,15 @@ def report(game: str, players: int, actions: int, traffic: Traffic) -> None:
     print(f"parlour bench traffic: {game}, {players} players, seat 0 random against bot:random: "
           f"{traffic.version} actions ({ended}), {traffic.sent} of them seat 0's")
     frames = sum(len(sizes) for sizes in traffic.sizes.values())
-    print(f"  received: {traffic.total:,} bytes in {frames} frames")
+    print(f"  received: {traffic.total:,} bytes of payload in {frames} frames; "
+          f"{traffic.wire:,} bytes on the wire")
     for kind, sizes in sorted(traffic.sizes.items()):
         print(f"  {kind:<7} {len(sizes):>5} frames, {sum(sizes):>10,} bytes: "
               f"mean {statistics.mean(sizes):,.0f}, "
               f"first {sizes[0]:,}, last {sizes[-1]:,}, largest {max(sizes):,}")
+    largest = sorted(traffic.parts.items(), key=lambda item: -item[1])[:8]
+    shares = ", ".join(f"{name} {size:,}" for name, size in largest)
+    print(f"  largest fields of state and update messages (bytes in all): {shares}")
 
 
 def main(argv: Sequence[str]) -> int:
