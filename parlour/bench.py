@@ -101,7 +101,7 @@ def build_parser() -> _Parser:
     parser.add_argument("game", help=f"the game to measure ({', '.join(sorted(GAMES))}), "
                                      "or 'server' or 'traffic' (see 'parlour bench server --help')")
     parser.add_argument("--depth", type=int, default=None, metavar="N",
-                        help="perft up to depth N (default 4, conflict 3; loa depth 5 takes minutes)")
+                        help="perft up to depth N (default: the game's, 4 or 3; loa depth 5 takes minutes)")
     parser.add_argument("--quick", action="store_true",
                         help="a fast smoke run: perft to depth 3, few playouts, a short search")
     parser.add_argument("--playouts", type=int, metavar="N", help="random games to play (default 2000)")
