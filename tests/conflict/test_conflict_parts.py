@@ -160,3 +160,14 @@ def test_is_legal_follows_make_and_unmake() -> None:
     assert not state.is_legal(action) and sorted(state.legal_actions()) != before
     state.undo()
     assert state.is_legal(action) and legal_by_asking(state, every_action(state)) == before
+
+
+def test_play_refuses_what_is_not_legal_with_words() -> None:
+    state = position("pieces 2G r3 1A o3\navailable 1 -\nreserve 1 -\navailable 2 -\nreserve 2 -\ndice 3-1",
+                     players=2)
+    for action in (-7, 2**70, roll_action(1, 2)):
+        with pytest.raises(IllegalActionError, match=r"^illegal action: (action -7|action \d+|roll 1-2)$"):
+            state.play(action)
+    do(state, "o3 3: p2 q2 r3")  # CON-56: both sides lose their last piece
+    with pytest.raises(IllegalActionError, match="the game is over"):
+        state.play(roll_action(1, 2))

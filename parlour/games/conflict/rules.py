@@ -344,7 +344,10 @@ class ConflictState(State):
         return action in legal
 
     def play(self, action: Action) -> None:
+        """``State.play``, with a message for any integer (``describe`` never raises)."""
         if not self.is_legal(action):
+            if self.phase == OVER_PHASE:
+                raise IllegalActionError("the game is over")
             raise IllegalActionError(f"illegal action: {describe(self, action)}")
         self.apply(action)
 
