@@ -1,55 +1,58 @@
 """Lines of Action: the rules of ``specs/loa.md`` on bitboards, with make/unmake.
 
-Squares are numbered a1 = 0, b1 = 1, …, h8 = 63 (LOA-3); a side's pieces are one 64-bit int.
-A move is the action ``from * 64 + to``, so sorting actions gives the canonical order (LOA-3);
-the pass is ``PASS``.
+A side's pieces are one 64-bit int, bit ``n`` for square ``n`` (a1 = 0 … h8 = 63, LOA-3). The
+actions (``from * 64 + to``, ``PASS``) and their text are in ``notation``; the JSON form of a
+position in ``position``; text rendering in ``render``.
 """
 
 from __future__ import annotations
 
 import random
-import re
 from collections.abc import Mapping
 from typing import Any, Final
 
 from parlour.engine import (
     NOBODY,
     Action,
-    FormatError,
     Game,
     GameInfo,
     IllegalActionError,
     JSONDict,
-    NotationError,
     Option,
     Outcome,
     State,
 )
+from parlour.games.loa.notation import PASS, action_text, parse_square, read_action, square_name
+from parlour.games.loa.position import (
+    BLACK,
+    INITIAL_BLACK,
+    INITIAL_WHITE,
+    SIDE_NAMES,
+    WHITE,
+    board_rows,
+    read_position,
+    write_position,
+)
+from parlour.games.loa.render import board_text, dump_text
 
-BLACK: Final = 0
-WHITE: Final = 1
-SIDE_NAMES: Final = ("black", "white")
-PASS: Final = 64 * 64
+__all__ = [
+    "BLACK",
+    "PASS",
+    "SIDE_NAMES",
+    "WHITE",
+    "LinesOfAction",
+    "LoaState",
+    "board_rows",
+    "parse_square",
+    "square_name",
+]
+
 FULL: Final = (1 << 64) - 1
 NOT_A_FILE: Final = FULL ^ sum(1 << (8 * r) for r in range(8))
 NOT_H_FILE: Final = FULL ^ sum(1 << (8 * r + 7) for r in range(8))
 
-INITIAL_BLACK: Final = sum(1 << c for c in range(1, 7)) | sum(1 << (56 + c) for c in range(1, 7))
-INITIAL_WHITE: Final = sum(1 << (8 * r) for r in range(1, 7)) | sum(1 << (8 * r + 7) for r in range(1, 7))
-
 # The four axes (row, column, two diagonals), each with its two directions as (dcol, drow).
 AXES: Final = (((1, 0), (-1, 0)), ((0, 1), (0, -1)), ((1, 1), (-1, -1)), ((1, -1), (-1, 1)))
-
-
-def square_name(square: int) -> str:
-    return "abcdefgh"[square % 8] + str(square // 8 + 1)
-
-
-def parse_square(text: str) -> int:
-    """``d3`` → 19; raises ``NotationError`` for anything that is not a square a1–h8."""
-    if len(text) != 2 or text[0] not in "abcdefgh" or text[1] not in "12345678":
-        raise NotationError(f"not a square: {text!r} (squares are a1 to h8)")
-    return "abcdefgh".index(text[0]) + 8 * (int(text[1]) - 1)
 
 
 def _build_tables() -> tuple[list[int], list[list[tuple[tuple[int, int, int], ...]]]]:
@@ -134,18 +137,6 @@ def has_move(own: int, enemy: int) -> bool:
     return False
 
 
-def board_rows(black: int, white: int) -> list[str]:
-    """Rows 8 down to 1 as strings of ``b``, ``w`` and ``-`` (the dump's characters)."""
-    rows = []
-    for row in range(7, -1, -1):
-        cells = []
-        for col in range(8):
-            bit = 1 << (8 * row + col)
-            cells.append("b" if black & bit else "w" if white & bit else "-")
-        rows.append("".join(cells))
-    return rows
-
-
 OPTIONS: Final = (
     Option(
         "simultaneous_connection",
@@ -157,9 +148,6 @@ OPTIONS: Final = (
     Option("repetition", "none", "'draw3': a third occurrence of a position is a tie (LOA-21)",
            choices=("none", "draw3")),
 )
-
-_MOVE_TEXT = re.compile(r"([a-h][1-8])([-x])([a-h][1-8])")
-
 
 class LoaState(State):
     """A Lines of Action position with its history (make/unmake on two bitboards)."""
@@ -246,6 +234,24 @@ class LoaState(State):
         moves.sort()
         return moves
 
+    def is_legal(self, action: Action) -> bool:
+        """The move's own line only (LOA-6 to LOA-9), not the whole list; a pass only when
+        there is no move (LOA-5)."""
+        if self._outcome is not None:
+            return False
+        own, enemy = self.pieces[self.turn], self.pieces[1 - self.turn]
+        if action == PASS:
+            return not has_move(own, enemy)
+        if not 0 <= action < PASS or not own >> (action >> 6) & 1:
+            return False
+        occupied = own | enemy
+        base = (action >> 6) * 4
+        for index in (base, base + 1, base + 2, base + 3):
+            for move, target, between in STEPS[index][(occupied & LINES[index]).bit_count()]:
+                if move == action:
+                    return not own & target and not enemy & between
+        return False
+
     def is_capture(self, action: Action) -> bool:
         return action != PASS and bool(self.pieces[1 - self.turn] >> (action & 63) & 1)
 
@@ -313,34 +319,21 @@ class LoaState(State):
     # --- notation and views ------------------------------------------------------------------
 
     def action_to_text(self, action: Action) -> str:
-        if action == PASS:
-            return "pass"
-        return f"{square_name(action >> 6)}-{square_name(action & 63)}"
+        return action_text(action)
 
     def parse_action(self, text: str) -> Action:
         """``b1-d3`` (or ``c1xa3`` for a capture) or ``pass`` (LOA-4, LOA-5)."""
-        cleaned = text.strip().lower()
-        if cleaned == "pass":
-            action = PASS
-        else:
-            match = _MOVE_TEXT.fullmatch(cleaned)
-            if match is None:
-                raise NotationError(f"not a move: {text.strip()!r} (write a move as FROM-TO, e.g. b1-d3)")
-            action = parse_square(match[1]) * 64 + parse_square(match[3])
-            if match[2] == "x" and action in self.legal_actions() and not self.is_capture(action):
-                raise IllegalActionError(f"{cleaned} is not a capture: write {self.action_to_text(action)}")
-        if self._outcome is not None:
-            raise IllegalActionError("the game is over")
-        if action not in self.legal_actions():
-            raise IllegalActionError(f"illegal move: {cleaned}")
+        action, marked_capture = read_action(text)
+        if not self.is_legal(action):
+            if self._outcome is not None:
+                raise IllegalActionError("the game is over")
+            raise IllegalActionError(f"illegal move: {text.strip().lower()}")
+        if marked_capture and not self.is_capture(action):
+            raise IllegalActionError(f"{text.strip().lower()} is not a capture: write {action_text(action)}")
         return action
 
     def position_json(self) -> JSONDict:
-        return {
-            "board": board_rows(*self.pieces),
-            "to_move": SIDE_NAMES[self.turn],
-            "plies": self.plies,
-        }
+        return write_position(self.pieces[BLACK], self.pieces[WHITE], self.turn, self.plies)
 
     def view_content(self, seat: int | None) -> JSONDict:
         """Lines of Action hides nothing: every seat and spectator sees the whole position."""
@@ -351,13 +344,16 @@ class LoaState(State):
         }
 
     def action_parts(self, action: Action) -> JSONDict:
+        """``kind``: ``move``, ``capture`` (the move lands on an enemy piece, LOA-4) or ``pass``
+        (LOA-5); a move or capture has ``from`` and ``to`` (square names) and ``piece`` (the
+        mover's colour, ``black`` or ``white``)."""
         if action == PASS:
             return {"kind": "pass"}
-        target = action & 63
         return {
             "kind": "capture" if self.is_capture(action) else "move",
             "from": square_name(action >> 6),
-            "to": square_name(target),
+            "to": square_name(action & 63),
+            "piece": SIDE_NAMES[self.turn],
         }
 
     def _last_move_text(self) -> str | None:
@@ -370,20 +366,10 @@ class LoaState(State):
 
     def dump(self) -> str:
         """The CS61B dump (LOA-72), each line ending in a newline."""
-        rows = ["    " + "".join(f"{c} " for c in row) for row in board_rows(*self.pieces)]
-        return "===\n" + "\n".join(rows) + f"\nNext move: {SIDE_NAMES[self.turn]}\n===\n"
+        return dump_text(self)
 
     def render(self, seat: int | None = None) -> str:
-        lines = []
-        for number, row in zip(range(8, 0, -1), board_rows(*self.pieces), strict=True):
-            lines.append(f" {number}  " + " ".join(row))
-        lines.append("    " + " ".join("abcdefgh"))
-        limit = f" of {self._limit}" if self._limit else ""
-        if self._outcome is None:
-            lines.append(f"{SIDE_NAMES[self.turn].capitalize()} to move (ply {self.plies}{limit})")
-        if self.history:
-            lines.append(f"Last move: {self.action_to_text(self.history[-1])}")
-        return "\n".join(lines)
+        return board_text(self)
 
 
 class LinesOfAction(Game[LoaState]):
@@ -425,30 +411,3 @@ class LinesOfAction(Game[LoaState]):
     ) -> LoaState:
         """A set-up position (LOA-22) from its rows, row 8 first, as in a dump."""
         return self.new(options=options, start={"board": rows, "to_move": to_move, "plies": plies})
-
-
-def read_position(start: Any) -> tuple[int, int, int, int]:
-    """Checks and reads a position in ``LoaState.position_json`` form."""
-    if not isinstance(start, dict):
-        raise FormatError("a Lines of Action position must be a JSON object")
-    rows = start.get("board")
-    if not isinstance(rows, list) or len(rows) != 8:
-        raise FormatError("a Lines of Action position needs 'board': 8 rows, row 8 first")
-    black = white = 0
-    for index, row in enumerate(rows):
-        cells = row.replace(" ", "") if isinstance(row, str) else None
-        if cells is None or len(cells) != 8 or set(cells) - set("bw-"):
-            raise FormatError(f"row {8 - index} must be 8 of 'b', 'w' or '-', not {row!r}")
-        for col, cell in enumerate(cells):
-            bit = 1 << (8 * (7 - index) + col)
-            if cell == "b":
-                black |= bit
-            elif cell == "w":
-                white |= bit
-    to_move = start.get("to_move", "black")
-    if to_move not in SIDE_NAMES:
-        raise FormatError(f"'to_move' must be 'black' or 'white', not {to_move!r}")
-    plies = start.get("plies", 0)
-    if isinstance(plies, bool) or not isinstance(plies, int) or plies < 0:
-        raise FormatError(f"'plies' must be a whole number, not {plies!r}")
-    return black, white, SIDE_NAMES.index(to_move), plies
