@@ -11,18 +11,11 @@ import pytest
 from parlour.engine import FormatError, IllegalActionError, NotationError, OptionError
 from parlour.games import get_game
 from parlour.games.biloba import MOVE, OVER, REPLACE, Biloba, BilobaState, decode_action
-from parlour.games.biloba.board import (
-    CENTRE,
-    CENTRE_NEIGHBOURS,
-    NAMES,
-    NON_PLAYABLE,
-    PLAYABLE,
-    board_rows,
-    parse_tile,
-    tile_of,
-)
+from parlour.games.biloba.actions import move_action, replacement_action
+from parlour.games.biloba.board import CENTRE, CENTRE_NEIGHBOURS, NON_PLAYABLE, PLAYABLE, tile_of
+from parlour.games.biloba.notation import NAMES, parse_tile
 from parlour.games.biloba.perft import perft
-from parlour.games.biloba.rules import move_action, replacement_action
+from parlour.games.biloba.position import board_rows
 
 BILOBA: Biloba = get_game("biloba")  # type: ignore[assignment]
 CORNERS = {"a1", "b1", "a2", "h1", "i1", "i2", "a8", "a9", "b9", "i8", "h9", "i9"}

@@ -15,8 +15,10 @@ import pytest
 
 from parlour.games import get_game
 from parlour.games.biloba import OVER, REPLACE, Biloba, BilobaState
-from parlour.games.biloba.board import COLOUR_NAMES, EMPTY, NAMES, board_rows
+from parlour.games.biloba.board import COLOUR_NAMES, EMPTY
+from parlour.games.biloba.notation import NAMES
 from parlour.games.biloba.perft import perft
+from parlour.games.biloba.position import board_rows
 
 VECTOR_FILE = Path(__file__).parent / "biloba_vectors.jsonl"
 VECTORS = [json.loads(line) for line in VECTOR_FILE.read_text().splitlines()]

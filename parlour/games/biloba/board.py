@@ -1,14 +1,13 @@
-"""Biloba's board: the octagonal 9×9 grid, tile names, set-ups and the tables the rules read.
+"""Biloba's board: the octagonal 9×9 grid and the tables the rules read.
 
 A tile is the integer ``x * 9 + y`` (BIL-1), column-major, so sorting tiles sorts their names
 (BIL-5) and gives the pawn identity order of BIL-11. Everything here is computed once, at import.
+Tile names are in ``notation``; the set-ups and the JSON form of a position in ``position``.
 """
 
 from __future__ import annotations
 
 from typing import Final
-
-from parlour.engine import FormatError, NotationError
 
 SIZE: Final = 9
 TILES: Final = SIZE * SIZE
@@ -36,10 +35,6 @@ def tile_y(tile: int) -> int:
     return tile % SIZE
 
 
-NAMES: Final = tuple(COLUMNS[t // SIZE] + str(t % SIZE + 1) for t in range(TILES))
-"""BIL-5: ``NAMES[tile]`` is ``a1`` … ``i9``."""
-_BY_NAME: Final = {name: tile for tile, name in enumerate(NAMES)}
-
 CENTRE: Final = tile_of(4, 4)
 """BIL-3: e5."""
 
@@ -59,18 +54,6 @@ DIRECTIONS: Final = ((-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0
 """BIL-4: the 8 neighbours as (dx, dy)."""
 HALF_DIRECTIONS: Final = ((0, 1), (1, -1), (1, 0), (1, 1))
 """One direction per axis: a scan along these finds each sandwich once."""
-
-
-def tile_name(tile: int) -> str:
-    return NAMES[tile]
-
-
-def parse_tile(text: str) -> int:
-    """``e5`` → 40; ``NotationError`` for anything that is not a cell a1–i9 (BIL-5)."""
-    tile = _BY_NAME.get(text)
-    if tile is None:
-        raise NotationError(f"not a tile: {text!r} (tiles are a1 to i9: a column a-i, then a row 1-9)")
-    return tile
 
 
 def _offset(tile: int, dx: int, dy: int, times: int = 1) -> int:
@@ -153,71 +136,3 @@ JUMPS_TWO: Final = tuple(_jumps(2, colour) for colour in (ORANGE, BLUE))
 """``JUMPS_TWO[colour][t]`` in a 2-player game."""
 JUMPS_MULTI: Final = tuple(_jumps(4, colour) for colour in (ORANGE, BLUE, RED, GREEN))
 """``JUMPS_MULTI[colour][t]`` in a 3- or 4-player game."""
-
-
-def _tiles(names: str) -> tuple[int, ...]:
-    return tuple(sorted(parse_tile(name) for name in names.split()))
-
-
-SETUP_TWO: Final = (
-    _tiles("e1 d2 e2 f2 c3 d3 e3 f3 g3 b4 c4 d4 e4 f4 g4 h4"),
-    _tiles("b6 c6 d6 e6 f6 g6 h6 c7 d7 e7 f7 g7 d8 e8 f8 e9"),
-)
-"""BIL-9: each colour's start tiles, in identity order (BIL-11)."""
-SETUP_MULTI: Final = (
-    _tiles("c1 d1 f1 g1 d2 e2 f2 e3"),
-    _tiles("i3 i4 i6 i7 h4 h5 h6 g5"),
-    _tiles("c9 d9 f9 g9 d8 e8 f8 e7"),
-    _tiles("a3 a4 a6 a7 b4 b5 b6 c5"),
-)
-"""BIL-10: the 3- and 4-player start tiles (a 3-player game leaves green's empty)."""
-
-
-def pawns_per_player(players: int) -> int:
-    """BIL-8."""
-    return 16 if players == 2 else 8
-
-
-def setup(players: int) -> tuple[tuple[int, ...], ...]:
-    return SETUP_TWO if players == 2 else SETUP_MULTI[:players]
-
-
-_ROWS: Final = tuple(tuple(tile_of(x, y) for x in range(SIZE)) for y in range(SIZE))
-# Per tile, its character by cell value: a colour 0..3, then CORNER (-2) and EMPTY (-1) by
-# negative index.
-_CELL_CHARS: Final = tuple(
-    (*COLOUR_LETTERS, "#", "*" if t == CENTRE else ".") for t in range(TILES)
-)
-
-
-def board_rows(board: list[int]) -> list[str]:
-    """BIL-6: nine strings, row 1 first, of ``#``, ``*``, ``.`` and ``OBRG``."""
-    chars = _CELL_CHARS
-    return ["".join([chars[t][board[t]] for t in row]) for row in _ROWS]
-
-
-def read_rows(rows: object, players: int) -> list[int]:
-    """The board of BIL-6 strings (``*`` and ``.`` alike); ``FormatError`` saying what is wrong."""
-    if not isinstance(rows, list) or len(rows) != SIZE:
-        raise FormatError("a Biloba position needs 'board': 9 rows of 9 cells, row 1 first")
-    board = [CORNER if t in NON_PLAYABLE else EMPTY for t in range(TILES)]
-    letters = COLOUR_LETTERS[:players]
-    for y, row in enumerate(rows):
-        cells = row.replace(" ", "") if isinstance(row, str) else None
-        if cells is None or len(cells) != SIZE:
-            raise FormatError(f"row {y + 1} must be 9 cells, not {row!r}")
-        for x, cell in enumerate(cells):
-            t = tile_of(x, y)
-            if t in NON_PLAYABLE:
-                if cell not in "#.":
-                    raise FormatError(f"{NAMES[t]} is not part of the board (BIL-2) and holds no pawn")
-            elif cell in letters:
-                if t == CENTRE:
-                    raise FormatError("no turn starts with a pawn on the centre e5 (BIL-18)")
-                board[t] = letters.index(cell)
-            elif cell not in ".*":
-                allowed = ", ".join(letters)
-                raise FormatError(
-                    f"{NAMES[t]}: {cell!r} is not a cell of a {players}-player game ('.', '*' or {allowed})"
-                )
-    return board

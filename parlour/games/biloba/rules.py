@@ -5,20 +5,13 @@ Decisions are actions (BIL-53); everything else happens inside ``apply``: forced
 detected, eliminations, passes (BIL-50) and seats with no pawns are dealt with, so that
 ``to_move()`` always names the seat whose decision is next (or ``NOBODY``).
 
-Actions are integers whose order is the order of their texts (tiles are ``x * 9 + y``):
-
-* a step or jump ``F-T`` is ``(F * 81 + T) * 9``;
-* a centre route ``F-e5-T`` is ``(F * 81 + 40) * 9 + k``, k = 1 + the index of T in
-  ``CENTRE_NEIGHBOURS``;
-* a replacement ``P>T`` is ``REPLACE_BASE + P * 81 + T``.
-
-``decode_action`` turns an action back into its tiles.
+The actions' integers are described in ``actions``, their text in ``notation``; the set-ups and
+the JSON form of a position are in ``position``, text rendering in ``render``.
 """
 
 from __future__ import annotations
 
 import random
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Final, NamedTuple
@@ -26,16 +19,22 @@ from typing import Any, Final, NamedTuple
 from parlour.engine import (
     NOBODY,
     Action,
-    FormatError,
     Game,
     GameInfo,
     IllegalActionError,
     JSONDict,
-    NotationError,
     Option,
     OptionError,
     Outcome,
     State,
+)
+from parlour.games.biloba.actions import (
+    REPLACE_BASE,
+    ROUTE_INDEX,
+    decode_action,
+    is_replacement,
+    move_action,
+    replacement_action,
 )
 from parlour.games.biloba.board import (
     CENTRE,
@@ -43,44 +42,55 @@ from parlour.games.biloba.board import (
     CENTRE_NEIGHBOURS,
     COLOUR_LETTERS,
     COLOUR_NAMES,
-    COLUMNS,
-    CORNER,
     EMPTY,
     GRID_NEIGHBOURS,
     HALF_LINES,
     JUMPS_MULTI,
     JUMPS_TWO,
     LINES,
-    NAMES,
-    NON_PLAYABLE,
     STEPS,
     TEST_LINES,
     TILES,
-    board_rows,
-    parse_tile,
-    pawns_per_player,
-    read_rows,
-    setup,
     tile_x,
     tile_y,
 )
+from parlour.games.biloba.notation import NAMES, action_text, read_action
+from parlour.games.biloba.position import (
+    MOVE,
+    NO_PENDING,
+    OVER,
+    REPLACE,
+    Position,
+    board_rows,
+    initial_position,
+    read_position,
+    write_position,
+)
+from parlour.games.biloba.render import board_text
+
+__all__ = [
+    "MOVE",
+    "OVER",
+    "REPLACE",
+    "REPLACE_BASE",
+    "Biloba",
+    "BilobaState",
+    "Event",
+    "action_text",
+    "decode_action",
+    "is_replacement",
+    "move_action",
+    "replacement_action",
+]
 
 SEAT_NAMES: Final = ("Orange", "Blue", "Red", "Green")
-
-REPLACE_BASE: Final = TILES * TILES * 9
-"""Actions from here on are replacements (BIL-28, BIL-30)."""
-
-MOVE, REPLACE, OVER = 0, 1, 2
-"""``state.phase``: the decision due — a move, a replacement — or the game is over."""
-
-_ROUTE_INDEX: Final = {tile: index + 1 for index, tile in enumerate(CENTRE_NEIGHBOURS)}
 
 # Per tile, the move actions a pawn there may take, precomputed with the tiles they test.
 _STEP_ACTIONS: Final = tuple(
     tuple((n, (t * TILES + n) * 9) for n in STEPS[t] if n != CENTRE) for t in range(TILES)
 )
 _ROUTE_ACTIONS: Final = tuple(
-    tuple((n, (t * TILES + CENTRE) * 9 + k) for n, k in _ROUTE_INDEX.items() if n != t)
+    tuple((n, (t * TILES + CENTRE) * 9 + k) for n, k in ROUTE_INDEX.items() if n != t)
     if t in CENTRE_NEIGHBOUR_SET
     else ()
     for t in range(TILES)
@@ -102,51 +112,6 @@ _SEAT_KEYS: Final = tuple(_zobrist.getrandbits(64) for _ in range(4))
 _PENDING_KEYS: Final = tuple(tuple(_zobrist.getrandbits(64) for _ in range(TILES)) for _ in range(TILES))
 _FORCED_KEY: Final = _zobrist.getrandbits(64)
 _OVER_KEY: Final = _zobrist.getrandbits(64)
-
-_NO_PENDING: Final[dict[int, tuple[int, ...]]] = {}
-
-_TILE = r"([a-z]\d+)"
-_MOVE_TEXT: Final = re.compile(rf"{_TILE}-{_TILE}(?:-{_TILE})?")
-_REPLACE_TEXT: Final = re.compile(rf"{_TILE}>{_TILE}")
-
-
-# --- actions --------------------------------------------------------------------------------------
-
-
-def move_action(origin: int, target: int, final: int | None = None) -> Action:
-    """The action of a step or jump ``origin-target``, or of the centre route ``origin-e5-final``."""
-    if final is None:
-        return (origin * TILES + target) * 9
-    return (origin * TILES + CENTRE) * 9 + _ROUTE_INDEX[final]
-
-
-def replacement_action(pawn: int, tile: int) -> Action:
-    """The action ``pawn>tile`` (BIL-30)."""
-    return REPLACE_BASE + pawn * TILES + tile
-
-
-def is_replacement(action: Action) -> bool:
-    return action >= REPLACE_BASE
-
-
-def decode_action(action: Action) -> tuple[int, ...]:
-    """The tiles of an action: (from, to), (from, e5, to) or, for a replacement, (pawn, tile)."""
-    if action >= REPLACE_BASE:
-        return divmod(action - REPLACE_BASE, TILES)
-    rest, route = divmod(action, 9)
-    origin, target = divmod(rest, TILES)
-    if route:
-        return origin, CENTRE, CENTRE_NEIGHBOURS[route - 1]
-    return origin, target
-
-
-def action_text(action: Action) -> str:
-    """BIL-21 / BIL-30: ``d4-d5``, ``c3-c5``, ``d4-e5-f5``, ``c3>c4``."""
-    tiles = decode_action(action)
-    if action >= REPLACE_BASE:
-        return f"{NAMES[tiles[0]]}>{NAMES[tiles[1]]}"
-    return "-".join(NAMES[t] for t in tiles)
-
 
 # --- events and options ---------------------------------------------------------------------------
 
@@ -252,7 +217,7 @@ class BilobaState(State):
         options: dict[str, Any],
         seed: int,
         start: JSONDict | None,
-        position: _Position,
+        position: Position,
     ) -> None:
         super().__init__(game, players, options, seed, start)
         self.board = position.board
@@ -301,6 +266,30 @@ class BilobaState(State):
         if legal is None:
             legal = self._legal = self._decisions()
         return list(legal)
+
+    def is_legal(self, action: Action) -> bool:
+        """Looks at the action's own pawn and tiles (BIL-15 to BIL-18, BIL-28), not the list."""
+        if self.phase == REPLACE:
+            if action < REPLACE_BASE:
+                return False
+            pawn, tile = divmod(action - REPLACE_BASE, TILES)
+            return tile in self.pending.get(pawn, ())
+        if self.phase != MOVE or not 0 <= action < REPLACE_BASE:
+            return False
+        origin, board = action // (9 * TILES), self.board
+        if board[origin] != self.seat:
+            return False
+        # The tables hold playable tiles only, so a negative cell is an empty tile (as in _moves).
+        for target, move in _STEP_ACTIONS[origin]:
+            if move == action:
+                return board[target] < 0
+        for target, move in _ROUTE_ACTIONS[origin]:
+            if move == action:
+                return board[target] < 0
+        for over, land, move in self._jumps[self.seat][origin]:
+            if move == action:
+                return board[over] >= 0 and board[land] < 0
+        return False
 
     def apply(self, action: Action) -> None:
         self._undo.append((
@@ -456,7 +445,7 @@ class BilobaState(State):
         if pending:
             self.pending = pending
             return
-        self.pending = _NO_PENDING
+        self.pending = NO_PENDING
         captured, pending = self._scan()  # BIL-29: the next wave
         if captured:
             self._capture(captured, pending)
@@ -480,7 +469,7 @@ class BilobaState(State):
             if board[far] == colour and board[mid] >= 0 and board[mid] != colour
         ]
         if not sandwiches:
-            return [], _NO_PENDING
+            return [], NO_PENDING
         vacated: dict[int, set[int]] = {}
         for pawn, mid, far in sandwiches:
             vacated.setdefault(pawn, set()).add(mid)
@@ -553,7 +542,7 @@ class BilobaState(State):
     def _finish(self, reason: str | None = None) -> None:
         """BIL-37 (or a draw of BIL-50/51 when ``reason`` is given): the game is over."""
         self.phase = OVER
-        self.pending = _NO_PENDING
+        self.pending = NO_PENDING
         self._legal = []
         if reason is not None:
             self._outcome = Outcome(None, reason)
@@ -658,46 +647,12 @@ class BilobaState(State):
 
     def parse_action(self, text: str) -> Action:
         """``d4-d5``, ``c3-c5``, ``d4-e5-f5`` or ``c3>c4`` (BIL-21, BIL-30)."""
-        cleaned = text.strip().lower()
-        if cleaned == "pass":
-            raise IllegalActionError(
-                "there is no pass to choose: a player with no legal move passes automatically (BIL-50)"
-            )
-        replacement = _REPLACE_TEXT.fullmatch(cleaned)
-        move = _MOVE_TEXT.fullmatch(cleaned)
-        if replacement is None and move is None:
-            raise NotationError(
-                f"not a move: {text.strip()!r} (write FROM-TO like d4-d5, a centre route like d4-e5-f5, "
-                "or a replacement PAWN>TILE like c3>c4)"
-            )
-        if replacement is not None:
-            pawn, tile = parse_tile(replacement[1]), parse_tile(replacement[2])
-            action = replacement_action(pawn, tile)
-        else:
-            assert move is not None
-            origin, target = parse_tile(move[1]), parse_tile(move[2])
-            final = parse_tile(move[3]) if move[3] else None
-            if final is not None and target != CENTRE:
-                raise NotationError(f"a move of three tiles is a centre route through e5, not {cleaned!r}")
-            action = self._route_or_move(cleaned, origin, target, final)
+        action = read_action(text)
         if self.phase == OVER:
             raise IllegalActionError("the game is over")
-        if action not in self.legal_actions():
-            raise IllegalActionError(self._why_illegal(cleaned, action))
+        if not self.is_legal(action):
+            raise IllegalActionError(self._why_illegal(text.strip().lower(), action))
         return action
-
-    def _route_or_move(self, text: str, origin: int, target: int, final: int | None) -> Action:
-        if final is None:
-            if target == CENTRE and origin in CENTRE_NEIGHBOUR_SET:
-                raise IllegalActionError(f"{text}: a pawn that steps on to e5 must go on (BIL-18): "
-                                         f"write {text}-TILE")
-            if target == CENTRE:
-                raise IllegalActionError(f"{text}: only a step from a neighbour of e5 enters it; a jump may "
-                                         "not land on e5 (BIL-16, BIL-17)")
-            return move_action(origin, target)
-        if final not in CENTRE_NEIGHBOUR_SET:
-            raise IllegalActionError(f"{text}: from e5 the pawn steps to a neighbour of e5 (BIL-18)")
-        return move_action(origin, target, final)
 
     def _why_illegal(self, text: str, action: Action) -> str:
         who = SEAT_NAMES[self.seat]
@@ -734,22 +689,7 @@ class BilobaState(State):
         return action_text(legal[0]) if legal else "-"
 
     def position_json(self) -> JSONDict:
-        position: JSONDict = {
-            "players": self.players,
-            "board": self.rows(),
-            "to_move": COLOUR_NAMES[self.seat],
-            "pawns": {
-                COLOUR_NAMES[colour]: [NAMES[t] if t >= 0 else None for t in tiles]
-                for colour, tiles in enumerate(self.pawns)
-            },
-            "quiet": self.quiet,
-        }
-        if self.phase == REPLACE:
-            position["pending"] = {
-                NAMES[pawn]: [NAMES[t] for t in self.pending[pawn]] for pawn in self.pending_pawns()
-            }
-            position["forced"] = self.forced
-        return position
+        return write_position(self)
 
     def view_content(self, seat: int | None) -> JSONDict:
         """Biloba hides nothing: every seat and spectator sees the whole position."""
@@ -765,58 +705,32 @@ class BilobaState(State):
         }
 
     def action_parts(self, action: Action) -> JSONDict:
+        """A legal action as data. ``kind``: ``step`` (BIL-15), ``jump`` (BIL-16, with ``over``,
+        the tile jumped over), ``route`` (a centre route, BIL-18) or ``replace`` (BIL-28, with
+        ``pawn``, the pending pawn's tile, and ``tile``, the vacated tile it fills). Every kind has
+        ``from`` and ``to`` (where the pawn starts and ends), ``path`` (the tiles it stands on, in
+        order: ``[from, e5, to]`` for a route) and ``piece`` (the mover's colour)."""
         tiles = [NAMES[t] for t in decode_action(action)]
+        parts: JSONDict = {"kind": "", "from": tiles[0], "to": tiles[-1], "path": tiles,
+                           "piece": COLOUR_NAMES[self.seat]}
         if action >= REPLACE_BASE:
-            return {"kind": "replace", "from": tiles[0], "to": tiles[1]}
-        return {"kind": "move", "from": tiles[0], "to": tiles[-1], "path": tiles}
+            return parts | {"kind": "replace", "pawn": tiles[0], "tile": tiles[1]}
+        if len(tiles) == 3:
+            return parts | {"kind": "route"}
+        origin, target = decode_action(action)
+        if target in STEPS[origin]:
+            return parts | {"kind": "step"}
+        return parts | {"kind": "jump", "over": NAMES[(origin + target) // 2]}
 
     def render(self, seat: int | None = None) -> str:
-        lines = ["    " + " ".join(COLUMNS)]
-        for number, row in enumerate(self.rows(), start=1):
-            lines.append(f" {number}  " + " ".join(row))
-        counts = ", ".join(f"{SEAT_NAMES[s]} {n}" for s, n in enumerate(self.counts))
-        lines.append(f"Pawns: {counts}")
-        last = self._last_text()
-        if last:
-            lines.append(f"Last: {last}")
-        who = SEAT_NAMES[self.seat]
-        if self.phase == MOVE:
-            lines.append(f"{who} to move (turn {self.turn})")
-        elif self.phase == REPLACE:
-            pawns = " ".join(NAMES[p] for p in self.pending_pawns())
-            lines.append(f"{who} to replace (turn {self.turn}): move a pending pawn ({pawns}) on to a tile "
-                         f"it flanked, e.g. {self._example()}")
-        return "\n".join(lines)
+        return board_text(self)
 
-    def _last_text(self) -> str:
-        """The last decision and what happened after it without one."""
-        parts = []
-        if self.history:
-            parts.append(f"{SEAT_NAMES[self._undo[-1][0]]} {action_text(self.history[-1])}")
-        for event in self.recent_events():
-            name = SEAT_NAMES[event.seat]
-            if event.kind == "capture":
-                parts.append(f"{name} captures {' '.join(NAMES[t] for t in event.tiles)}")
-            elif event.kind == "eliminated":
-                parts.append(f"{name} is eliminated")
-            else:
-                parts.append(f"{name} passes")
-        return "; ".join(parts)
+    def last_mover(self) -> int:
+        """The seat that took the last decision (there must be one)."""
+        return int(self._undo[-1][0])
 
 
 # --- the game -------------------------------------------------------------------------------------
-
-
-@dataclass
-class _Position:
-    """A position read from JSON (or the set-up), before any rule has run."""
-
-    board: list[int]
-    pawns: list[list[int]]
-    seat: int
-    quiet: int
-    pending: dict[int, tuple[int, ...]]
-    forced: bool
 
 
 class Biloba(Game[BilobaState]):
@@ -867,79 +781,3 @@ class Biloba(Game[BilobaState]):
     ) -> BilobaState:
         """A position from its BIL-6 rows, at the start of ``to_move``'s turn."""
         return self.new(players, options, start={"board": rows, "to_move": to_move})
-
-
-def initial_position(players: int) -> _Position:
-    board = [CORNER if t in NON_PLAYABLE else EMPTY for t in range(TILES)]
-    pawns = []
-    for colour, tiles in enumerate(setup(players)):
-        for tile in tiles:
-            board[tile] = colour
-        pawns.append(list(tiles))
-    return _Position(board, pawns, 0, 0, _NO_PENDING, False)
-
-
-def read_position(start: Any, players: int) -> _Position:
-    """Checks and reads a position in ``BilobaState.position_json`` form."""
-    if not isinstance(start, dict):
-        raise FormatError("a Biloba position must be a JSON object")
-    if start.get("players", players) != players:
-        raise FormatError(f"the position is for {start.get('players')!r} players, not {players}")
-    board = read_rows(start.get("board"), players)
-    to_move = start.get("to_move", "orange")
-    if to_move not in COLOUR_NAMES[:players]:
-        raise FormatError(f"'to_move' must be one of {', '.join(COLOUR_NAMES[:players])}, not {to_move!r}")
-    quiet = start.get("quiet", 0)
-    if isinstance(quiet, bool) or not isinstance(quiet, int) or quiet < 0:
-        raise FormatError(f"'quiet' must be a whole number of turns, not {quiet!r}")
-    pawns = _read_pawns(start.get("pawns"), board, players)
-    seat = COLOUR_NAMES.index(to_move)
-    pending = _read_pending(start.get("pending"), board, seat)
-    forced = start.get("forced", False)
-    if not isinstance(forced, bool):
-        raise FormatError(f"'forced' must be true or false, not {forced!r}")
-    return _Position(board, pawns, seat, quiet, pending, forced)
-
-
-def _read_pawns(data: Any, board: list[int], players: int) -> list[list[int]]:
-    """BIL-11 identities: given per colour as tiles (``null`` for a pawn gone), or by tile order.
-
-    A constructed position may hold more pawns than a set-up (BIL-8), e.g. to show BIL-50's
-    deadlock, which needs 68 pawns; the identities then simply run on.
-    """
-    pawns = []
-    for colour in range(players):
-        on_board = [t for t in range(TILES) if board[t] == colour]
-        size = max(pawns_per_player(players), len(on_board))
-        if data is None:
-            pawns.append(on_board + [-1] * (size - len(on_board)))
-            continue
-        listed = data.get(COLOUR_NAMES[colour]) if isinstance(data, dict) else None
-        if not isinstance(listed, list) or len(listed) != size:
-            raise FormatError(f"'pawns' needs {size} entries (a tile or null) for {COLOUR_NAMES[colour]}")
-        try:
-            tiles = [-1 if name is None else parse_tile(name) for name in listed]
-        except (NotationError, TypeError):
-            raise FormatError(f"'pawns' of {COLOUR_NAMES[colour]}: not tiles: {listed!r}") from None
-        if sorted(t for t in tiles if t >= 0) != on_board:
-            raise FormatError(f"'pawns' of {COLOUR_NAMES[colour]} do not match the board")
-        pawns.append(tiles)
-    return pawns
-
-
-def _read_pending(data: Any, board: list[int], seat: int) -> dict[int, tuple[int, ...]]:
-    if data is None:
-        return _NO_PENDING
-    if not isinstance(data, dict):
-        raise FormatError("'pending' must map pawn tiles to lists of vacated tiles")
-    pending: dict[int, tuple[int, ...]] = {}
-    try:
-        for pawn_name, names in data.items():
-            pawn = parse_tile(pawn_name)
-            tiles = tuple(sorted(parse_tile(name) for name in names))
-            if board[pawn] != seat or not tiles or any(board[t] != EMPTY or t == CENTRE for t in tiles):
-                raise FormatError(f"'pending': {pawn_name} is not a pending pawn of the player to move")
-            pending[pawn] = tiles
-    except (NotationError, TypeError):
-        raise FormatError(f"'pending' is not a map of tiles: {data!r}") from None
-    return pending
