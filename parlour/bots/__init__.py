@@ -180,16 +180,20 @@ KINDS: Final[dict[str, BotKind]] = {
 
 def bot_kinds(game: str) -> list[str]:
     """The kinds of bot that play ``game`` (``OptionError`` for an unknown game)."""
-    provides = provided(game)
+    return _offered(provided(game))
+
+
+def _offered(provides: Provided) -> list[str]:
     return [name for name, kind in KINDS.items() if kind.offered(provides)]
 
 
 def make_bot(game: str, kind: str, seed: int = 0) -> Bot:
     """A new bot of ``kind`` for ``game``, its random choices seeded by ``seed``."""
-    known = bot_kinds(game)
+    provides = provided(game)
+    known = _offered(provides)
     if kind not in known:
         raise OptionError(f"no bot {kind!r} for {game} (bots: {', '.join(known)})")
-    bot = KINDS[kind].build(provided(game), seed)
+    bot = KINDS[kind].build(provides, seed)
     bot.name = kind
     return bot
 
