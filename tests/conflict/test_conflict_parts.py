@@ -108,7 +108,7 @@ def check_parts(state: ConflictState, action: int, parts: dict[str, Any], pieces
 
 @pytest.mark.parametrize(
     ("players", "options", "seed"),
-    [(2, {}, 4), (4, {}, 5), (4, {"board": CORRIDOR}, 5), (4, {"airplanes_on_mines": False}, 7)],
+    [(2, {}, 4), (4, {"board": CORRIDOR}, 5), (4, {"airplanes_on_mines": False}, 7)],
 )
 def test_parts_name_every_legal_action_once(players: int, options: dict[str, Any], seed: int) -> None:
     # CON-63: a decision is (piece, die, final square); a front end picks the piece (its square,
