@@ -7,15 +7,14 @@ import random
 import pytest
 from mille_tables import MILLE, do, legal, refused, resolve, slots, step, table
 
-from parlour.engine import IllegalActionError, MatchRecord, NotationError
+from parlour.engine import CHANCE, FormatError, IllegalActionError, MatchRecord, NotationError, ParlourError
 from parlour.games.mille import (
-    NEW_GAME,
+    MilleState,
     NotToActError,
     action_text,
     card_action,
     coup_action,
     discard_action,
-    order_action,
     play_action,
 )
 from parlour.games.mille.cards import DRIVING_ACE, GO, KINDS, SAFETIES, TOKENS
@@ -32,7 +31,6 @@ def test_every_action_prints_and_reads_back() -> None:
         assert action_text(discard_action(kind, 0)) == f"discard {TOKENS[kind]} @P"
     for kind in SAFETIES:
         assert action_text(coup_action(kind, 4)) == f"coup {TOKENS[kind]} @4"
-    assert action_text(order_action(1, True)) == "order on" and action_text(NEW_GAME) == "new_game"
     rng = random.Random(64)
     for seed in range(20):
         state = MILLE.new(seed=seed)
@@ -47,6 +45,7 @@ def test_every_action_prints_and_reads_back() -> None:
                         if " " in base and base.split()[1] == (TOKENS[kind] if kind >= 0 else None):
                             hinted = state.parse_action(f"{base} @{'P123456'[slot]}")
                             assert state.action_to_text(hinted) == f"{base} @{'P123456'[slot]}"
+                            assert state.is_legal(hinted)
             step(state, rng)
 
 
@@ -77,7 +76,7 @@ def test_extension_answers() -> None:
 @pytest.mark.parametrize("text", [
     "", "fly", "play", "play 3", "play 250", "discard goo", "coup go", "extend maybe", "draw now",
     "play go @7", "play go @", "2: draw", "x: draw", "card", "new_game now", "order sideways",
-    "0: card go", "0: new_game",
+    "0: card go", "0: new_game", "order on", "0: order on", "1: order off", "new_game",
 ])
 def test_nonsense_is_unparsable(text: str) -> None:
     """MIL-65: unparsable text is a NotationError, whatever the position (W-31: ``play 3``)."""
@@ -147,20 +146,80 @@ def test_the_lowest_slot_leaves_unless_a_hint_says_otherwise() -> None:
 
 
 def test_a_record_replays_from_its_text() -> None:
-    """MIL-66: seat-prefixed decisions, chance outcomes, ordering entries and new_game."""
+    """MIL-66: seat-prefixed decisions and chance outcomes (ordering and a new game are no
+    actions of a game: MIL-17, MIL-56)."""
     rng = random.Random(66)
     state = MILLE.new(seed=66)
     while not state.is_over():
         step(state, rng)
-        if len(state.history) == 40:
-            state.play_text("1: order on")
-    state.play_text("new_game")
     lines = state.record_lines()
     assert lines[:13] == [state.action_to_text(a) for a in state.history[:12]] + ["0: draw"]
-    assert "1: order on" in lines and lines[-1] == "new_game"
-    assert all(line.startswith(("0: ", "1: ", "card ", "new_game")) for line in lines)
+    assert all(line.startswith(("0: ", "1: ", "card ")) for line in lines)
     again = MILLE.new(seed=66)
     for line in lines:
         again.play_text(line)
     assert again.position_json() == state.position_json() and again.history == state.history
     assert MatchRecord.from_json(state.to_json()).replay(MILLE).record_lines() == lines
+
+
+def texts_a_seat_may_send(state: MilleState) -> list[str]:
+    """Every legal text with and without each seat's prefix and with every slot hint, what earlier
+    versions read (ordering, new game), and mutations of them."""
+    texts = []
+    for action in state.legal_actions():
+        base = action_text(action)
+        texts += [base, f"0: {base}", f"1: {base}", base.upper(), f"{base} now"]
+        if base.split()[0] in ("play", "discard", "coup"):
+            texts += [f"{base} @{slot}" for slot in "P123456"]
+            texts += [f"{verb} {base.split()[1]}" for verb in ("play", "discard", "coup")]
+    texts += ["draw", "0: draw", "1: draw", "extend yes", "1: extend no", "card go", "1: card go"]
+    texts += ["order on", "order off", "0: order on", "1: order on", "1: order off", "new_game"]
+    return texts
+
+
+def test_whatever_parses_is_legal_for_the_mover() -> None:
+    """The legality gate (MIL-63 to MIL-65): over random games, every text any seat may send is
+    either refused or read as a legal action; another seat's decision is refused as such
+    (MIL-65), and ``order``/``new_game`` (MIL-17, MIL-56) are no actions at all."""
+    rng = random.Random(63)
+    refusals: dict[type, int] = {}
+    for seed in range(6):
+        state = MILLE.new(seed=seed)
+        while not state.is_over() and state.hand_serial <= 2:
+            if rng.random() < 0.3:
+                for text in texts_a_seat_may_send(state):
+                    try:
+                        action = state.parse_action(text)
+                    except ParlourError as error:
+                        refusals[type(error)] = refusals.get(type(error), 0) + 1
+                        continue
+                    assert state.is_legal(action), (text, state.action_to_text(action))
+                mover = state.to_move()
+                if mover >= 0:
+                    with pytest.raises(NotToActError, match=f"seat {1 - mover} is not to act"):
+                        state.parse_action(f"{1 - mover}: {action_text(state.legal_actions()[0])}")
+            step(state, rng)
+    assert refusals[NotToActError] and refusals[NotationError] and refusals[IllegalActionError]
+    with pytest.raises(NotationError, match="setting of the program"):
+        state.parse_action("1: order on")
+    with pytest.raises(NotationError, match="starts the next game"):
+        state.parse_action("new_game")
+
+
+def test_a_chance_outcome_is_legal_only_while_a_card_is_dealt_or_drawn() -> None:
+    """MIL-62: ``card K`` names a card of the pile, only when chance is to move."""
+    state = MILLE.new(seed=3)
+    assert state.to_move() == CHANCE and state.is_legal(state.parse_action("card go"))
+    resolve(state)
+    with pytest.raises(IllegalActionError, match="no card is being dealt"):
+        state.parse_action("card go")
+
+
+def test_a_record_of_an_earlier_version_with_ordering_is_refused_in_words() -> None:
+    """Earlier versions recorded ``order on`` (code 193) and ``new_game`` (200) as actions."""
+    state = resolve(MILLE.new(seed=5))
+    record = state.to_json()
+    record["actions"] = [*record["actions"], 193]
+    with pytest.raises(FormatError, match="no longer game actions"):
+        MILLE.state_from_json(record)
+    assert MILLE.state_from_json(state.to_json()).position_json() == state.position_json()

@@ -11,8 +11,18 @@ import pytest
 from mille_tables import MILLE, do, legal, public, refused, resolve, slots, step, table
 
 from parlour.engine import CHANCE, NOBODY, FormatError, IllegalActionError
-from parlour.games.mille import CARD, DRAW_STEP, NEW_GAME, MilleState, order_action
-from parlour.games.mille.cards import COPIES, DECK_SIZE, EMPTY, GO, KINDS, STOP, shuffled_deck
+from parlour.games.mille import CARD, DRAW_STEP, MilleState
+from parlour.games.mille.cards import (
+    COPIES,
+    DECK_SIZE,
+    EMPTY,
+    EXTRA_TANK,
+    GO,
+    KINDS,
+    STOP,
+    TOKENS,
+    shuffled_deck,
+)
 
 SIX = ["25", "50", "75", "gasoline", "spare-tire", "repairs"]
 
@@ -48,28 +58,21 @@ def test_the_deal() -> None:
     assert state.to_move() == 0 and len(state.pile) == 89
 
 
-def test_ordering() -> None:
-    """MIL-16.4, MIL-17: sorted at once, after every play or discard, never by a draw; not a decision."""
-    state = MILLE.new(seed=17)
-    state.play(order_action(1, True))  # before the deal: sorted when its six cards are in
-    assert state.to_move() == CHANCE
-    resolve(state)
-    assert state.slots[1][0] == EMPTY and state.slots[1][1:] == sorted(state.slots[1][1:])
-    hand0 = list(state.slots[0])
-    do(state, "1: order off", "0: order on")
-    cards = sorted(k for k in hand0 if k != EMPTY)
-    assert state.slots[0] == [EMPTY, *cards] and state.to_move() == 0
+def test_the_rules_never_sort_a_hand() -> None:
+    """MIL-16 steps 1–3 only: hand ordering (step 4, MIL-17) is how a program shows a hand, not a
+    game action, so the rules' slots are dealt, drawn into and tidied, never sorted."""
+    state = resolve(MILLE.new(seed=17))
+    deck = shuffled_deck(17, 1)
+    assert state.slots[0] == [EMPTY, *deck[:6]] and state.slots[1] == [EMPTY, *deck[6:12]]
     do(state, "draw")
     resolve(state)
-    drawn = state.slots[0][0]
-    assert drawn != EMPTY and state.slots[0][1:] == cards  # a draw never sorts
-    do(state, f"discard {state.action_to_text(state.legal_actions()[-1]).split()[1]}")
-    assert state.slots[0][0] == EMPTY and state.slots[0][1:] == sorted(state.slots[0][1:])
-    assert state.view(0)["content"]["private"]["order"] and not state.view(1)["content"]["private"]["order"]
-    do(state, "1: draw")
-    with pytest.raises(IllegalActionError):
-        state.parse_action("order on")  # chance is to move: say whose ordering
-    assert order_action(0, True) not in state.legal_actions()
+    drawn, held = state.slots[0][0], state.slots[0][1:]
+    leaving = held[2]
+    do(state, f"discard {TOKENS[leaving]} @3" if leaving < EXTRA_TANK else "draw")
+    if leaving < EXTRA_TANK:  # the drawn card moves into the hole (MIL-16.3)
+        assert state.slots[0] == [EMPTY, *held[:2], drawn, *held[3:]]
+    assert "order" not in state.view(0)["content"]["private"]
+    assert all("order" not in seat for seat in state.position_json()["hand"]["seats"])
 
 
 def test_a_double_draw_fills_p_and_slot_1() -> None:
@@ -182,26 +185,27 @@ def test_a_finished_game_written_by_an_older_parlour_reads_with_todays_reason() 
 
 
 def test_new_game() -> None:
-    """MIL-56, MIL-60: only once a game is over; it keeps the games won and the hand serials."""
-    state = MILLE.new(seed=1)
+    """MIL-56, MIL-60: only once a game is over; it keeps the games won and the hand serials. A
+    new game is no seat's decision: ``Mille.next_game`` starts it as a new state of the match."""
     with pytest.raises(IllegalActionError):
-        state.play(NEW_GAME)
-    state = random_game(1, random.Random(1))
-    serial, won = state.hand_serial, list(state.games_won)
-    state.play_text("new_game")
+        MILLE.next_game(MILLE.new(seed=1))
+    over = random_game(1, random.Random(1))
+    serial, won = over.hand_serial, list(over.games_won)
+    state = MILLE.next_game(over)
+    assert over.is_over() and state.history == [] and state.seed == over.seed
     assert state.game_total == [0, 0] and state.games_won == won and state.outcome() is None
+    assert state.start is not None
+    assert MILLE.new(seed=1, start=state.start).position_json() == state.position_json()
     resolve(state)
     assert state.hand_serial == serial + 1 and state.game_no == 2 and state.hand_no == 1
     assert state.to_move() == (0 if state.hand_serial % 2 else 1)
+    assert tuple(state.slots[0][1:]) == shuffled_deck(1, serial + 1)[:6]  # MIL-11: the match's deck goes on
 
 
 def test_undo_walks_a_whole_match_back() -> None:
-    """Make/unmake across hands and games restores every state exactly."""
+    """Make/unmake across hands, back from a finished game, restores every state exactly."""
     rng = random.Random(8)
     state = random_game(8, rng)
-    state.play(NEW_GAME)
-    for _ in range(300):
-        step(state, rng)
     seen = []
     replay = MILLE.new(seed=8)
     for action in state.history[:1500]:

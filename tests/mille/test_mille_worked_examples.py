@@ -75,8 +75,7 @@ def test_w4_starter_alternation_across_games() -> None:
     assert state.to_move() == 0
     do(state, "play 25")  # MIL-51: nothing useful is left, the hand ends; 5015 ends the game
     assert state.is_over() and state.games_won == [1, 0]
-    do(state, "new_game")
-    resolve(state)
+    state = resolve(MILLE.next_game(state))
     match = state.view(None)["content"]["match"]
     assert (match["game_no"], match["hand_no"], match["hand_serial"]) == (2, 1, 6)
     assert match["totals"] == [0, 0] and match["games_won"] == [1, 0]

@@ -7,6 +7,7 @@ import errno
 import io
 import json
 import os
+import random
 import re
 import time
 from pathlib import Path
@@ -30,6 +31,7 @@ from textual.pilot import Pilot
 
 from parlour.bots.random_bot import RandomBot
 from parlour.games.mille import MilleState
+from parlour.games.mille.cards import parse_card
 from parlour.tui.mille import main, savefile
 from parlour.tui.mille import match as match_module
 from parlour.tui.mille.match import Match, mille
@@ -231,7 +233,8 @@ async def test_really_can_save_first() -> None:
 
 
 def test_the_file_format() -> None:
-    """MIL-70: every field, and a record that replays from the seed to the snapshot."""
+    """MIL-70 (version 2: hand ordering among the program's settings, MIL-17): every field, and a
+    record that replays from the seed to the snapshot."""
     match = Match.new(seed=31, bot_kind="random")
     state = match.state
     while state.to_move() < 0 and not state.is_over():
@@ -241,7 +244,7 @@ def test_the_file_format() -> None:
     state.apply(state.sample_chance())
     write_save(Path("f.json"), match)
     data = json.loads(Path("f.json").read_text(encoding="utf-8"))
-    assert data["format"] == "parlour-mille-save" and data["version"] == 1
+    assert data["format"] == "parlour-mille-save" and data["version"] == 2
     assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", data["saved_at"])
     assert data["seed"] == 31
     assert data["record"][:13] == [line for line in state.record_lines()[:13]]
@@ -254,10 +257,10 @@ def test_the_file_format() -> None:
     for seat in hand["seats"]:
         assert len(seat["slots"]) == 7
         assert {"battle", "speed", "battle_pile", "speed_pile", "safeties", "miles", "hand_total",
-                "coup_window", "order"} <= set(seat)
+                "coup_window"} <= set(seat) and "order" not in seat
     assert data["players"][0] == {"name": "You", "controller": "human"}
     assert data["players"][1]["controller"] == "bot" and data["players"][1]["bot"] == "random"
-    assert data["ui"] == {"window": "small", "from_file": False}
+    assert data["ui"] == {"window": "small", "order": False, "from_file": False}
     replayed = mille().new(seed=31)
     for line in data["record"]:
         replayed.play(replayed.parse_action(line))
@@ -337,6 +340,8 @@ def corrupt(change: str) -> dict[str, Any]:
         del data["players"]
     elif change == "window":
         data["ui"]["window"] = "big"
+    elif change == "ordering":
+        data["ui"]["order"] = "on"
     elif change == "memory":
         data["players"][1]["memory"] = [1, 2]
     elif change == "totals":
@@ -352,7 +357,7 @@ LOAD_ERRORS: list[tuple[str, bytes | None, str]] = [
     ("array", b"[1, 2]", "not a Mille Bornes save file"),
     ("format", json.dumps({**good_save(), "format": "parlour-loa-save"}).encode(),
      "not a Mille Bornes save file"),
-    ("version 2", json.dumps({**good_save(), "version": 2}).encode(), "unsupported save version 2"),
+    ("version 3", json.dumps({**good_save(), "version": 3}).encode(), "unsupported save version 3"),
     ("version text", json.dumps({**good_save(), "version": "1"}).encode(), 'unsupported save version "1"'),
     ("no version", json.dumps({"format": "parlour-mille-save"}).encode(), "unsupported save version null"),
     ("seed", json.dumps(corrupt("seed")).encode(), "corrupt save file (seed)"),
@@ -367,6 +372,7 @@ LOAD_ERRORS: list[tuple[str, bytes | None, str]] = [
      "corrupt save file (match.totals[0]: does not match the record)"),
     ("players", json.dumps(corrupt("players")).encode(), "corrupt save file (players)"),
     ("window", json.dumps(corrupt("window")).encode(), "corrupt save file (ui.window)"),
+    ("ordering", json.dumps(corrupt("ordering")).encode(), "corrupt save file (ui.order)"),
     ("memory", json.dumps(corrupt("memory")).encode(), "corrupt save file (players[1].memory)"),
 ]
 
@@ -476,3 +482,88 @@ def test_comps_memory_travels_in_the_file(monkeypatch: pytest.MonkeyPatch) -> No
     with pytest.raises(LoadError, match=re.escape(
             "corrupt save file (players[1].memory: decisions must be a whole number)")):
         read_save(Path("m.json"))
+
+
+# --- games after the first, and files of version 1 ---------------------------------------------------
+
+
+def finished_match(seed: int) -> Match:
+    """A match whose first game random play has finished."""
+    match = Match.new(seed=seed, bot_kind="random")
+    state, rng = match.state, random.Random(seed)
+    while not state.is_over():
+        state.apply(state.sample_chance() if state.to_move() < 0 else rng.choice(state.legal_actions()))
+    return match
+
+
+def test_a_match_of_several_games_saves_its_whole_record() -> None:
+    """MIL-56, MIL-66, MIL-72: the record runs from the seed through every game, ``new_game``
+    between them; it replays to the snapshot, and the match goes on in its second game."""
+    match = finished_match(61)
+    first = match.state.record_lines()
+    match.next_game()
+    state = match.state
+    while state.to_move() < 0:
+        state.apply(state.sample_chance())
+    write_save(Path("two.json"), match)
+    data = json.loads(Path("two.json").read_text())
+    assert data["record"] == [*first, "new_game", *state.record_lines()] and "start" not in data
+    loaded = read_save(Path("two.json")).match
+    assert loaded.record() == data["record"] and loaded.state.position_json() == state.position_json()
+    assert loaded.state.game_no == 2 and loaded.earlier == [*first, "new_game"]
+    data["record"].insert(5, "new_game")
+    Path("two.json").write_text(json.dumps(data))
+    with pytest.raises(LoadError, match=re.escape("record[5] 'new_game': a new game starts only when")):
+        read_save(Path("two.json"))
+
+
+def version_1(data: dict[str, Any], order_from: int, sorted_slots: list[Any]) -> dict[str, Any]:
+    """``data`` (version 2) as an earlier parlour wrote it: ``0: order on`` in the record before
+    entry ``order_from``, the later hints of seat 0 naming sorted slots (here: none), seat 0's
+    sorted slots in the snapshot, ``order`` in each seat's block, no ``ui.order``."""
+    old = json.loads(json.dumps(data))
+    old["version"] = 1
+    old["record"].insert(order_from, "0: order on")
+    for seat in old["hand"]["seats"]:
+        seat["order"] = False
+    old["hand"]["seats"][0].update(order=True, slots=sorted_slots)
+    del old["ui"]["order"]
+    return old
+
+
+def test_a_version_1_file_with_ordering_still_loads() -> None:
+    """Version 1 recorded ``0: order on`` as an entry that sorted the rules' slots. Such a file
+    loads: the entry becomes the program's setting (MIL-17), the sorted snapshot is accepted."""
+    data = good_save()
+    slots = data["hand"]["seats"][0]["slots"]
+    held = sorted((card for card in slots[1:] if card is not None), key=parse_card)
+    old = version_1(data, 12, [slots[0], *held])  # ordered after the deal, then a draw into P
+    Path("old.json").write_text(json.dumps(old))
+    loaded = read_save(Path("old.json")).match
+    assert loaded.ordering and loaded.record() == data["record"]
+    snapshot = {key: data[key] for key in ("match", "hand")}
+    assert loaded.state.position_json() == mille().new(seed=41, start=snapshot).position_json()
+    old["hand"]["seats"][0]["slots"] = [slots[0], *reversed(held)]  # not the same cards' layout: fine
+    Path("old.json").write_text(json.dumps(old))
+    assert read_save(Path("old.json")).match.ordering
+    mine, comps = old["hand"]["seats"][0]["slots"], old["hand"]["seats"][1]["slots"]
+    other = next(at for at, card in enumerate(comps) if card is not None and card not in mine)
+    mine[1], comps[other] = comps[other], mine[1]  # other cards than the record's: refused
+    Path("old.json").write_text(json.dumps(old))
+    with pytest.raises(LoadError, match=re.escape("hand.seats[0].slots[1]: does not match the record")):
+        read_save(Path("old.json"))
+
+
+def test_a_version_1_file_saved_at_the_end_of_a_game_still_loads() -> None:
+    """Version 1 wrote the end reason ``5000`` (now ``reached-5000``); MIL-74: resuming a
+    finished game starts the next one."""
+    match = finished_match(62)
+    data = savefile.save_json(match)
+    data["version"] = 1
+    data["match"]["result"]["reason"] = "5000"
+    for seat in data["hand"]["seats"]:
+        seat["order"] = False
+    del data["ui"]["order"]
+    Path("end.json").write_text(json.dumps(data))
+    loaded = read_save(Path("end.json")).match
+    assert loaded.state.outcome() == match.state.outcome() and not loaded.ordering

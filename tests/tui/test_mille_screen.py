@@ -9,7 +9,7 @@ import pytest
 from mille_pilot import Scripted, app_for, lines, mille_app, position, press, settle
 
 from parlour.games.mille import MilleState
-from parlour.games.mille.cards import parse_card
+from parlour.games.mille.cards import NAMES, TOKENS, parse_card
 from parlour.tui.mille import screen
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
@@ -142,8 +142,21 @@ async def test_the_screen_shows_only_what_seat_0_may_see() -> None:
             screen.draw(state.view(1), app.shown_prompt(), "", "small")
 
 
+def hand_shown(pilot_lines: list[str]) -> list[str | None]:
+    """Your hand as rows 6–12 show it (MIL-83), as tokens."""
+    tokens = {name: TOKENS[kind] for kind, name in enumerate(NAMES)}
+    return [tokens.get(line[2:20].rstrip()) for line in pilot_lines[6:13]]
+
+
+def in_order(cards: list[str | None]) -> bool:
+    held = [card for card in cards if card is not None]
+    return held == sorted(held, key=parse_card) and cards[:7 - len(held)] == [None] * (7 - len(held))
+
+
 async def test_window_toggle_and_ordering_line() -> None:
-    """MIL-85, MIL-87: W switches the score window; O switches ordering and the line 12 text."""
+    """MIL-85, MIL-87: W switches the score window; O switches ordering and the line 12 text.
+    MIL-16.4, MIL-17: ordering is how the program shows your hand — sorted at once, a drawn card
+    left in P until your next decision — and never an entry of the record."""
     app = app_for(seed=3)
     async with app.run_test() as pilot:
         assert lines(pilot)[12][61:] == "o: order hand"
@@ -152,15 +165,21 @@ async def test_window_toggle_and_ordering_line() -> None:
         assert lines(pilot)[11][49:59] == "Hand Total"
         await press(pilot, "W")
         assert lines(pilot)[11][42:49] == "p: pick"
+        record, rules_slots = app.state.record_lines(), list(app.state.slots[0])
         await press(pilot, "o")
-        assert lines(pilot)[12][61:] == "o: stop ordering"
-        slots = app.state.view(0)["content"]["private"]["slots"]
-        cards = [card for card in slots if card is not None]
-        assert [card for card in slots if card is not None] == sorted(cards, key=parse_card)
-        assert slots[0] is None  # sorted to the highest slots
+        assert lines(pilot)[12][61:] == "o: stop ordering" and app.match.ordering
+        rules_view = app.state.view(0)["content"]["private"]["slots"]
+        assert in_order(hand_shown(lines(pilot))) and not in_order(rules_view)
+        assert app.state.record_lines() == record and app.state.slots[0] == rules_slots
+        await press(pilot, "p")
+        shown = hand_shown(lines(pilot))
+        assert shown[0] is not None and in_order([None, *shown[1:]])  # a draw never sorts
+        await press(pilot, "d", "1", "enter")  # the card shown in slot 1 leaves
+        assert in_order(hand_shown(lines(pilot))) or app.state.to_move() != 0
         await press(pilot, "O")
-        assert lines(pilot)[12][61:] == "o: order hand"
-        assert app.state.record_lines()[-2:] == ["0: order on", "0: order off"]
+        assert lines(pilot)[12][61:] == "o: order hand" and not app.match.ordering
+        assert hand_shown(lines(pilot)) == app.state.view(0)["content"]["private"]["slots"]
+        assert not any("order" in line for line in app.state.record_lines())
 
 
 async def test_a_small_terminal_waits() -> None:

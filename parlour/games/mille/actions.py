@@ -4,11 +4,14 @@ Actions sort in the canonical order of MIL-63:
 
 * ``COUP + k`` (k a safety), ``DRAW``, ``PLAY + k``, ``DISCARD + k``, ``EXTEND_YES``, ``EXTEND_NO``:
   the decisions of the seat to move;
-* ``CARD + k``: the chance outcome "a card of kind k is dealt or drawn" (MIL-62);
-* ``ORDER + 2 * seat + on`` and ``NEW_GAME``: recorded entries that are not decisions (MIL-17,
-  MIL-56).
+* ``CARD + k``: the chance outcome "a card of kind k is dealt or drawn" (MIL-62).
 
 A slot hint (MIL-64, ``play go @5``) adds ``HINT * (slot + 1)`` to a play, discard or coup.
+
+Hand ordering (MIL-17) and a new game (MIL-56) are not actions: no seat's decision, they belong
+to the program that shows a hand or runs a match (``parlour mille``; ``Mille.next_game``). Earlier
+versions recorded them as the codes from ``RETIRED`` up to ``HINT``; a record holding one is
+refused with a message that says so.
 """
 
 from __future__ import annotations
@@ -25,8 +28,8 @@ DISCARD: Final = 96
 EXTEND_YES: Final = 128
 EXTEND_NO: Final = 129
 CARD: Final = 160
-ORDER: Final = 192
-NEW_GAME: Final = 200
+RETIRED: Final = 192
+"""Codes 192–200 were ``order on|off`` of a seat and ``new_game`` in earlier versions."""
 HINT: Final = 256
 
 
@@ -46,10 +49,6 @@ def card_action(kind: int) -> Action:
     return CARD + kind
 
 
-def order_action(seat: int, on: bool) -> Action:
-    return ORDER + 2 * seat + int(on)
-
-
 def hinted(action: Action, slot: int | None) -> Action:
     return action if slot is None else action + HINT * (slot + 1)
 
@@ -66,7 +65,7 @@ def action_kind(action: Action) -> int:
     base = action % HINT
     if COUP <= base < DRAW or PLAY <= base < EXTEND_YES:
         return base % 32
-    if CARD <= base < ORDER:
+    if CARD <= base < CARD + KINDS:
         return base - CARD
     return EMPTY
 
@@ -81,10 +80,6 @@ def action_text(action: Action) -> str:
         return "extend yes"
     if base == EXTEND_NO:
         return "extend no"
-    if base == NEW_GAME:
-        return "new_game"
-    if ORDER <= base < ORDER + 4:
-        return "order on" if base & 1 else "order off"
     kind = action_kind(base)
     if base < DRAW and kind in SAFETIES:
         return f"coup {TOKENS[kind]}{hint}"
@@ -98,15 +93,20 @@ def action_text(action: Action) -> str:
 
 
 def action_parts(action: Action) -> dict[str, object]:
-    """The parts of an action as data (``State.action_parts``)."""
+    """The parts an action's code alone tells (``MilleState.action_parts`` adds what the position
+    tells): ``kind`` is the verb of MIL-64 (``draw``, ``play``, ``discard``, ``coup``, ``extend``,
+    ``card``); a play, discard or coup names its ``card`` (a MIL-1 token; for a coup fourré, the
+    safety); ``extend`` says ``yes`` (true or false); a hinted action its ``slot`` (``P``, ``1``…).
+
+    A chance outcome (``card K``) never shows its card here: a dealt or drawn card goes into a
+    hand, which only that hand's seat may see (MIL-57), and parts carry no reader. The receiving
+    seat reads the card in its view (``received``) or through ``action_text_for``."""
     base, slot = split_hint(action)
-    text = action_text(action).split()
-    parts: dict[str, object] = {"kind": "new_game" if base == NEW_GAME else text[0]}
-    if base in (EXTEND_YES, EXTEND_NO):
+    verb = action_text(action).split()[0]
+    parts: dict[str, object] = {"kind": verb}
+    if verb == "extend":
         parts["yes"] = base == EXTEND_YES
-    elif ORDER <= base < ORDER + 4:
-        parts["on"] = bool(base & 1)
-    elif action_kind(base) != EMPTY:
+    elif verb != "card" and action_kind(base) != EMPTY:
         parts["card"] = TOKENS[action_kind(base)]
     if slot is not None:
         parts["slot"] = SLOT_NAMES[slot]

@@ -100,7 +100,6 @@ class Position:
     discards: list[int] = field(default_factory=list)
     events: list[Event] = field(default_factory=list)
     slots: list[list[int]] = field(default_factory=lambda: [[EMPTY] * 7, [EMPTY] * 7])
-    order: list[bool] = field(default_factory=lambda: [False, False])
     received: list[list[int]] = field(default_factory=lambda: [[], []])
     battle: list[int] = field(default_factory=lambda: [EMPTY, EMPTY])
     speed: list[int] = field(default_factory=lambda: [EMPTY, EMPTY])
@@ -299,7 +298,9 @@ class _Reader:
                 raise self.fail(f"{where}.cards", "a seat never holds more than seven cards")
             position.slots[seat] = [EMPTY] * (7 - len(cards)) + cards
         take([k for k in position.slots[seat] if k != EMPTY], "slots")
-        position.order[seat] = self.bool_(data.get("order", False), f"{where}.order")
+        # Earlier versions kept each seat's hand ordering here; it is a program's setting now
+        # (MIL-17) and the slots are read as they are.
+        self.bool_(data.get("order", False), f"{where}.order")
         received = self.cards(data.get("received", []), f"{where}.received")
         position.received[seat] = received
         battle_kinds = (5, 6, 7, 8, *REPAIR_KINDS, 13)

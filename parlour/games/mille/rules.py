@@ -1,8 +1,10 @@
 """Mille Bornes: the rules of ``specs/mille.md`` (MIL-…) with make/unmake.
 
-Actions are the small ints of ``actions``. Hinted actions (``play go @5``), ``order`` and
-``new_game`` entries are never listed as legal (the list shows one decision per card kind) but
-``play`` and ``parse_action`` accept them: a hint chooses which copy leaves the hand, never the rules.
+Actions are the small ints of ``actions``. Hinted actions (``play go @5``) are never listed as
+legal (the list shows one decision per card kind, MIL-63) but are legal: a hint chooses which copy
+leaves the hand, never the rules. Hand ordering (MIL-17) and a new game (MIL-56) are not actions
+(see ``actions``): a program keeps ordering as a way of showing a hand, and starts the next game
+of a match with ``Mille.next_game``.
 """
 
 from __future__ import annotations
@@ -32,14 +34,12 @@ from parlour.games.mille.actions import (
     EXTEND_NO,
     EXTEND_YES,
     HINT,
-    NEW_GAME,
-    ORDER,
     PLAY,
+    RETIRED,
     action_kind,
     action_parts,
     action_text,
     hinted,
-    order_action,
     split_hint,
 )
 from parlour.games.mille.cards import (
@@ -59,6 +59,7 @@ from parlour.games.mille.cards import (
     RIGHT_OF_WAY,
     SAFETY,
     SAFETY_BIT,
+    SLOT_NAMES,
     SPEED_LIMIT,
     STOP,
     TOKENS,
@@ -94,6 +95,14 @@ _GO_BASES: Final = (EMPTY, STOP, *REPAIR_KINDS)
 """MIL-28: the battle tops a Go may be played on."""
 _FULL_DECK_ODDS: Final = [(CARD + k, COPIES[k] / DECK_SIZE) for k in range(KINDS)]
 
+_NOT_ACTIONS: Final = {
+    # MIL-16.4, MIL-17: a display preference that never uses a turn and is no decision (MIL-63
+    # does not list it); a program keeps it and sorts the hand it shows (``parlour mille``'s O).
+    "order": "hand ordering is a setting of the program that shows your hand (MIL-17)",
+    # MIL-56, MIL-60: "not a decision of either seat"; the game is over, nobody is to move.
+    "new_game": "the program running the match starts the next game (MIL-56, Mille.next_game)",
+}
+"""Texts of MIL-64 that earlier versions read as recorded entries, and why they are no actions."""
 _VERB: Final = re.compile(r"(?:([0-9]+)\s*:\s*)?([a-z_]+)(?:\s+(.*?))?")
 _HINTED: Final = re.compile(r"(.*?)\s*@\s*(\S+)")
 
@@ -148,7 +157,6 @@ class MilleState(State):
         "mileage",
         "miles",
         "mover",
-        "order",
         "pending",
         "pile",
         "pile_count",
@@ -184,7 +192,7 @@ class MilleState(State):
             self.pile_count[kind] += 1
         self.discards, self.events = list(p.discards), list(p.events)
         self.slots = [list(s) for s in p.slots]
-        self.order, self.received = list(p.order), [list(r) for r in p.received]
+        self.received = [list(r) for r in p.received]
         self.battle, self.speed = list(p.battle), list(p.speed)
         self.battle_pile, self.speed_pile = [list(b) for b in p.battle_pile], [list(s) for s in p.speed_pile]
         self.safeties = [list(s) for s in p.safeties]
@@ -296,7 +304,7 @@ class MilleState(State):
         slots = self.slots[seat]
         if slots[preferred] == EMPTY:
             return seat, preferred
-        # Only after an ``order on`` in the middle of a deal or a double draw.
+        # Only in a position set up by hand whose cards do not fill the highest slots (MIL-16).
         return seat, slots.index(EMPTY)
 
     # --- the contract ---------------------------------------------------------------------------
@@ -365,27 +373,25 @@ class MilleState(State):
             return CARD + shuffled_deck(self.seed, self.hand_serial + 1)[0]
         return CARD + self.pile[-1]
 
-    def play(self, action: Action) -> None:
-        """Applies an action after checking it: a legal decision or chance outcome, possibly with a
-        slot hint, or an ``order`` or ``new_game`` entry."""
-        self._check(action)
-        self.apply(action)
-
-    def _check(self, action: Action) -> None:
+    def is_legal(self, action: Action) -> bool:
+        """A listed action, or a listed play, discard or coup with a slot hint naming a slot that
+        holds its card (MIL-64: a hint changes the slot layout, never the rules)."""
         base, slot = split_hint(action)
-        if ORDER <= base < ORDER + 4 and slot is None:
-            return
-        if base == NEW_GAME and slot is None:
-            if self.step != OVER:
-                raise IllegalActionError("a new game starts only when the game is over")
-            return
         if base not in self.legal_actions():
-            raise IllegalActionError(f"illegal action: {action_text(action) if _known(action) else action}")
-        if slot is not None:
-            if not (COUP <= base < DRAW or PLAY <= base < EXTEND_YES) or not 0 <= slot < 7:
-                raise IllegalActionError(f"a slot hint is for a play, discard or coup, not {action}")
-            if self.slots[self.mover][slot] != action_kind(base):
-                raise IllegalActionError("no card there")
+            return False
+        if slot is None:
+            return True
+        hintable = COUP <= base < DRAW or PLAY <= base < EXTEND_YES
+        return hintable and 0 <= slot < 7 and self.slots[self.mover][slot] == action_kind(base)
+
+    def play(self, action: Action) -> None:
+        """Applies a legal action; an illegal one is refused with MIL-65's message where the
+        notation gives one (``no card there``, ``must pick first``…)."""
+        if not self.is_legal(action):
+            if _known(action) and not self.is_over():
+                self.parse_action(action_text(action))  # raises the reason in the BSD words
+            super().play(action)  # the engine's own refusal
+        self.apply(action)
 
     # --- make and unmake --------------------------------------------------------------------------
 
@@ -394,7 +400,7 @@ class MilleState(State):
             self.step, self.mover, self.drawn, self.draw_size, self.pending, self.deal_index,
             self.stale, self.goal, self.extended, self.game_no, self.hand_no, self.hand_serial,
             self._outcome, self.last_hand, *self.games_won, *self.game_total, *self.hand_total,
-            *self.battle, *self.speed, *self.order, *self.safety_bits, *self.coups, *self.mileage,
+            *self.battle, *self.speed, *self.safety_bits, *self.coups, *self.mileage,
             *self.window, len(self.events), len(self.discards), len(self.battle_pile[0]),
             len(self.battle_pile[1]), len(self.speed_pile[0]), len(self.speed_pile[1]),
             len(self.safeties[0]), len(self.safeties[1]),
@@ -404,7 +410,7 @@ class MilleState(State):
         (
             self.step, self.mover, self.drawn, self.draw_size, self.pending, self.deal_index,
             self.stale, self.goal, self.extended, self.game_no, self.hand_no, self.hand_serial,
-            self._outcome, self.last_hand, w0, w1, g0, g1, h0, h1, b0, b1, s0, s1, o0, o1, f0, f1,
+            self._outcome, self.last_hand, w0, w1, g0, g1, h0, h1, b0, b1, s0, s1, f0, f1,
             c0, c1, m0, m1, x0, x1, events, discards, bp0, bp1, sp0, sp1, sf0, sf1,
         ) = saved
         self.games_won[:] = w0, w1
@@ -412,7 +418,6 @@ class MilleState(State):
         self.hand_total[:] = h0, h1
         self.battle[:] = b0, b1
         self.speed[:] = s0, s1
-        self.order[:] = o0, o1
         self.safety_bits[:] = f0, f1
         self.coups[:] = c0, c1
         self.mileage[:] = m0, m1
@@ -426,21 +431,12 @@ class MilleState(State):
         base, slot = split_hint(action)
         saved = self._save()
         extra: Any = None
-        seat = self.mover
-        if CARD <= base < ORDER:
-            seat = self.receiving()[0]
-        elif ORDER <= base < ORDER + 4:
-            seat = (base - ORDER) >> 1
+        seat = self.receiving()[0] if base >= CARD else self.mover
         hand = (seat, tuple(self.slots[seat]), tuple(self.received[seat]))
         self.history.append(action)
         self._legal = None
         if base >= CARD:
-            if base < ORDER:
-                extra = self._card(base - CARD)
-            elif base < NEW_GAME:
-                self._order(seat, bool(base & 1))
-            else:
-                self._new_game()
+            extra = self._card(base - CARD)
         elif base == DRAW:
             self._draw()
         elif base >= EXTEND_YES:
@@ -486,7 +482,6 @@ class MilleState(State):
         clone.pile, clone.pile_count = self.pile.copy(), self.pile_count.copy()
         clone.discards, clone.events = self.discards.copy(), self.events.copy()
         clone.slots = [self.slots[0].copy(), self.slots[1].copy()]
-        clone.order = self.order.copy()
         clone.received = [self.received[0].copy(), self.received[1].copy()]
         clone.battle, clone.speed = self.battle.copy(), self.speed.copy()
         clone.battle_pile = [self.battle_pile[0].copy(), self.battle_pile[1].copy()]
@@ -543,19 +538,12 @@ class MilleState(State):
         """Removes a card (from ``slot``, else the lowest slot holding the kind), then tidies."""
         slots = self.slots[seat]
         slots[slots.index(kind) if slot is None else slot] = EMPTY
-        if self.order[seat]:
-            self._sort(seat)
-            return
         for i in range(1, 7):
             if slots[i] == EMPTY:
                 for below in range(i):
                     if slots[below] != EMPTY:
                         slots[i], slots[below] = slots[below], EMPTY
                         break
-
-    def _sort(self, seat: int) -> None:
-        cards = sorted(kind for kind in self.slots[seat] if kind != EMPTY)
-        self.slots[seat][:] = [EMPTY] * (7 - len(cards)) + cards
 
     # --- the flow (MIL-61) ----------------------------------------------------------------------------
 
@@ -578,8 +566,6 @@ class MilleState(State):
                 self.received[seat] = []
             self.received[seat].append(kind)
             self.deal_index += 1
-            if self.deal_index % HAND_SIZE == 0 and self.order[seat]:
-                self._sort(seat)
             if self.deal_index == 2 * HAND_SIZE:
                 self._start_turn(starter_of(self.hand_serial))
         else:
@@ -690,13 +676,9 @@ class MilleState(State):
         self.extended = True
         self._end_turn()
 
-    def _order(self, seat: int, on: bool) -> None:
-        self.order[seat] = on
-        if on:
-            self._sort(seat)
-
     def _new_game(self) -> None:
-        """MIL-56: totals back to 0; games won, hand serials and the starter alternation go on."""
+        """MIL-56: totals back to 0; games won, hand serials and the starter alternation go on
+        (for ``Mille.next_game``, on a copy: a new game is not an action)."""
         self.game_no += 1
         self.hand_no = 0
         self.game_total[:] = 0, 0
@@ -807,33 +789,30 @@ class MilleState(State):
         return action_text(action)
 
     def record_lines(self) -> list[str]:
-        """MIL-66: the history as record entries — ``0: draw``, ``card 75``, ``1: order on``,
-        ``new_game`` — which ``parse_action`` (hence ``play_text``) reads back. Hidden information:
-        the chance entries name every card drawn."""
+        """MIL-66: the history as record entries — ``0: draw``, ``card 75``, ``1: play stop`` —
+        which ``parse_action`` (hence ``play_text``) reads back. Hidden information: the chance
+        entries name every card drawn."""
         lines = []
         for action, (saved, _, _) in zip(self.history, self._undo, strict=True):
-            base = action % HINT
             text = action_text(action)
-            if CARD <= base < ORDER or base == NEW_GAME:
+            if action % HINT >= CARD:
                 lines.append(text)
-            elif base >= ORDER:
-                lines.append(f"{(base - ORDER) >> 1}: {text}")
             else:
                 lines.append(f"{saved[1]}: {text}")  # the mover before the decision
         return lines
 
     def action_text_for(self, action: Action, seat: int | None) -> str:
         """The action as ``seat`` may read it: a card dealt or drawn to another seat is ``card ?``."""
-        if CARD <= action < ORDER and (self.step > DRAWING or self.receiving()[0] != seat):
+        if CARD <= action < CARD + KINDS and (self.step > DRAWING or self.receiving()[0] != seat):
             return "card ?"
         return action_text(action)
 
     def parse_action(self, text: str) -> Action:
         """MIL-64: ``draw``, ``play K``, ``discard K``, ``coup K`` (each with an optional ``@SLOT``),
-        ``extend yes|no``, ``card K``, ``order on|off``, ``new_game``; an optional ``N:`` seat prefix
-        as in a record line (MIL-66). ``NotationError`` for text that is none of these,
-        ``NotToActError`` for another seat's decision, ``IllegalActionError`` with the BSD program's
-        message otherwise (MIL-65)."""
+        ``extend yes|no``, ``card K``; an optional ``N:`` seat prefix as in a record line (MIL-66).
+        ``NotationError`` for text that is none of these (``order on|off`` and ``new_game`` included:
+        they are no actions), ``NotToActError`` for another seat's decision, ``IllegalActionError``
+        with the BSD program's message otherwise (MIL-65). Whatever it returns is legal."""
         cleaned = " ".join(text.strip().lower().split())
         match = _VERB.fullmatch(cleaned)
         if match is None:
@@ -842,8 +821,10 @@ class MilleState(State):
         seat = None if prefix is None else int(prefix)
         if seat is not None and seat > 1:
             raise NotationError(f"there is no seat {prefix}: the seats are 0 and 1")
-        if verb in ("order", "new_game", "card"):
-            return self._parse_entry(verb, rest, seat, text)
+        if verb in _NOT_ACTIONS:
+            raise NotationError(f"{text.strip()!r} is not a game action: {_NOT_ACTIONS[verb]}")
+        if verb == "card":
+            return self._parse_card(rest, seat, text)
         if verb == "draw" and not rest:
             action = DRAW
             kind, slot = EMPTY, None
@@ -872,23 +853,10 @@ class MilleState(State):
             raise NotToActError(f"seat {seat} is not to act: it is seat {mover}'s decision")
         return hinted(self._legal_decision(action, kind, slot), slot)
 
-    def _parse_entry(self, verb: str, rest: str, seat: int | None, text: str) -> Action:
-        if verb == "order":
-            if rest not in ("on", "off"):
-                raise NotationError(f"order takes on or off, not {rest!r}")
-            if seat is None:
-                seat = self.to_move()
-                if seat < 0:
-                    raise IllegalActionError("say whose ordering: 0: order on, or 1: order on")
-            return order_action(seat, rest == "on")
+    def _parse_card(self, rest: str, seat: int | None, text: str) -> Action:
+        """A chance outcome (MIL-62): no seat's decision, so no seat prefix."""
         if seat is not None:
-            raise NotationError(f"{verb} has no seat prefix: {text.strip()!r}")
-        if verb == "new_game":
-            if rest:
-                raise NotationError(f"new_game takes nothing more, not {rest!r}")
-            if self.step != OVER:
-                raise IllegalActionError("a new game starts only when the game is over")
-            return NEW_GAME
+            raise NotationError(f"card has no seat prefix: {text.strip()!r}")
         kind = parse_card(rest)
         if self.step > DRAWING:
             raise IllegalActionError("no card is being dealt or drawn")
@@ -947,11 +915,25 @@ class MilleState(State):
         return seat_view(self, seat)
 
     def action_parts(self, action: Action) -> JSONDict:
-        """``kind`` (``draw``, ``play``, ``discard``, ``coup``, ``extend``, ``card``, ``order``,
-        ``new_game``); the ``card`` (token) a play, discard, coup or chance card names; the
-        hinted ``slot`` (``P``, ``1``…``6``) where the action names one; ``yes`` for extend, ``on``
-        for ordering."""
-        return action_parts(action)
+        """The parts of a legal action (``actions.action_parts``: ``kind``, ``card``, ``yes``, a
+        hinted ``slot``), and what the position adds:
+
+        * a play, discard or coup of the seat to move: the ``slot`` its card leaves from — the
+          hint, else the lowest slot holding that kind (MIL-63) — so a front end can point at
+          the card in that seat's hand (only that seat is sent its legal actions);
+        * a chance outcome: the receiving ``seat`` and ``slot`` (public, MIL-60), never the card."""
+        parts: JSONDict = action_parts(action)
+        base, slot = split_hint(action)
+        if base >= CARD:
+            if self.step <= DRAWING:
+                seat, slot = self.receiving()
+                parts.update(seat=seat, slot=SLOT_NAMES[slot])
+        elif slot is None and "card" in parts and self.step in (DRAW_STEP, PLAY_STEP):
+            hand = self.slots[self.mover]
+            kind = action_kind(base)
+            if kind in hand:
+                parts["slot"] = SLOT_NAMES[hand.index(kind)]
+        return parts
 
     def hidden_from(self, seat: int | None) -> list[str]:
         return hidden_texts(self, seat)
@@ -1011,5 +993,26 @@ class Mille(Game[MilleState]):
             raise FormatError("not a Mille Bornes view: it needs its seat and its content")
         start = sample_position(content, seat, rng)
         return self.new(options=view.get("options"), seed=rng.getrandbits(52), start=start)
+
+    def next_game(self, over: MilleState) -> MilleState:
+        """MIL-56: the next game of the match a finished game belongs to — both game totals 0,
+        the games won kept, the hand serials and the starter alternation going on — about to deal
+        its first hand. A new state (its ``start`` is that position, its seed the match's): a new
+        game is no seat's decision, so it is not an action of the finished one."""
+        if over.step != OVER:
+            raise IllegalActionError("a new game starts only when the game is over")
+        following = over.copy()
+        following._new_game()
+        return self.new(options=over.options, seed=over.seed, start=write_position(following))
+
+    def state_from_json(self, data: Any) -> State:
+        """``State.to_json()`` read back; a record from an earlier version that holds a hand
+        ordering or a new game (no actions now) is refused in words."""
+        actions = data.get("actions") if isinstance(data, dict) else None
+        if isinstance(actions, list) and any(
+                isinstance(a, int) and RETIRED <= a < HINT for a in actions):
+            raise FormatError("this Mille Bornes record comes from an earlier parlour: it holds hand "
+                              "ordering or new game entries, which are no longer game actions")
+        return super().state_from_json(data)
 
 

@@ -78,12 +78,12 @@ def _table(state: MilleState, seat: int) -> JSONDict:
 
 
 def private_part(state: MilleState, seat: int) -> JSONDict:
-    """What only ``seat`` may see: its slots, ordering flag, cards just received, its decisions."""
+    """What only ``seat`` may see: its slots, the cards it just received, its decisions. (MIL-57's
+    ordering flag is not here: hand ordering is the setting of a program, MIL-17.)"""
     acting = state.to_move() == seat
     return {
         "seat": seat,
         "slots": [token(k) for k in state.slots[seat]],
-        "order": state.order[seat],
         "received": [TOKENS[k] for k in state.received[seat]],
         "legal": [action_text(a) for a in state.legal_actions()] if acting else [],
     }
@@ -142,7 +142,7 @@ def write_position(state: MilleState) -> JSONDict:
     hand = _flow(state)
     seats = []
     for s in (0, 1):
-        entry = {"slots": [token(k) for k in state.slots[s]], "order": state.order[s],
+        entry = {"slots": [token(k) for k in state.slots[s]],
                  "received": [TOKENS[k] for k in state.received[s]]}
         entry.update(_table(state, s))
         seats.append(entry)
@@ -220,12 +220,11 @@ def sample_position(content: JSONDict, viewer: int | None, rng: random.Random) -
             entry = {key: public[key] for key in _PUBLIC_SEAT_KEYS}
             if s == viewer:
                 private = content["private"]
-                entry.update(slots=private["slots"], order=private["order"], received=private["received"])
+                entry.update(slots=private["slots"], received=private["received"])
             else:
                 held, unseen = unseen[:public["cards"]], unseen[public["cards"]:]
                 slots, received = _hidden_layout(held, hand, s)
-                entry.update(slots=[token(k) for k in slots], order=False,
-                             received=[TOKENS[k] for k in received])
+                entry.update(slots=[token(k) for k in slots], received=[TOKENS[k] for k in received])
             seats.append(entry)
         if len(unseen) != hand["pile_size"]:
             raise FormatError("this view's card counts do not add up to the deck")

@@ -27,7 +27,7 @@ from textual.strip import Strip
 from textual.widget import Widget
 
 from parlour.engine import CHANCE, ParlourError
-from parlour.games.mille import NEW_GAME, OVER, MilleState, order_action
+from parlour.games.mille import OVER, MilleState
 from parlour.games.mille.cards import SLOT_NAMES
 from parlour.games.mille.position import EXTENSION
 from parlour.tui.mille import screen
@@ -163,7 +163,8 @@ class MilleApp(App[int], inherit_bindings=False):
         # MIL-74: a match saved between hands goes on with the next deal, one saved after its
         # game was over with the next game.
         if state.step == OVER:
-            state.play(NEW_GAME)
+            self.match.next_game()
+            state = self.state
         if state.stale:
             state.apply(state.sample_chance())
         self._advance()
@@ -194,7 +195,9 @@ class MilleApp(App[int], inherit_bindings=False):
         if self.too_small():
             self.canvas = screen.too_small()
         else:
-            self.canvas = screen.draw(self.state.view(YOU), self.shown_prompt(), self.message, self.window())
+            match = self.match
+            self.canvas = screen.draw(self.state.view(YOU), self.shown_prompt(), self.message, self.window(),
+                                      match.ordering, match.sort_drawn)
         self.board.refresh()
 
     def lines(self) -> list[str]:
@@ -274,8 +277,7 @@ class MilleApp(App[int], inherit_bindings=False):
         elif letter in ("u", "d"):
             prompt.command = letter.upper()
         elif letter == "o":
-            on = not self.state.view(YOU)["content"]["private"]["order"]
-            self.state.play(order_action(YOU, on))
+            self.match.switch_ordering()  # MIL-17: how the hand is shown, not a game action
         elif letter == "w":
             self.match.window = "full" if self.match.window == "small" else "small"
         elif letter == "r":
@@ -347,8 +349,9 @@ class MilleApp(App[int], inherit_bindings=False):
 
     def _use(self, slot: int, discard: bool) -> None:
         """A confirmed ``U`` or ``D``: the card in that slot, played or discarded from there."""
+        match = self.match
         content = self.state.view(YOU)["content"]
-        card = content["private"]["slots"][slot]
+        card = screen.shown_slots(content, match.ordering, match.sort_drawn)[slot]
         if card is None:
             hand = content["hand"]
             before_drawing = not hand["seats"][YOU]["drawn"] and hand["pile_size"]
@@ -356,7 +359,10 @@ class MilleApp(App[int], inherit_bindings=False):
             self.prompt = Move()
             return
         verb = "discard" if discard else "play"  # a play that is a coup fourré becomes one
-        self._decide(f"{verb} {card} @{SLOT_NAMES[slot]}")
+        # The slot shown is the rules' slot unless the hand is shown sorted; then any copy of
+        # the kind will do (MIL-63: the lowest slot holding it).
+        hint = "" if match.ordering else f" @{SLOT_NAMES[slot]}"
+        self._decide(f"{verb} {card}{hint}")
 
     def _decide(self, text: str) -> None:
         state = self.state
@@ -366,6 +372,7 @@ class MilleApp(App[int], inherit_bindings=False):
             self.error(str(refused))
             self.prompt = Move()
             return
+        self.match.sort_drawn = False
         self._advance()
 
     def _advance(self) -> None:
@@ -418,9 +425,9 @@ class MilleApp(App[int], inherit_bindings=False):
         self.prompt = Question(text, yes=self._next_hand, no=self._decline, end_of_hand=True)
 
     def _next_hand(self) -> None:
+        if self.state.step == OVER:
+            self.match.next_game()
         state = self.state
-        if state.step == OVER:
-            state.play(NEW_GAME)
         state.apply(state.sample_chance())
         self.saved_here = False
         self._advance()

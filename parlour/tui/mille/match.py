@@ -4,6 +4,10 @@ Comp (seat 1) only ever decides from ``seen_by(state, 1, bot.rng)``: a state bui
 view, its hidden parts sampled. The bot's generator is reseeded before each decision from its
 ``bot_seed`` and the number of entries in the record, so that a resumed match makes the same
 decisions as one that was never saved.
+
+The match runs game after game (MIL-56): each game is its own engine state, and the program
+keeps the record of the games before it, so that a save file holds the whole match's record.
+Hand ordering (MIL-17) is the program's too: how it shows your hand, not a game action.
 """
 
 from __future__ import annotations
@@ -16,12 +20,14 @@ from typing import Any, Final, Literal, Protocol, runtime_checkable
 
 from parlour.bots import bot_kinds, make_bot
 from parlour.bots.base import Bot, seen_by
-from parlour.engine import Action, IllegalActionError, State
+from parlour.engine import Action, IllegalActionError, JSONDict, State
 from parlour.games import get_game
 from parlour.games.mille import Mille, MilleState
 
 YOU: Final = 0
 COMP: Final = 1
+NEW_GAME: Final = "new_game"
+"""MIL-66: the record entry between two games of a match."""
 SEED_LIMIT: Final = 1 << 53
 """MIL-10: a match seed is 0 ≤ seed < 2^53."""
 DEFAULT_SECONDS: Final = 1.0
@@ -87,10 +93,21 @@ class Match:
     window: Window = "small"
     loaded_from: Path | None = None
     """The file the match was resumed from: "the same file" for as long as the program runs."""
+    ordering: bool = False
+    """MIL-16.4, MIL-17: your hand is shown sorted (``O``); off at the start of a match."""
+    sort_drawn: bool = False
+    """``O`` switched ordering on after you drew: the drawn cards are sorted in too, until your
+    next decision (a draw never sorts, but switching ordering on sorts the whole hand)."""
+    earlier: list[str] = field(default_factory=list)
+    """The record of the match's finished games (MIL-66), each ending with its ``new_game``."""
+    origin: JSONDict | None = None
+    """The position the match's record starts from (``None``: the deal from the seed)."""
     bot: Bot = field(init=False)
 
     def __post_init__(self) -> None:
         self.bot = make_bot("mille", self.bot_kind, self.bot_seed)
+        if not self.earlier:
+            self.origin = self.state.start
 
     @classmethod
     def new(cls, seed: int | None = None, bot_kind: str | None = None,
@@ -100,13 +117,28 @@ class Match:
         state = mille().new(seed=seed)
         return cls(state, bot_kind or default_bot(), bot_seed_for(seed), seconds)
 
+    def record(self) -> list[str]:
+        """MIL-66: the match's record, every game of it, from its seed."""
+        return [*self.earlier, *self.state.record_lines()]
+
+    def next_game(self) -> None:
+        """MIL-56: the next game, once this one is over (``Mille.next_game``)."""
+        following = mille().next_game(self.state)
+        self.earlier.extend([*self.state.record_lines(), NEW_GAME])
+        self.state = following
+
+    def switch_ordering(self) -> None:
+        """``O`` (MIL-85): switching on sorts the whole hand at once, the card just drawn too."""
+        self.ordering = not self.ordering
+        self.sort_drawn = self.ordering
+
     def memory(self) -> Any:
         return self.bot.memory_json() if isinstance(self.bot, Remembering) else None
 
     def comp_view(self) -> MilleState:
         """What Comp may search: its own view with the hidden cards sampled. The generator is
         reseeded from the record's length, so saving and resuming change nothing."""
-        ply = len(self.state.history)
+        ply = len(self.earlier) + len(self.state.history)
         self.bot.reseed(random.Random(f"mille-bot/{self.bot_seed}/{ply}").getrandbits(52))
         seen = seen_by(self.state, COMP, self.bot.rng)
         assert isinstance(seen, MilleState)

@@ -6,11 +6,17 @@ It is a local file for the person who saved it; nothing here ever sends one anyw
 
 Loading checks the file in the order of MIL-72 and reports the first failure as a ``LoadError``
 whose ``reason`` is the text that follows ``FILE: ``. It never writes anything.
+
+Version 2 keeps hand ordering where it now lives, among the program's settings (``ui.order``), not
+in the record or the seats' blocks: it is no game action (MIL-17). Files of version 1 still load
+(``_from_version_1``).
 """
 
 from __future__ import annotations
 
+import copy
 import json
+import re
 import time
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -19,9 +25,11 @@ from typing import Any, Final, TypeGuard
 
 from parlour.engine import FormatError, JSONDict
 from parlour.games.mille import MilleState
+from parlour.games.mille.position import REACHED
 from parlour.tui.files import write_atomically
 from parlour.tui.mille.match import (
     DEFAULT_SECONDS,
+    NEW_GAME,
     SEED_LIMIT,
     Match,
     Remembering,
@@ -32,7 +40,8 @@ from parlour.tui.mille.match import (
 )
 
 FORMAT: Final = "parlour-mille-save"
-VERSION: Final = 1
+VERSION: Final = 2
+READS: Final = (1, VERSION)
 WINDOWS: Final = ("small", "full")
 _POSITION_PREFIX: Final = "Mille Bornes position: "
 
@@ -73,15 +82,15 @@ def save_json(match: Match, now: datetime | None = None) -> JSONDict:
         "version": VERSION,
         "saved_at": saved_at,
         "seed": state.seed,
-        "record": state.record_lines(),
+        "record": match.record(),
         "match": snapshot["match"],
         "hand": snapshot["hand"],
         "players": [{"name": "You", "controller": "human"}, comp],
-        "ui": {"window": match.window, "from_file": match.loaded_from is not None},
+        "ui": {"window": match.window, "order": match.ordering, "from_file": match.loaded_from is not None},
     }
-    if state.start is not None:
+    if match.origin is not None:
         # A match that began from a set position (tests build such positions) replays from it.
-        data["start"] = state.start
+        data["start"] = match.origin
     return data
 
 
@@ -112,16 +121,16 @@ def read_save(path: Path, bot_kind: str | None = None, seconds: float = DEFAULT_
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise LoadError("not a Mille Bornes save file")
     version = data.get("version")
-    if isinstance(version, bool) or version != VERSION:
+    if isinstance(version, bool) or version not in READS:
         raise LoadError(f"unsupported save version {json.dumps(version)}")
     try:
-        match = _match(data, path, bot_kind, seconds)
+        match = _match(data, version, path, bot_kind, seconds)
     except _Corrupt as fault:
         raise LoadError(f"corrupt save file ({fault})") from None
     return Loaded(match, f"{path} [{time.ctime(modified)}]")
 
 
-def _match(data: JSONDict, path: Path, bot_kind: str | None, seconds: float) -> Match:
+def _match(data: JSONDict, version: int, path: Path, bot_kind: str | None, seconds: float) -> Match:
     _expect(isinstance(data.get("saved_at"), str), "saved_at")
     seed = data.get("seed")
     if not _whole(seed, SEED_LIMIT):
@@ -132,19 +141,26 @@ def _match(data: JSONDict, path: Path, bot_kind: str | None, seconds: float) -> 
     start = data.get("start")
     _expect(start is None or isinstance(start, dict), "start")
     saved_kind, bot_seed, memory = _players(data.get("players"))
-    window = _ui(data.get("ui"))
+    window, ordering = _ui(data.get("ui"))
     snapshot = {"match": data["match"], "hand": data["hand"]}
     try:
         mille().new(seed=seed, start=snapshot)
     except FormatError as error:
         raise _Corrupt(str(error).removeprefix(_POSITION_PREFIX)) from None
-    state = _replay(seed, start, record)
-    fault = _first_difference(snapshot, json.loads(json.dumps(state.position_json())), "")
+    reordered: set[int] = set()
+    if version == 1:
+        record, ordering, reordered = _from_version_1(record)
+    state, earlier = _replay(seed, start, record)
+    replayed = json.loads(json.dumps(state.position_json()))
+    if version == 1:
+        snapshot = _snapshot_from_version_1(snapshot, replayed, reordered)
+    fault = _first_difference(snapshot, replayed, "")
     if fault is not None:
         raise _Corrupt(f"{fault}: does not match the record")
     kinds = available_bots()
     kind = bot_kind or (saved_kind if saved_kind in kinds else default_bot())
-    match = Match(state, kind, bot_seed, seconds, window, loaded_from=path)
+    match = Match(state, kind, bot_seed, seconds, window, loaded_from=path, ordering=ordering,
+                  earlier=earlier, origin=start)
     if kind == saved_kind and isinstance(match.bot, Remembering):
         try:
             match.bot.load_memory(memory)
@@ -153,18 +169,77 @@ def _match(data: JSONDict, path: Path, bot_kind: str | None, seconds: float) -> 
     return match
 
 
-def _replay(seed: int, start: JSONDict | None, record: list[str]) -> MilleState:
-    """The state the record reaches from the seed, every entry checked by the rules."""
+def _replay(seed: int, start: JSONDict | None, record: list[str]) -> tuple[MilleState, list[str]]:
+    """The state the record reaches from the seed, every entry checked by the rules, and the
+    record of the games before that state's (MIL-56: ``new_game`` starts the next one)."""
     try:
         state = mille().new(seed=seed, start=start)
     except FormatError as error:
         raise _Corrupt(f"start: {str(error).removeprefix(_POSITION_PREFIX)}") from None
+    earlier: list[str] = []
     for index, line in enumerate(record):
         try:
-            state.play(state.parse_action(line))
+            if line.strip().lower() == NEW_GAME:
+                following = mille().next_game(state)
+                earlier.extend([*state.record_lines(), NEW_GAME])
+                state = following
+            else:
+                state.play(state.parse_action(line))
         except Exception as error:  # the rules' errors, or anything a nonsense entry provokes
             raise _Corrupt(f"record[{index}] {line!r}: {error}") from None
-    return state
+    return state, earlier
+
+
+_ORDER_ENTRY: Final = re.compile(r"\s*([01])\s*:\s*order\s+(on|off)\s*", re.IGNORECASE)
+_SEAT_PREFIX: Final = re.compile(r"\s*([01])\s*:")
+_SLOT_HINT: Final = re.compile(r"\s*@\s*\S+\s*$")
+
+
+def _from_version_1(record: list[str]) -> tuple[list[str], bool, set[int]]:
+    """A version 1 record in today's terms: its ordering entries (``0: order on``) taken out, and
+    the seats that ordered their hands. Those entries sorted the rules' slots, and a later slot
+    hint of that seat named a sorted slot, so such hints are dropped too (a hint never changes
+    the rules, MIL-64). Returns the record, whether seat 0 ends with ordering on, and the seats."""
+    lines: list[str] = []
+    ordering = [False, False]
+    ordered: set[int] = set()
+    for line in record:
+        entry = _ORDER_ENTRY.fullmatch(line)
+        if entry is not None:
+            seat = int(entry[1])
+            ordering[seat] = entry[2].lower() == "on"
+            if ordering[seat]:
+                ordered.add(seat)
+            continue
+        prefix = _SEAT_PREFIX.match(line)
+        if prefix is not None and int(prefix[1]) in ordered:
+            line = _SLOT_HINT.sub("", line)
+        lines.append(line)
+    return lines, ordering[0], ordered
+
+
+def _snapshot_from_version_1(snapshot: JSONDict, replayed: JSONDict, reordered: set[int]) -> JSONDict:
+    """A version 1 snapshot in today's terms: no ``order`` in a seat's block; a seat that ordered
+    its hand holds the same cards in the slots the rules keep now; the end reason's code word."""
+    snapshot = copy.deepcopy(snapshot)
+    seats = snapshot["hand"].get("seats")
+    for seat, entry in enumerate(seats if isinstance(seats, list) else []):
+        if not isinstance(entry, dict):
+            continue
+        entry.pop("order", None)
+        slots, now = entry.get("slots"), replayed["hand"]["seats"][seat]["slots"]
+        if seat in reordered and isinstance(slots, list) and _same_cards(slots, now):
+            entry["slots"] = now
+    result = snapshot["match"].get("result")
+    if isinstance(result, dict) and result.get("reason") == "5000":
+        result["reason"] = REACHED
+    return snapshot
+
+
+def _same_cards(slots: list[Any], others: list[Any]) -> bool:
+    def cards(of: list[Any]) -> list[str]:
+        return sorted(card for card in of if isinstance(card, str))
+    return cards(slots) == cards(others) and len(slots) == len(others)
 
 
 def _record(record: Any) -> list[str]:
@@ -190,12 +265,15 @@ def _players(players: Any) -> tuple[str, int, Any]:
     return comp["bot"], comp["bot_seed"], memory
 
 
-def _ui(ui: Any) -> Window:
+def _ui(ui: Any) -> tuple[Window, bool]:
+    """The score window and whether your hand is shown sorted (MIL-85)."""
     _expect(isinstance(ui, dict), "ui")
     window = ui.get("window")
     _expect(window in WINDOWS, "ui.window")
     _expect(isinstance(ui.get("from_file", False), bool), "ui.from_file")
-    return "full" if window == "full" else "small"
+    ordering = ui.get("order", False)
+    _expect(isinstance(ordering, bool), "ui.order")
+    return ("full" if window == "full" else "small"), ordering
 
 
 def _expect(condition: bool, where: str) -> None:

@@ -88,7 +88,31 @@ def _number(canvas: Canvas, row: int, values: tuple[int, int], value: str = "") 
         canvas.put(row, 77, f"{value:>3}")
 
 
-def _board(canvas: Canvas, content: JSONDict, prompt: Prompt) -> None:
+def shown_slots(content: JSONDict, ordering: bool, sort_drawn: bool = False) -> list[str | None]:
+    """Your hand as the screen shows it, slot P first (MIL-16). With ordering off, the slots the
+    rules keep. With it on (MIL-16.4), the cards sorted — empty slots first, then canonical
+    order — except the one or two you drew this turn, which stay in P and slot 1 until your next
+    decision (a draw never sorts); ``sort_drawn`` (ordering just switched on) sorts them in too.
+
+    Ordering is a display preference (MIL-17), so the program, not the engine, sorts. The rules'
+    slots then differ from the ones shown only in which copy of a kind is where."""
+    slots: list[str | None] = list(content["private"]["slots"])
+    if not ordering:
+        return slots
+    hand = content["hand"]
+    fresh: list[int] = []
+    drawing = hand["phase"] == "chance" or hand["step"] == "play"
+    if not sort_drawn and hand["to_act"] == 0 and hand["draw"] is not None and drawing:
+        fresh = [0, 1] if hand["draw"]["size"] == 2 else [0]
+    kept = [slot for slot in range(7) if slot not in fresh]
+    cards = sorted((card for slot in kept if (card := slots[slot]) is not None), key=parse_card)
+    empty: list[str | None] = [None] * (len(kept) - len(cards))
+    for slot, card in zip(kept, [*empty, *cards], strict=True):
+        slots[slot] = card
+    return slots
+
+
+def _board(canvas: Canvas, content: JSONDict, prompt: Prompt, hand_shown: list[str | None]) -> None:
     """MIL-83: safeties, hand, pile, discard, prompt, Comp's last move, battle and speed."""
     hand = content["hand"]
     seats = hand["seats"]
@@ -107,7 +131,7 @@ def _board(canvas: Canvas, content: JSONDict, prompt: Prompt) -> None:
         canvas.put(4, 9, "Extension", reverse=True)
     canvas.put(5, 0, "--HAND--")
     canvas.put(5, 20, "--DECK--")
-    for slot, token in enumerate(content["private"]["slots"]):
+    for slot, token in enumerate(hand_shown):
         canvas.put(6 + slot, 0, SLOT_NAMES[slot])
         canvas.put(6 + slot, 2, _name(token))
     canvas.put(6, 22, f"{hand['pile_size']:>2}")
@@ -134,7 +158,7 @@ def _comp_last_move(events: list[dict[str, Any]]) -> tuple[str, str] | None:
     return None
 
 
-def _score_window(canvas: Canvas, content: JSONDict, window: Window, message: str) -> None:
+def _score_window(canvas: Canvas, content: JSONDict, window: Window, message: str, ordering: bool) -> None:
     """MIL-84: the score window in its small or full layout, and the message line."""
     seats = content["hand"]["seats"]
     for row in range(17):
@@ -174,10 +198,10 @@ def _score_window(canvas: Canvas, content: JSONDict, window: Window, message: st
     canvas.put(first + 4, 55, "Games")
     _number(canvas, first + 4, totals[2])
     if window == "small":
-        ordering = "o: stop ordering" if content["private"]["order"] else "o: order hand"
+        switch = "o: stop ordering" if ordering else "o: order hand"
         for row, left, right in _COMMANDS:
             canvas.put(row, 42, left)
-            canvas.put(row, 61, right or ordering)
+            canvas.put(row, 61, right or switch)
     canvas.put(MESSAGE_ROW, MESSAGE_COLUMN, message[: WIDTH - MESSAGE_COLUMN])
 
 
@@ -201,14 +225,16 @@ def _mileage(canvas: Canvas, content: JSONDict) -> None:
                 canvas.put(18 + index, offset + 4 * j, str(value))
 
 
-def draw(view: JSONDict, prompt: Prompt, message: str, window: Window) -> Canvas:
-    """The whole screen as seat 0 sees it (``view`` is the whole envelope of ``view(0)``)."""
+def draw(view: JSONDict, prompt: Prompt, message: str, window: Window, ordering: bool = False,
+         sort_drawn: bool = False) -> Canvas:
+    """The whole screen as seat 0 sees it (``view`` is the whole envelope of ``view(0)``), its
+    hand sorted if ``ordering`` is on (``shown_slots``)."""
     content = view.get("content")
     if view.get("seat") != 0 or not isinstance(content, dict) or "private" not in content:
         raise ValueError("the classic screen is drawn from seat 0's view")
     canvas = Canvas()
-    _board(canvas, content, prompt)
-    _score_window(canvas, content, window, message)
+    _board(canvas, content, prompt, shown_slots(content, ordering, sort_drawn))
+    _score_window(canvas, content, window, message, ordering)
     _mileage(canvas, content)
     return canvas
 
