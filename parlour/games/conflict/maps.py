@@ -1,5 +1,6 @@
-"""Conflict maps: the text format (CON-10, CON-11), its validation (CON-12), the playability
-warnings (CON-13) and the default board ``parlour-20`` (CON-15).
+"""Conflict maps: the text format (CON-10, CON-11; read by ``parse_map``, written by ``Map.text``),
+its validation (CON-12), the playability warnings (CON-13), the JSON form a match's view carries
+for front ends to draw (``Map.json``) and the default board ``parlour-20`` (CON-15).
 
 A square is an integer in reading order (CON-5): ``row * cols + col``, rows and columns from 0,
 so sorting squares sorts them as the canonical notation compares them. Seats are 0…3 here
