@@ -11,7 +11,6 @@ from lobby_steps import create_match, join_from_lobby, watch_from_lobby
 from server_process import Server
 from web_helpers import Client, OpenClient
 
-from parlour.engine import MatchRecord
 from parlour.games import get_game
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
@@ -53,7 +52,9 @@ async def test_centre_routes_a_forced_capture_and_its_replacement(
         await client.wait_version(2)
     # ... and orange captures it at the start of its turn (BIL-26), then must replace (BIL-28).
     await oli.wait_my_turn()
-    assert sorted(await oli.legal()) == ["e4>f4", "g4>f4"]
+    replacements = (await oli.match_json())["legal"]
+    assert sorted((a["parts"]["kind"], a["parts"]["from"], a["parts"]["to"]) for a in replacements) == [
+        ("replace", "e4", "f4"), ("replace", "g4", "f4")]
     for client in everyone:
         page = client.page
         await page.wait_for_selector("[data-captured='f4']", state="attached")
@@ -78,22 +79,24 @@ async def test_centre_routes_a_forced_capture_and_its_replacement(
         assert client.errors == [], f"{client.name}'s console: {client.errors}"
 
 
-def capturing_choice(record: dict[str, Any], legal: list[str], rng: random.Random, want_route: bool) -> str:
+def capturing_choice(view: dict[str, Any], legal: list[dict[str, Any]], rng: random.Random,
+                     want_route: bool) -> dict[str, Any]:
     """A one-ply greedy player: the action that leaves the opponent fewest pawns; among equals a
     centre route when ``want_route`` (so that the test clicks through one), else one at random. It
-    reads the match from the record the page was sent, replayed with parlour's own engine."""
+    rebuilds the position from the view the page was sent (Game.sample_state) and tries each action
+    with parlour's own engine."""
     game = get_game("biloba")
-    state = MatchRecord.from_json(record).replay(game)
+    state = game.sample_state(view, rng)
     seat = state.to_move()
     scored = []
-    for text in legal:
+    for action in legal:
         after = state.copy()
-        after.apply(after.parse_action(text))
-        counts = after.view(None)["pawn_counts"]
+        after.apply(after.parse_action(action["text"]))
+        counts = after.view(None)["content"]["pawn_counts"]
         enemies = sum(n for other, n in enumerate(counts) if other != seat)
-        route = want_route and text.count("-") == 2
-        scored.append((enemies, not route, rng.random(), text))
-    return min(scored)[3]
+        route = want_route and len(action["parts"].get("path", [])) == 3
+        scored.append((enemies, not route, rng.random(), action["text"], action))
+    return min(scored)[4]
 
 
 @pytest.mark.slow
@@ -113,25 +116,26 @@ async def test_a_person_plays_biloba_against_a_bot_to_the_end(
         if await page.get_attribute("body", "data-status") == "over":
             break
         snapshot = await bea.match_json()
-        legal = await bea.legal()
-        assert legal == snapshot["legal"]
-        text = capturing_choice(snapshot["view"]["record"], legal, rng, want_route="centre" not in played)
-        if ">" in text:
+        legal = snapshot["legal"]
+        assert await bea.legal() == [action["text"] for action in legal]
+        action = capturing_choice(snapshot["view"], legal, rng, want_route="centre" not in played)
+        parts = action["parts"]
+        if parts["kind"] == "replace":  # BIL-28
             played.add("replacement")
-            assert await page.locator(f".pawn.pending[data-square='{text[:2]}']").count() == 1
-            await bea.play(text)
-        elif text.count("-") == 2:
+            assert await page.locator(f".pawn.pending[data-square='{parts['from']}']").count() == 1
+            await bea.play_squares([parts["from"], parts["to"]])
+        elif len(parts["path"]) == 3:  # BIL-18: through the centre
             played.add("centre")
-            await pick_centre_route(bea, text)
+            await pick_centre_route(bea, "-".join(parts["path"]))
         else:
             played.add("move")
-            await bea.play(text)
+            await bea.play_squares(parts["path"])
         await bea.wait_version(snapshot["version"] + 1)
     else:
         pytest.fail("the game did not end within 400 of Bea's decisions")
 
     final = await bea.match_json()
-    assert final["outcome"] is not None
+    assert final["view"]["outcome"] is not None
     banner = (await page.text_content("#turn") or "").strip()
     assert banner.startswith(("You win!", "Blue wins", "Draw")), banner
     assert await page.locator("#result:not([hidden])").count() == 1

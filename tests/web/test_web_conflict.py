@@ -4,7 +4,6 @@ until the takeover ends the game; a match on a map of its own, where a piece ste
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 import pytest
@@ -25,57 +24,32 @@ def distance(a: str, b: str) -> int:
     return max(abs(ac - bc), abs(ar - br))
 
 
-LETTERS = {"cannon": "C", "aagun": "G", "airplane": "A", "ship": "S", "submarine": "U"}
-
-
-def parse(text: str, view: dict[str, Any] | None = None) -> dict[str, Any]:
-    """A legal text. An entry without ``@seat`` enters the piece of the one seat the mover controls
-    that has such a piece available (CON-64)."""
-    enter = re.fullmatch(r"enter (\w+)(?:@(\d))? (\d): (.+)", text)
-    if enter:
-        seat = int(enter[2]) if enter[2] else entry_seat(view, LETTERS[enter[1]])
-        return {"kind": "enter", "type": enter[1], "seat": seat, "die": int(enter[3]),
-                "path": enter[4].split(), "start": BASES[seat]}
-    move = re.fullmatch(r"([a-z]\d+) (\d): (.+)", text)
-    if move:
-        return {"kind": "move", "from": move[1], "die": int(move[2]), "path": move[3].split(),
-                "start": move[1]}
-    return {"kind": text.split()[0], "text": text}
-
-
-def entry_seat(view: dict[str, Any] | None, letter: str) -> int:
-    if view is None:
-        return 1
-    me = view["seats"][view["to_move"]]
-    return next(s for s in (1, 2, 3, 4)
-                if view["controllers"][s - 1] == me and letter in view["available"].get(str(s), ""))
-
-
-def choose(legal: list[str], target: str, view: dict[str, Any] | None = None) -> str:
-    """Greedy: the move that ends nearest the target base, if it brings a piece nearer; else end."""
-    best, gain = "end", 0
-    for text in legal:
-        d = parse(text, view)
-        if d["kind"] not in ("move", "enter"):
+def choose(legal: list[dict[str, Any]], target: str) -> dict[str, Any]:
+    """Greedy: the move or entry whose end (``to``) is nearest the target base, if it brings a piece
+    nearer than where it starts (``from``: an entry starts on its base); else end the roll."""
+    best = next(a for a in legal if a["parts"]["kind"] == "end")
+    gain = 0
+    for action in legal:
+        parts = action["parts"]
+        if parts["kind"] not in ("move", "enter"):
             continue
-        improvement = distance(d["start"], target) - distance(d["path"][-1], target)
-        if d["path"][-1] == target:
-            improvement = 100
+        nearer = distance(parts["from"], target) - distance(parts["to"], target)
+        improvement = 100 if parts["to"] == target else nearer
         if improvement > gain:
-            best, gain = text, improvement
+            best, gain = action, improvement
     return best
 
 
-async def draw_and_confirm(client: Client, text: str, take_back: bool = False) -> None:
+async def draw_and_confirm(client: Client, action: dict[str, Any], take_back: bool = False) -> None:
     """Picks the piece, clicks every square of the path (optionally going past the first square and
     clicking it again to take the path back), then confirms with the die."""
     page = client.page
-    d = parse(text, (await client.match_json())["view"])
-    if d["kind"] == "enter":
-        await page.click(f"[data-available='{d['seat']}{LETTERS[d['type']]}']")
+    parts = action["parts"]
+    if parts["kind"] == "enter":
+        await page.click(f"[data-available='{parts['piece']}']")  # a piece is written 1S: seat, type
     else:
-        await client.click_square(d["from"])
-    path = d["path"]
+        await client.click_square(parts["from"])
+    path = parts["path"]
     if take_back and len(path) >= 2:
         await client.click_square(path[0])
         await client.click_square(path[1])
@@ -87,14 +61,14 @@ async def draw_and_confirm(client: Client, text: str, take_back: bool = False) -
     for square in path:
         await client.click_square(square)
         await page.wait_for_selector(f"[data-path='{square}']", state="attached")
-    await page.click(f"[data-confirm='{d['die']}']")
+    await page.click(f"[data-confirm='{parts['die']}']")
 
 
-async def refused_path(client: Client, legal: list[str]) -> None:
+async def refused_path(client: Client, legal: list[dict[str, Any]]) -> None:
     """A cannon entered onto water (CON-8) is refused with the server's reason; nothing moves."""
     page = client.page
     version = await client.version()
-    die = min(parse(t)["die"] for t in legal if parse(t)["kind"] == "enter")
+    die = min(a["parts"]["die"] for a in legal if a["parts"]["kind"] == "enter")
     await page.click("[data-available='1C']")
     await client.click_square("f5")  # water next to Red's base
     await page.click(f"[data-confirm='{die}']")
@@ -123,14 +97,14 @@ async def test_a_person_plays_conflict_against_a_bot_through_a_takeover(server: 
         if snap["status"] == "over":
             break
         legal, version = snap["legal"], snap["version"]
-        text = choose(legal, BASES[2], snap["view"])
-        if first and any(t.startswith("enter cannon") for t in legal):
+        action = choose(legal, BASES[2])
+        if first and any(a["parts"]["kind"] == "enter" and a["parts"]["piece"][1] == "C" for a in legal):
             await refused_path(ann, legal)
             await page.screenshot(path=str(shots / "conflict-laptop.png"), full_page=True)
-        if text == "end" or text.startswith("activate"):
-            await page.click(f"[data-action='{text}']")
+        if action["parts"]["kind"] in ("end", "activate"):
+            await page.click(f"[data-action='{action['text']}']")
         else:
-            await draw_and_confirm(ann, text, take_back=first)
+            await draw_and_confirm(ann, action, take_back=first)
             first = False
         await ann.wait_past(version)
     else:
@@ -140,7 +114,7 @@ async def test_a_person_plays_conflict_against_a_bot_through_a_takeover(server: 
     await page.set_viewport_size(PHONE)
     await page.screenshot(path=str(shots / "conflict-phone.png"), full_page=True)
     snap = await ann.match_json()
-    assert snap["outcome"]["winner"] == 0, (snap["outcome"], messages)
+    assert snap["view"]["outcome"]["winner"] == 0, (snap["view"]["outcome"], messages)
     assert "takes over" in messages  # CON-45
     assert await page.locator("[data-taken='p5']").count() == 1
     assert (await page.text_content("#result-text") or "").strip() == "You win!"
@@ -164,11 +138,11 @@ async def test_three_people_and_a_bot_play_four_player_conflict(server: Server,
     for _ in range(200):
         await ann.page.wait_for_function(
             "() => { const s = window.parlourMatch.snap;"
-            " return s.status === 'over' || [0, 1, 2].includes(s.to_move); }", timeout=WAIT_MS)
+            " return s.status === 'over' || [0, 1, 2].includes(s.view.to_move); }", timeout=WAIT_MS)
         snap = await ann.match_json()
         if snap["status"] == "over":
             break
-        seat = snap["to_move"]
+        seat = snap["view"]["to_move"]
         mover = people[seat]
         # The mover's page may be behind Ann's, still offering the decision it has just made.
         # Nothing changes until the mover acts, so its page catches up with Ann's version.
@@ -179,11 +153,11 @@ async def test_three_people_and_a_bot_play_four_player_conflict(server: Server,
             if other is not mover:
                 assert await other.page.locator("[data-confirm], [data-action='end']").count() == 0
         version = mine["version"]
-        text = choose(mine["legal"], BASES[(seat + 1) % 4 + 1], mine["view"])
-        if text == "end" or text.startswith("activate"):
-            await mover.page.click(f"[data-action='{text}']")
+        action = choose(mine["legal"], BASES[(seat + 1) % 4 + 1])
+        if action["parts"]["kind"] in ("end", "activate"):
+            await mover.page.click(f"[data-action='{action['text']}']")
         else:
-            await draw_and_confirm(mover, text)
+            await draw_and_confirm(mover, action)
             moved[seat] += 1
         await ann.wait_past(version)
     else:
@@ -195,7 +169,7 @@ async def test_three_people_and_a_bot_play_four_player_conflict(server: Server,
         assert client.errors == [], client.errors
     await cid.page.screenshot(path=str(server.log.parent / "conflict-four.png"), full_page=True)
     # Every page agrees on the board.
-    boards = [(await c.match_json())["view"]["pieces"] for c in people]
+    boards = [(await c.match_json())["view"]["content"]["position"]["pieces"] for c in people]
     assert boards[0] == boards[1] == boards[2]
 
 
@@ -243,7 +217,7 @@ async def test_a_piece_on_a_hostile_mine_is_shown_exploding_on_the_matchs_own_ma
     assert await page.locator(".conflict-board .mine").count() == 8
     assert "board: minefield" in (await page.text_content("#match-info") or "")
     snap = await ann.match_json()
-    die, version = max(snap["view"]["unused"]), snap["version"]
+    die, version = max(snap["view"]["content"]["position"]["unused"]), snap["version"]
     await page.click("[data-available='1C']")
     await ann.click_square("a1")
     await page.wait_for_selector("#cf-mine-warning")  # CON-68
@@ -252,7 +226,8 @@ async def test_a_piece_on_a_hostile_mine_is_shown_exploding_on_the_matchs_own_ma
     await page.wait_for_selector("[data-exploded='a1']", state="attached")
     assert await page.locator("[data-square='a1']").count() == 0  # the cannon is gone
     snap = await ann.match_json()
-    assert {"kind": "mine", "seat": 1, "piece": "1C", "square": "a1", "mine": 2} in snap["view"]["event_data"]
+    event_data = snap["view"]["content"]["event_data"]
+    assert {"kind": "mine", "seat": 1, "piece": "1C", "square": "a1", "mine": 2} in event_data
     assert "destroyed by orange's mine on a1" in (await page.text_content("#cf-messages") or "")
     await page.screenshot(path=str(server.log.parent / "conflict-mine.png"), full_page=True)
     assert ann.errors == [], ann.errors

@@ -8,6 +8,8 @@ from lobby_steps import create_match, join_from_lobby, watch_from_lobby
 from server_process import Server
 from web_helpers import Client, OpenClient
 
+from parlour.games import GAMES
+
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
 # W-10 (specs/loa.md, the staff test full-game1-1): 51 plies, then White connects with b6-c7.
@@ -83,7 +85,11 @@ async def test_two_people_play_a_whole_game_while_a_spectator_watches(
     assert await result_text(bob) == "You win!"
     assert await result_text(ann) == "White wins"
     assert await result_text(eve) == "White wins"
-    assert "connected" in (await eve.page.text_content("#turn") or "")
+    # The banner says the game's own words for the end (GameInfo.end_reasons), from the view's outcome.
+    outcome = (await eve.match_json())["view"]["outcome"]
+    assert outcome["reason"] == "connected"
+    assert outcome["words"] == GAMES["loa"].info.reason_words("connected")
+    assert outcome["words"] in (await eve.page.text_content("#turn") or "")
     assert await eve.page.locator("#moves li").count() == len(FULL_GAME)
     for client in (ann, bob, eve):
         assert client.errors == [], f"{client.name}'s console: {client.errors}"

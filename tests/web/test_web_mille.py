@@ -62,9 +62,10 @@ def check_frames(frames: list[dict[str, Any]], seat: int | None, match: dict[str
             continue
         version = frame["version"]
         assert frame["view"] == states[version].view(seat), f"version {version}: not view({seat})"
-        private = frame["view"].get("private")
+        private = frame["view"]["content"].get("private")
         assert (private is None) if seat is None else (private["seat"] == seat)
-        events = [frame["event"]] if frame["type"] == "update" else frame.get("missed", [])
+        # An update carries its one event; only a state (connect, resync) carries the move list.
+        events = [frame["event"]] if frame["type"] == "update" else frame["events"]
         for event in events:
             before = states[event["version"] - 1]
             action = actions[event["version"] - 1]
@@ -75,25 +76,28 @@ def check_frames(frames: list[dict[str, Any]], seat: int | None, match: dict[str
     return checked
 
 
-async def take_turn(client: Client, legal: list[str]) -> str:
-    """One decision by mouse: the question's buttons, the draw pile, or a card then its button."""
+def first(legal: list[dict[str, Any]], kind: str, **parts: Any) -> dict[str, Any] | None:
+    return next((a for a in legal if a["parts"]["kind"] == kind
+                 and all(a["parts"].get(k) == v for k, v in parts.items())), None)
+
+
+async def take_turn(client: Client, legal: list[dict[str, Any]]) -> str:
+    """One decision by mouse, picked from the legal actions' parts: the question's buttons, the draw
+    pile, or a card then its button. Returns the decision's kind."""
     page = client.page
-    choice = next((t for t in legal if t == "extend no"), None) \
-        or next((t for t in legal if t.startswith("coup ")), None) \
-        or next((t for t in legal if t == "draw"), None) \
-        or next((t for t in legal if t.startswith("play ")), None) \
-        or legal[-1]
-    if choice.startswith("extend"):
-        await page.click("#extend-question [data-action='extend no']")
-    elif choice.startswith("coup "):
-        await page.click(f"#coup-offer [data-action='{choice}']")
-    elif choice == "draw":
+    choice = first(legal, "extend", yes=False) or first(legal, "coup") or first(legal, "draw") \
+        or first(legal, "play") or legal[-1]
+    kind, text = choice["parts"]["kind"], choice["text"]
+    if kind == "extend":  # MIL-48
+        await page.click(f"#extend-question [data-action='{text}']")
+    elif kind == "coup":  # MIL-33
+        await page.click(f"#coup-offer [data-action='{text}']")
+    elif kind == "draw":
         await page.click("[data-draw='true']")
     else:
-        token = choice.split(" ", 1)[1]
-        await page.click(f".hand-slot[data-card='{token}']")
-        await page.click(f"#hand-actions [data-action='{choice}']")
-    return choice
+        await page.click(f".hand-slot[data-card='{choice['parts']['card']}']")
+        await page.click(f"#hand-actions [data-action='{text}']")
+    return str(kind)
 
 
 @pytest.mark.slow
@@ -110,15 +114,15 @@ async def test_a_person_plays_a_whole_hand_against_a_bot(server: Server, open_cl
     for _ in range(400):
         await page.wait_for_function(
             "() => document.body.dataset.myTurn === 'true' || document.body.dataset.status === 'over'"
-            " || (window.parlourMatch.snap?.view?.match?.hand_serial ?? 1) > 1", timeout=WAIT_MS)
+            " || (window.parlourMatch.snap?.view?.content?.match?.hand_serial ?? 1) > 1", timeout=WAIT_MS)
         snap = await ann.match_json()
-        if snap["status"] == "over" or snap["view"]["match"]["hand_serial"] > 1:
+        if snap["status"] == "over" or snap["view"]["content"]["match"]["hand_serial"] > 1:
             break
         version = snap["version"]
         # The opponent's hand is shown only as card backs; the page holds our seven slots.
-        assert len(snap["view"]["private"]["slots"]) == 7
+        assert len(snap["view"]["content"]["private"]["slots"]) == 7
         assert await page.locator(".hand-slot").count() == 7
-        seen.add((await take_turn(ann, snap["legal"])).split(" ")[0])
+        seen.add(await take_turn(ann, snap["legal"]))
         await ann.wait_past(version)
     else:
         pytest.fail("the hand did not end within 400 decisions")
@@ -129,7 +133,7 @@ async def test_a_person_plays_a_whole_hand_against_a_bot(server: Server, open_cl
                  "extension", "shut_out", "hand_total", "game_total"):
         assert await page.locator(f"#mille-scores tr[data-line='{line}']").count() == 1
     snap = await ann.match_json()
-    totals = snap["view"]["match"]["last_hand"]["seats"][0]["game_total"]
+    totals = snap["view"]["content"]["match"]["last_hand"]["seats"][0]["game_total"]
     assert str(totals) in (await page.text_content("#mille-scores tr[data-line='game_total']") or "")
     shots = server.log.parent
     await page.screenshot(path=str(shots / "mille-scores.png"), full_page=True)
@@ -157,17 +161,18 @@ async def test_two_people_play_a_hand_and_neither_receives_the_others_hand(serve
     for _ in range(600):
         await ann.page.wait_for_function(
             "() => { const s = window.parlourMatch.snap; return s.status === 'over'"
-            " || (s.view.match?.hand_serial ?? 1) > 1 || [0, 1].includes(s.to_move); }", timeout=WAIT_MS)
+            " || (s.view.content.match?.hand_serial ?? 1) > 1 || [0, 1].includes(s.view.to_move); }",
+            timeout=WAIT_MS)
         snap = await ann.match_json()
-        if snap["status"] == "over" or snap["view"]["match"]["hand_serial"] > 1:
+        if snap["status"] == "over" or snap["view"]["content"]["match"]["hand_serial"] > 1:
             break
-        mover = people[snap["to_move"]]
+        mover = people[snap["view"]["to_move"]]
         await mover.wait_version(snap["version"])  # its page may be behind Ann's (nothing moves meanwhile)
         await mover.wait_my_turn()
         mine = await mover.match_json()
         # The other seat's cards are drawn as backs only: no face of theirs is in this page.
-        other = 1 - snap["to_move"]
-        assert "private" not in str(mine["view"]["hand"]["seats"][other])
+        other = 1 - snap["view"]["to_move"]
+        assert "private" not in str(mine["view"]["content"]["hand"]["seats"][other])
         await take_turn(mover, mine["legal"])
         await ann.wait_past(mine["version"])
     else:

@@ -65,9 +65,17 @@ class Client:
         await self.page.click(f"[data-hit='{square}']", timeout=WAIT_MS)
 
     async def play(self, text: str) -> None:
-        """Plays ``text`` with the mouse: each square of the action in turn, checking that every
-        square after the first is offered as a destination when it is clicked."""
-        squares = text.replace(">", "-").split("-")
+        """Plays the legal action ``text`` with the mouse, square by square (``play_squares``), finding
+        its squares in the parts the server sent with it (the test reads no notation either)."""
+        snapshot = await self.match_json()
+        action = next((a for a in snapshot["legal"] if a["text"] == text), None)
+        assert action is not None, f"{text} is not among the legal actions the page was sent"
+        parts = action["parts"]
+        await self.play_squares(parts.get("path") or [parts["from"], parts["to"]])
+
+    async def play_squares(self, squares: list[str]) -> None:
+        """Clicks each square in turn, checking that every square after the first is offered as a
+        destination when it is clicked."""
         await self.click_square(squares[0])
         for square in squares[1:]:
             await self.page.wait_for_selector(f"[data-target='{square}']", state="attached", timeout=WAIT_MS)

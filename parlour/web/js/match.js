@@ -174,8 +174,9 @@ class MatchPage {
       this.toast("Not connected: the move was not sent.");
       return;
     }
+    // The board's half-made choice stays until the match moves on: a refused action (Conflict's
+    // drawn path) leaves it on screen to be mended.
     this.waiting = true;
-    this.pick = {};
     this.render();
   }
 

@@ -6,7 +6,7 @@
 import { html } from "../svg.js";
 import {
   adjacent, boardPieces, controllerOf, decisionOf, diceState, dieFace, drawConflictBoard, eventMarks, flat, KIND_NAMES,
-  LETTER, mapOf, pieceRows, SEAT_COLOURS,
+  mapOf, pieceRows, SEAT_COLOURS,
 } from "./conflict.js";
 
 const capital = (s) => `${s[0].toUpperCase()}${s.slice(1)}`;
@@ -15,7 +15,7 @@ const capital = (s) => `${s[0].toUpperCase()}${s.slice(1)}`;
 function decisionsFor(pick, decisions) {
   if (!pick) return [];
   if (pick.kind === "board") return decisions.filter((d) => d.kind === "move" && d.from === pick.square);
-  return decisions.filter((d) => d.kind === "enter" && LETTER[d.type] === pick.type && d.seat === pick.seat);
+  return decisions.filter((d) => d.kind === "enter" && d.letter === pick.type && d.seat === pick.seat);
 }
 
 function startOf(pick, view) {
@@ -89,7 +89,7 @@ function rollButtons(play, decisions) {
   const end = decisions.find((d) => d.kind === "end");
   return html("div", { class: "form-inline cf-buttons" }, [
     ...activations.map((d) => html("button", { type: "button", class: "btn btn-small btn-felt", "data-action": d.text, onclick: () => play.act(d.text) },
-      [`7: activate a ${KIND_NAMES[LETTER[d.type]]} of ${capital(SEAT_COLOURS[d.seat - 1])}`])),
+      [`7: activate a ${KIND_NAMES[d.letter]} of ${capital(SEAT_COLOURS[d.seat - 1])}`])),
     end ? html("button", { type: "button", class: "btn btn-small", "data-action": end.text, onclick: () => play.act(end.text) }, ["End the roll"]) : null,
   ]);
 }
@@ -137,7 +137,7 @@ function drawTable(play) {
   const board = drawConflictBoard(cv, marks, { onClick: (square) => mine && clickSquare(square, context), focus: play.focus, title: "Conflict board" });
   board.classList.toggle("interactive", mine);
   const controls = mine && pick.piece ? pickControls(play, cv, { pick, options, unused }) : [];
-  const enterable = new Set(decisions.filter((d) => d.kind === "enter").map((d) => `${d.seat}${LETTER[d.type]}`));
+  const enterable = new Set(decisions.filter((d) => d.kind === "enter").map((d) => `${d.seat}${d.letter}`));
   const rows = pieceRows(cv, {
     picked: pick.piece?.kind === "enter" ? `${pick.piece.seat}${pick.piece.type}` : null,
     enterable: mine ? enterable : new Set(),

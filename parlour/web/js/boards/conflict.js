@@ -39,15 +39,11 @@ export function mapOf(view) {
 
 // ---- the decisions (CON-64), from the legal actions' parts ----
 
-/** A seat's number (1-4) from its name in the parts ("Red" → 1). */
-export function seatNumber(name) {
-  return SEAT_COLOURS.indexOf(String(name).toLowerCase()) + 1;
-}
-
-/** One legal action as {kind: "move" | "enter" | "activate" | "end" | …, text, from, die, path, type, seat}. */
+/** One legal action as {kind: "move" | "enter" | "activate" | "end" | …, text, from, die, path,
+ * letter (the piece's type letter), seat (1-4)}: the parts name a piece `1S` (seat, type letter). */
 export function decisionOf({ text, parts }) {
-  const seat = parts.seat === undefined ? null : seatNumber(parts.seat);
-  return { kind: parts.kind, text, from: parts.from, die: parts.die, path: parts.path ?? [], type: parts.piece, seat };
+  const letter = typeof parts.piece === "string" ? parts.piece.slice(-1) : null;
+  return { kind: parts.kind, text, from: parts.from, die: parts.die, path: parts.path ?? [], letter, seat: parts.seat ?? null };
 }
 
 /** The view as the drawing reads it: the position, with the content's map, controllers and events. */
