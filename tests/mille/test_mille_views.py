@@ -196,3 +196,20 @@ def test_render_shows_only_the_viewers_cards() -> None:
     state = table({"cards": ["go", "25"]}, {"cards": ["extra-tank", "stop"]}, pile=5)
     assert "Go" in state.render(0) and "Extra Tank" not in state.render(0)
     assert "Extra Tank" in state.render(1) and "Your cards" not in state.render(None)
+
+
+def test_a_view_is_the_envelope_and_depends_on_neither_seed_nor_record() -> None:
+    """MIL-10, MIL-57: the one envelope, Mille's content under ``content``; the same position
+    under another seed and without its history gives every seat the very same view."""
+    rng = random.Random(10)
+    state = resolve(MILLE.new(seed=10))
+    for _ in range(80):
+        step(state, rng)
+    position = state.position_json()
+    elsewhere = MILLE.new(seed=987_654_321, start=position)
+    assert elsewhere.history == [] and elsewhere.seed != state.seed
+    for seat in viewers():
+        view = state.view(seat)
+        assert set(view) == {"game", "seat", "seats", "options", "to_move", "outcome", "content"}
+        assert set(view["content"]) == {"match", "hand"} | ({"private"} if seat is not None else set())
+        assert view == elsewhere.view(seat)
