@@ -12,7 +12,6 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from lobby_steps import create_match
 from server_process import ROOT, Server
 from web_helpers import WAIT_MS, Client, OpenClient
 
@@ -114,6 +113,20 @@ async def open_match(client: Client, server: Server, match_id: str) -> None:
     await client.page.wait_for_selector("body[data-version]", state="attached")
 
 
+async def take_seat_0_against_bots(client: Client, server: Server, game: str) -> str:
+    """A match of ``game`` (listed in the lobby or not) with ``client`` in seat 0 and quick bots in the
+    others, its seat token where the page looks for it."""
+    players = GAMES[game].info.min_players
+    created = server.create(game=game, players=players, seats=["open"] + ["bot:random"] * (players - 1),
+                            join=0, name=client.name, bot_seconds=0.2)
+    match_id = str(created["match"]["id"])
+    await client.page.goto(server.base + "/")
+    await client.page.evaluate("([id, token]) => localStorage.setItem(`parlour.token.${id}`, token)",
+                               [match_id, created["token"]])
+    await open_match(client, server, match_id)
+    return match_id
+
+
 def finished_loa(server: Server) -> str:
     """A LOA match between two bots that ends at once (LOA-16: a tie after two plies)."""
     created = server.create(game="loa", players=2, options={"move_limit": 2},
@@ -147,10 +160,8 @@ async def test_every_rules_page_has_no_serious_findings(server: Server, open_cli
 async def test_a_match_page_of_every_game_has_no_serious_findings_for_a_seat_and_a_spectator(
     server: Server, open_client: OpenClient, game: str,
 ) -> None:
-    players = GAMES[game].info.min_players
     ann, eve = await open_client("Ann"), await open_client("Eve")
-    seats = {seat: "bot:random" for seat in range(1, players)}
-    match_id = await create_match(ann, server, game=game, seats={0: "you", **seats})
+    match_id = await take_seat_0_against_bots(ann, server, game)
     await ann.page.wait_for_selector("body[data-status='running'][data-seat='0']", state="attached")
     await ann.wait_my_turn()
     await assert_accessible(ann, f"a {game} match, seat 0 to move")
@@ -174,7 +185,7 @@ async def test_the_focus_ring_stands_out_on_the_lobby_and_a_match(server: Server
     await open_lobby(ann, server)
     await ann.page.wait_for_selector("[data-join]")
     rings = await focus_rings(ann, 30)
-    match_id = await create_match(ann, server, game="mille", seats={0: "you", 1: "bot:random"})
+    match_id = await take_seat_0_against_bots(ann, server, "mille")
     await ann.wait_my_turn()
     rings += await focus_rings(ann, 30)
     assert len(rings) >= 20  # Tab went somewhere each time
