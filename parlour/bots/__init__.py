@@ -32,6 +32,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cache
 from types import ModuleType
 from typing import Any, Final, NamedTuple
 
@@ -43,7 +44,18 @@ from parlour.bots.expectimax import ExpectimaxBot, RollBot
 from parlour.bots.greedy import GreedyBot
 from parlour.bots.paranoid import ParanoidBot
 from parlour.bots.random_bot import RandomBot
-from parlour.engine import Bot, Evaluator, GameInfo, OptionError, ParlourError, Playouts, game_part, seen_by
+from parlour.engine import (
+    Bot,
+    Evaluator,
+    Game,
+    GameInfo,
+    OptionError,
+    ParlourError,
+    Playouts,
+    State,
+    game_part,
+    seen_by,
+)
 from parlour.games import get_game
 
 DEFAULT_BOT: Final = "strong"
@@ -67,11 +79,15 @@ class Provided:
 def provided(game: str) -> Provided:
     """What ``game``'s package provides (``OptionError`` for an unknown game)."""
     found = get_game(game)
-    return Provided(
-        found.info,
-        _defined(game_part(found, EVALUATOR_PART), "EVALUATOR"),
-        _defined(game_part(found, CLASSIC_PART), "CLASSIC"),
-    )
+    return Provided(found.info, *_parts(found))
+
+
+@cache
+def _parts(game: Game[State]) -> tuple[Any, Any]:
+    """The evaluator and classic player of ``game``'s package, looked up once per game (the
+    lookup searches the package's directory when a part is absent)."""
+    return (_defined(game_part(game, EVALUATOR_PART), "EVALUATOR"),
+            _defined(game_part(game, CLASSIC_PART), "CLASSIC"))
 
 
 def _defined(module: ModuleType | None, name: str) -> Any:
