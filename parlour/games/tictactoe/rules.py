@@ -65,9 +65,15 @@ class TicTacToeState(State):
     __slots__ = ("_outcome", "marks", "turn")
 
     def __init__(
-        self, game: Game[State], seed: int, start: JSONDict | None, marks: list[int], turn: int
+        self,
+        game: Game[State],
+        options: dict[str, Any],
+        seed: int,
+        start: JSONDict | None,
+        marks: list[int],
+        turn: int,
     ) -> None:
-        super().__init__(game, 2, {}, seed, start)
+        super().__init__(game, 2, options, seed, start)
         self.marks = marks
         self.turn = turn
         self._outcome = self._judge()
@@ -198,9 +204,9 @@ class TicTacToe(Game[TicTacToeState]):
         self, players: int, options: dict[str, Any], seed: int, start: JSONDict | None
     ) -> TicTacToeState:
         if start is None:
-            return TicTacToeState(self, seed, None, [0, 0], CROSS)
+            return TicTacToeState(self, options, seed, None, [0, 0], CROSS)
         x, o, turn = read_position(start)
-        return TicTacToeState(self, seed, start, [x, o], turn)
+        return TicTacToeState(self, options, seed, start, [x, o], turn)
 
 
 def read_position(start: Any) -> tuple[int, int, int]:
