@@ -190,7 +190,8 @@ function seatChip(match, seat) {
   if (seat.kind === "open") who = "free";
   // The seat's name is written out: its colour alone would not tell the seats apart for everyone.
   return html("span", { class: "chip" }, [
-    swatchFor(match.game, seat.seat, match.options), html("span", { class: "seat-name" }, [seat.name]), `: ${who}`,
+    swatchFor(match.game, seat.seat, match.options),
+    html("span", {}, [html("span", { class: "seat-name" }, [seat.name]), `: ${who}`]),
   ]);
 }
 
