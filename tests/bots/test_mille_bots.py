@@ -3,20 +3,21 @@
 from __future__ import annotations
 
 import random
+from typing import cast
 
 import pytest
 
 from parlour import bench
 from parlour.bots import arena, bot_kinds, make_bot, seen_by
 from parlour.bots.determinised import DeterminisedBot, SampleReport
-from parlour.engine import CHANCE, Playouts, State
+from parlour.engine import CHANCE, Bot, Playouts, State
 from parlour.games import get_game
-from parlour.games.mille import DISCARD, EXTENSION, MilleState, split_hint
+from parlour.games.mille import DISCARD, EXTENSION, Mille, MilleState, split_hint
 from parlour.games.mille.cards import SAFETIES
 from parlour.games.mille.classic import Memory, classic_decision
 from parlour.games.mille.evaluator import MilleEvaluator, received_since_lacking, win_chance
 
-MILLE = get_game("mille")
+MILLE = cast(Mille, get_game("mille"))
 KINDS = ["random", "greedy", "strong", "classic"]
 TINY = 0.02  # seconds: the smallest budget a bot must cope with
 
@@ -60,7 +61,7 @@ def extension_steps(count: int, seed: int) -> list[MilleState]:
     return found
 
 
-def no_clock(bot: object) -> object:
+def no_clock(bot: Bot) -> Bot:
     if isinstance(bot, DeterminisedBot):
         bot.safety_factor = 1e9  # results must not depend on timing
     return bot
