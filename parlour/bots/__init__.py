@@ -26,6 +26,9 @@ determinised playouts of sampled deals (``DeterminisedBot``); chance → expecti
 roll (``ExpectimaxBot``, paranoid towards the other seats); otherwise alpha-beta for two players
 and paranoid alpha-beta for more (``STRONG_SEARCHES``; one bot that picks by the state's number
 of players when the game allows several counts).
+
+The interfaces a game's package implements live in the engine (``Evaluator``, ``Playouts``,
+``Bot``, ``seen_by``) and are named here too.
 """
 
 from __future__ import annotations
@@ -45,10 +48,12 @@ from parlour.bots.greedy import GreedyBot
 from parlour.bots.paranoid import ParanoidBot
 from parlour.bots.random_bot import RandomBot
 from parlour.engine import (
+    MAX_EVAL,
     Bot,
     Evaluator,
     Game,
     GameInfo,
+    NullEvaluator,
     OptionError,
     ParlourError,
     Playouts,
@@ -214,5 +219,5 @@ def make_bot(game: str, kind: str, seed: int = 0) -> Bot:
     return bot
 
 
-__all__ = ["DEFAULT_BOT", "KINDS", "STRONG_SEARCHES", "Bot", "BotKind", "Provided", "bot_kinds",
-           "make_bot", "provided", "seen_by"]
+__all__ = ["DEFAULT_BOT", "KINDS", "MAX_EVAL", "STRONG_SEARCHES", "Bot", "BotKind", "Evaluator",
+           "NullEvaluator", "Playouts", "Provided", "bot_kinds", "make_bot", "provided", "seen_by"]
