@@ -685,3 +685,40 @@ def test_the_player_count_can_come_from_the_position() -> None:
     state = BILOBA.new(4)
     again = BILOBA.new(start=state.position_json())
     assert again.players == 4 and again.position_json() == state.position_json()
+
+
+def test_action_parts() -> None:
+    """A step (BIL-15), a jump over c4 (BIL-16), a centre route through e5 (BIL-18) and a
+    replacement (BIL-28, BIL-30) as data: the tiles the pawn stands on, in order."""
+    state = BILOBA.new()
+    parts = {text: state.action_parts(state.parse_action(text)) for text in ("d4-d5", "c3-c5", "d4-e5-f5")}
+    assert parts["d4-d5"] == {
+        "kind": "step", "from": "d4", "to": "d5", "path": ["d4", "d5"], "piece": "orange"
+    }
+    assert parts["c3-c5"] == {
+        "kind": "jump", "from": "c3", "to": "c5", "path": ["c3", "c5"], "over": "c4", "piece": "orange"
+    }
+    assert parts["d4-e5-f5"] == {
+        "kind": "route", "from": "d4", "to": "f5", "path": ["d4", "e5", "f5"], "piece": "orange"
+    }
+    state = position("O: c3 e3 g3 c5  B: d3 f3 c4 c7 e8 g8")
+    assert state.action_parts(state.parse_action("c3>c4")) == {
+        "kind": "replace", "from": "c3", "to": "c4", "path": ["c3", "c4"], "pawn": "c3", "tile": "c4",
+        "piece": "orange",
+    }
+
+
+@pytest.mark.parametrize(
+    ("pawns", "players"),
+    [
+        ("", 2),  # the set-up
+        ("O: d4 c1 d1  B: g6 c9 d9", 2),  # centre routes (BIL-17, BIL-18)
+        ("O: c3 e3 g3 c5  B: d3 f3 c4 c7 e8 g8", 2),  # replacements pending (BIL-28)
+        ("", 4),  # jumps "never backwards" along both axes (BIL-19)
+    ],
+)
+def test_is_legal_agrees_with_the_legal_actions(pawns: str, players: int) -> None:
+    """is_legal answers from the action's pawn and tiles alone, exactly as the full list does."""
+    state = position(pawns) if pawns else BILOBA.new(players)
+    replacements_end = replacement_action(80, 80) + 2
+    assert {a for a in range(-2, replacements_end) if state.is_legal(a)} == set(state.legal_actions())

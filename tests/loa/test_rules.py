@@ -47,6 +47,8 @@ def test_worked_positions(worked: dict[str, Any]) -> None:
     state = position(worked)
     assert all(row.endswith(" ") for row in state.dump().splitlines()[1:9])  # LOA-72
     assert [line.rstrip() for line in state.dump().splitlines()] == worked["dump"]
+    # is_legal answers from the move's own line (or, for the pass, LOA-11) as the full list does
+    assert {action for action in range(-1, PASS + 2) if state.is_legal(action)} == set(state.legal_actions())
     if worked["id"] == "W-14":
         # LOA-11: Black has no move, so its only action is the pass; then White has these.
         assert state.legal_actions() == [PASS]
@@ -240,3 +242,25 @@ def test_view_marks_the_last_capture() -> None:
     assert state.view(None)["content"]["last_move"] == "c1xa3"
     state.play_text("a2-c2")
     assert state.view(0)["content"]["last_move"] == "a2-c2"
+
+
+def test_action_parts_name_squares_piece_and_capture() -> None:
+    """LOA-4: a move's parts are its two squares and the mover's colour; a capture says so."""
+    state = LOA.new()
+    assert state.action_parts(state.parse_action("b1-b3")) == {
+        "kind": "move", "from": "b1", "to": "b3", "piece": "black"
+    }
+    assert state.action_parts(state.parse_action("c1-a3")) == {
+        "kind": "capture", "from": "c1", "to": "a3", "piece": "black"
+    }
+    assert state.action_parts(PASS) == {"kind": "pass"}
+
+
+@pytest.mark.parametrize("plies", [[], ["c1-a3"], ["b1-b3", "a2-c2", "g1-g3"]])
+def test_is_legal_agrees_with_the_legal_moves(plies: list[str]) -> None:
+    """LOA-6 to LOA-9: is_legal answers from the move's own line, exactly as the full list does."""
+    state = LOA.new()
+    for ply in plies:
+        state.play_text(ply)
+    legal = set(state.legal_actions())
+    assert {action for action in range(-2, PASS + 2) if state.is_legal(action)} == legal
