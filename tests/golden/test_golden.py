@@ -55,7 +55,7 @@ def playthrough(game: Game[State], players: int) -> dict[str, Any]:
     """The fixed game: each step the action taken (``None`` before the first) and the views after it."""
     state = game.new(players=players, seed=SEED)
     rng = random.Random(SEED)
-    steps = [{"ply": 0, "action": None, "views": views(state)}]
+    steps: list[dict[str, Any]] = [{"ply": 0, "action": None, "views": views(state)}]
     while not state.is_over() and len(state.history) < ACTIONS:
         action = state.sample_chance() if state.to_move() == CHANCE else rng.choice(state.legal_actions())
         text = state.action_to_text(action)
