@@ -34,10 +34,10 @@ function renderGameChoice() {
     const players = game.min_players === game.max_players ? `${game.min_players} players` : `${game.min_players}–${game.max_players} players`;
     return html("label", { class: "game-option", "data-game": game.name }, [
       input,
-      ui ? ui.thumbnail() : null,
+      ui ? decoration(ui.thumbnail()) : null,
       html("span", {}, [game.title]),
       html("span", { class: "sub" }, [ui?.tagline ?? players]),
-      html("span", { class: "sub" }, [players, " · ", html("a", { href: game.help ?? `/help/${game.name}` }, ["rules"])]),
+      html("span", { class: "sub" }, [players, " · ", html("a", { href: game.help ?? `/help/${game.name}`, "aria-label": `rules of ${game.title}` }, ["rules"])]),
     ]);
   }));
 }
@@ -170,13 +170,18 @@ async function joinSeat(match, seat) {
   }
 }
 
+/** A picture beside the words that name it: hidden from screen readers (the words of a Mille card
+ * thumbnail would otherwise be read into the game's name). */
+function decoration(picture) {
+  picture.setAttribute("aria-hidden", "true");
+  return picture;
+}
+
 function thumbnail(game) {
   const ui = gameUi(game);
-  // The card's title names the game: the picture is decoration for a screen reader.
   if (!ui) return html("div", { class: "thumb", "aria-hidden": "true" });
-  const picture = ui.thumbnail();
+  const picture = decoration(ui.thumbnail());
   picture.classList.add("thumb");
-  picture.setAttribute("aria-hidden", "true");
   return picture;
 }
 
