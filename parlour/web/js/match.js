@@ -28,7 +28,12 @@ function focusSelector(board) {
     const value = el.getAttribute(name);
     if (value !== null) return `[${name}="${CSS.escape(value)}"]`;
   }
-  return "[tabindex='0'], button:not([disabled])";
+  return "[tabindex='0']";
+}
+
+/** Whether the keyboard may land on `el` now (an empty card place is no control; a roving item off). */
+function canFocus(el) {
+  return el.matches("button, a[href], input, select, [tabindex]") && !el.disabled && el.getAttribute("tabindex") !== "-1";
 }
 
 class MatchPage {
@@ -332,7 +337,14 @@ class MatchPage {
     drawn.classList.toggle("interactive", this.myTurn());
     box.classList.toggle("table-mode", !(drawn instanceof SVGElement));
     box.replaceChildren(drawn);
-    if (focused) (box.querySelector(focused) ?? box.querySelector("[tabindex='0'], button:not([disabled])"))?.focus();
+    if (focused) {
+      // Where play goes on, if the board says (Mille's draw pile at the start of a turn), else the same
+      // square, card or button when it is still there and enabled, else the board's tab stop.
+      const next = this.board.focusTarget?.(play);
+      const again = [...(next ? box.querySelectorAll(next) : []), ...box.querySelectorAll(focused),
+        ...box.querySelectorAll("[tabindex='0'], button")];
+      again.find(canFocus)?.focus();
+    }
     const extra = this.board.side?.(play) ?? null;
     const side = $("game-extra");
     side.hidden = !extra;

@@ -17,6 +17,11 @@
 //   remember(memory, before, after, event)  notes what an action changed (capture marks) in
 //                             `memory`, which lives as long as the page (optional)
 //   describe(event, play)     how the live region announces another seat's action (optional)
+//   focusTarget(play)         a selector of where the keyboard focus goes on a redraw that found it
+//                             on the board, when play goes on elsewhere than where it was (optional)
+//   captured(memory)          the capture marks of the last action, [{square}] (optional)
+//   optionText(name, value, view)  how the match's header shows an option's value (optional)
+//   waitingHint(play, mover)  the banner's line while another seat decides (optional)
 //
 // `play`, the context of one drawing, holds:
 //   view      the engine's view envelope {game, seat, seats, options, to_move, outcome, content}
@@ -31,7 +36,8 @@
 //   name(seat) the seat's name ("You" for this page's seat);  toast(text) a short message
 //
 // Boards build actions from `legal[].parts` (kind, from, to, path, card, slot, piece, seat, die,
-// dice …), never by reading the notation; what they send is always one of the legal texts.
+// dice …), never by reading the notation; what they send is one of the legal texts (Conflict's path
+// drawn square by square excepted: CON-68 lets a player walk any path, and the server judges it).
 
 import biloba from "./biloba.js";
 import conflict from "./conflict-table.js";

@@ -200,8 +200,9 @@ function centreArea(content, other, act) {
   return html("div", { class: "mille-centre" }, [
     html("button", {
       type: "button", class: `mille-pile draw-pile${draw ? " can" : ""}`, "data-draw": "true", disabled: !draw,
-      onclick: () => draw && act(draw.text), "aria-label": `Draw pile, ${hand.pile_size} cards`,
-    }, [drawCard(hand.pile_size ? "back" : null, { label: "empty" }), html("span", { class: "pile-label", id: "pile-size" }, [`draw pile ${hand.pile_size}`])]),
+      onclick: () => draw && act(draw.text),
+    }, [hidden(drawCard(hand.pile_size ? "back" : null, { label: "empty" })),
+      html("span", { class: "pile-label", id: "pile-size" }, [`draw pile ${hand.pile_size}`])]),
     pile("discards", (hand.discards ?? [])[hand.discards.length - 1], "discard-pile", { id: "discard-pile" }),
     html("div", { class: "mille-goal" }, [
       html("strong", {}, [`Goal ${hand.goal ?? 700}`]), hand.extended ? html("span", { class: "badge" }, ["extended"]) : null,
@@ -244,6 +245,12 @@ export function drawMilleTable(play) {
   return html("div", { class: "mille-table" }, parts);
 }
 
+/** A picture whose words its button already says. */
+function hidden(picture) {
+  picture.setAttribute("aria-hidden", "true");
+  return picture;
+}
+
 /** A card of the hand as a screen reader says it: "Speed Limit, hazard, just drawn". */
 function cardLabel(token, fresh) {
   return [cardName(token), CARDS[token]?.type === "distance" ? "miles" : CARDS[token]?.type, fresh ? "just drawn" : null]
@@ -278,8 +285,10 @@ function handRow(content, cards, play) {
     return html("button", {
       type: "button", class: `hand-slot${can ? " can" : ""}${chosen === i ? " chosen" : ""}${i === 0 ? " picked" : ""}${justDrawn ? " fresh" : ""}`,
       "data-slot": String(i), "data-card": token, "aria-disabled": can ? undefined : "true", "aria-pressed": String(chosen === i),
-      onclick: () => can && choose(i), title: cardLabel(token, justDrawn), "aria-label": cardLabel(token, justDrawn),
-    }, [drawCard(token)]);
+      // Named by its picture ("Speed Limit, hazard, just drawn"): no aria-label that could differ from
+      // the words the card shows.
+      onclick: () => can && choose(i), title: cardLabel(token, justDrawn),
+    }, [drawCard(token, { title: cardLabel(token, justDrawn) })]);
   });
   const token = chosen !== null ? slots[chosen] : null;
   return html("section", { class: "mille-hand", "aria-label": "Your hand" }, [
@@ -330,5 +339,14 @@ export default {
     return "Click a card of your hand to play or discard it.";
   },
   draw: drawMilleTable,
+  /** A new turn starts where its first decision is taken: the pile, the question, the coup, the hand. */
+  focusTarget(play) {
+    if (play.pick.slot !== undefined && play.pick.slot !== null) return null;
+    const kinds = new Set(play.legal.map((a) => a.parts.kind));
+    if (kinds.has("coup")) return "#coup-offer [data-action]";
+    if (kinds.has("extend")) return "#extend-question [data-action]";
+    if (kinds.has("draw")) return "[data-draw]";
+    return kinds.has("play") || kinds.has("discard") ? ".hand-slot[tabindex='0']" : null;
+  },
   side: scoreCard,
 };
