@@ -26,7 +26,8 @@ def test_opening_counts(players: int) -> None:
         state = CONFLICT.new(players)
         do(state, f"roll {dice}")
         assert len(state.legal_actions()) == count, dice
-    assert OPENING["1-2"] == 91 and OPENING["3-4"] == 358
+    assert OPENING["1-2"] == 91
+    assert OPENING["3-4"] == 358
 
 
 def test_opening_counts_by_brute_force() -> None:
@@ -52,7 +53,8 @@ def test_perft_walks_the_chance_node() -> None:
     state = CONFLICT.new(2)
     assert perft(state, 1) == 21
     assert perft(state, 2) == sum(OPENING.values())
-    assert state.phase == CHANCE_PHASE and not state.history
+    assert state.phase == CHANCE_PHASE
+    assert not state.history
 
 
 def test_equal_positions_have_equal_keys() -> None:

@@ -43,7 +43,8 @@ def test_x1_opening_count() -> None:
     # CON-18, CON-36, CON-37, CON-63.
     state = rolled("1-2")
     legal = texts(state)
-    assert len(legal) == 91 and legal.count("end") == 1
+    assert len(legal) == 91
+    assert legal.count("end") == 1
     assert not any(text.startswith("activate") for text in legal)
     assert entry_counts(state) == {
         ("cannon", 1): 5, ("cannon", 2): 14, ("aagun", 1): 5, ("aagun", 2): 14,
@@ -106,11 +107,14 @@ def test_x8_ship_captures_on_a_base_then_takeover() -> None:
     do(state, "roll 2-5")
     assert canonical(state, "k5 5: l5 m5 n5 o5 p5") == "k5 5: l4 m5 n5 o5 p5"
     do(state, "k5 5: l5 m5 n5 o5 p5")
-    assert state.owner[ORANGE] == RED and state.out[ORANGE] == "taken over"
+    assert state.owner[ORANGE] == RED
+    assert state.out[ORANGE] == "taken over"
     assert state.players_in() == [RED, GREEN, YELLOW]
     # all 13 orange pieces less the captured one, on the board, available and in reserve
-    assert state.alive[ORANGE] == 12 and state.controller[ORANGE] == RED
-    assert not hostile(state, RED, "r3") and not hostile(state, RED, "n7")
+    assert state.alive[ORANGE] == 12
+    assert state.controller[ORANGE] == RED
+    assert not hostile(state, RED, "r3")
+    assert not hostile(state, RED, "n7")
     # the unused 2 enters an orange submarine from orange's base, though red's ship stands on it
     assert canonical(state, "enter submarine@2 2: o6 n6") == "enter submarine@2 2: o5 n6"
     with pytest.raises(AmbiguousError, match="submarine@1 or submarine@2"):
@@ -135,7 +139,8 @@ def test_x10_mine_pass_through() -> None:
     assert state.action_to_text(action) == "l8 4: m7 n7"
     assert state.parse_action("l8 4: m7 n7") == action
     other = state.parse_action("l8 4: m7 n6 o5 p6")
-    assert other != action and state.action_to_text(other) == "l8 4: m7 n6 o5 p6"
+    assert other != action
+    assert state.action_to_text(other) == "l8 4: m7 n6 o5 p6"
     state.play(action)
     assert piece_list(state) == []
     assert [e.kind for e in state.recent_events()][:3] == ["move", "mine", "mine"]
@@ -162,7 +167,8 @@ def test_x13_passing_a_hostile_base() -> None:
     state = position("pieces 2G p5 1S m6\ndice 4-1")
     assert do(state, "m6 4: n5 o5 p5 p6") == "m6 4: m5 n5 o5 p6"
     assert piece_list(state) == ["2G p5", "1S p6"]
-    assert state.owner[ORANGE] == NO_OWNER and state.players_in() == [0, 1, 2, 3]
+    assert state.owner[ORANGE] == NO_OWNER
+    assert state.players_in() == [0, 1, 2, 3]
 
 
 def test_x14_steps_a_and_b() -> None:
@@ -212,8 +218,12 @@ def test_x14_case_c3_yellow_wins() -> None:
     assert state.controller == [YELLOW] * 4
     assert state.players_in() == [YELLOW]
     outcome = state.outcome()
-    assert state.phase == OVER_PHASE and state.to_move() < 0 and state.legal_actions() == []
-    assert outcome is not None and outcome.winner == YELLOW and outcome.reason == "last-player-in"  # CON-55
+    assert state.phase == OVER_PHASE
+    assert state.to_move() < 0
+    assert state.legal_actions() == []
+    assert outcome is not None
+    assert outcome.winner == YELLOW
+    assert outcome.reason == "last-player-in"
     assert outcome.scores == (0.0, 0.0, 0.0, 1.0)
 
 
@@ -231,7 +241,8 @@ def test_x16_piece_left_on_a_base_that_changes_hands() -> None:
     # CON-45, pieces left on bases.
     state = position("owner 2 1\nowner 3 2\npieces 1C e16 4C q5 4C d15\nturn 4\ndice 1-2")
     do(state, "q5 1: p5")  # case c2: green passes to yellow with orange
-    assert piece_list(state)[0] == "4C p5" and "1C e16" in piece_list(state)
+    assert piece_list(state)[0] == "4C p5"
+    assert "1C e16" in piece_list(state)
     assert state.controller[GREEN] == YELLOW
     do(state, "d15 2: d16 e16")  # an ordinary capture on a friendly base: no takeover
     assert "1C e16" not in piece_list(state)
@@ -250,14 +261,16 @@ def test_x17_a_seven_with_reserve_entry() -> None:
                                                               "activate ship"]
     assert Counter(t.split()[0] for t in legal) == {"enter": 354, "activate": 3, "end": 1}
     do(state, "activate airplane")
-    assert state.available[2] == 2 and state.reserve[:5] == [1, 0, 0, 2, 0]
+    assert state.available[2] == 2
+    assert state.reserve[:5] == [1, 0, 0, 2, 0]
     assert "activation has been made" in refused(state, "activate ship")
     assert do(state, "enter airplane 4: f4 g4 h4 i4") == "enter airplane 4: f4 g4 h3 i4"
     # the airplane just entered is on i4 and has moved (the other available airplane could still
     # be entered: available pieces are interchangeable, CON-20)
     assert "moved this roll" in refused(state, "i4 3: j4 k4 l4")
     do(state, "enter cannon 3: e4 f3 g2")
-    assert state.to_move() == CHANCE and state.seat == ORANGE  # both dice used, the 7 spent
+    assert state.to_move() == CHANCE
+    assert state.seat == ORANGE
     for dice, activation in (("3-3", False), ("1-6", True), ("2-5", True)):
         do(state, f"roll {dice}")
         assert state.activation == activation
@@ -280,7 +293,8 @@ def test_x18_doubles() -> None:
     do(state, "g5 2: h6 i7")
     assert "moved this roll" in refused(state, "i7 2: j8 k8")
     do(state, "d4 2: e3 f2")
-    assert state.to_move() == CHANCE and state.seat == RED  # the double: red rolls again
+    assert state.to_move() == CHANCE
+    assert state.seat == RED
     do(state, "roll 1-6")
     do(state, "i7 1: j7")
 
@@ -290,9 +304,11 @@ def test_x19_optional_dice() -> None:
     state = position("pieces 1S j6\ndice 5-6")
     assert state.is_legal(END)
     do(state, "j6 6: k6 l6 m6 n6 o6 o7")
-    assert state.legal_actions()[0] == END and state.unused == (5,)
+    assert state.legal_actions()[0] == END
+    assert state.unused == (5,)
     do(state, "end")
-    assert state.to_move() == CHANCE and state.seat == ORANGE
+    assert state.to_move() == CHANCE
+    assert state.seat == ORANGE
     strict = position("pieces 1S j6\ndice 5-6", optional_dice=False)
     assert not strict.is_legal(END)
     assert "optional_dice = false" in refused(strict, "end")
@@ -302,11 +318,13 @@ def test_x20_only_one_piece_can_move() -> None:
     # CON-31, the automatic end.
     state = position("pieces 1S j6\navailable 1 -\nreserve 1 -\ndice 2-4")
     do(state, "j6 4: k6 l6 m6 n6")
-    assert state.to_move() == CHANCE and state.seat == ORANGE
+    assert state.to_move() == CHANCE
+    assert state.seat == ORANGE
     assert state.recent_events()[-1].detail == (1, 2)  # automatic, the 2 discarded
     state = position("pieces 1S j6\navailable 1 -\nreserve 1 -\ndice 3-3")
     do(state, "j6 3: k6 l6 m6")
-    assert state.to_move() == CHANCE and state.seat == RED
+    assert state.to_move() == CHANCE
+    assert state.seat == RED
 
 
 def test_x21_unused_seats() -> None:
@@ -318,8 +336,11 @@ def test_x21_unused_seats() -> None:
     assert piece_list(state) == []
     state = position("pieces 1C b16\ndice 3-1", players=2)
     assert do(state, "b16 3: c17 d16 e16") == "b16 3: c15 d15 e16"
-    assert state.owner[GREEN] == RED and state.controller[GREEN] == RED
-    assert state.alive[GREEN] == 0 and not hostile(state, RED, "g14") and not hostile(state, RED, "c18")
+    assert state.owner[GREEN] == RED
+    assert state.controller[GREEN] == RED
+    assert state.alive[GREEN] == 0
+    assert not hostile(state, RED, "g14")
+    assert not hostile(state, RED, "c18")
     assert state.players_in() == [RED, ORANGE]
 
 
@@ -327,7 +348,8 @@ def test_x22_out_for_lack_of_pieces() -> None:
     # CON-52, CON-53.
     state = position("pieces 3S j13 1S l13\navailable 3 -\nreserve 3 -\ndice 2-1", players=3)
     do(state, "l13 2: k13 j13")
-    assert state.out[GREEN] == "no pieces" and state.players_in() == [RED, ORANGE]
+    assert state.out[GREEN] == "no pieces"
+    assert state.players_in() == [RED, ORANGE]
     do(state, "end")
     assert state.seat == ORANGE
     do(state, "roll 1-2")
@@ -335,9 +357,11 @@ def test_x22_out_for_lack_of_pieces() -> None:
     assert state.seat == RED  # turn order is now 1, 2
     state = position("out 3 no pieces\navailable 3 -\nreserve 3 -\npieces 2C d15\nturn 2\ndice 1-2",
                      players=3)
-    assert hostile(state, ORANGE, "g14") and hostile(state, RED, "c18")
+    assert hostile(state, ORANGE, "g14")
+    assert hostile(state, RED, "c18")
     do(state, "d15 1: e16")
-    assert state.owner[GREEN] == ORANGE and state.out[GREEN] == "no pieces"
+    assert state.owner[GREEN] == ORANGE
+    assert state.out[GREEN] == "no pieces"
 
 
 def test_x23_mutual_elimination() -> None:
@@ -346,7 +370,9 @@ def test_x23_mutual_elimination() -> None:
                      players=2)
     do(state, "o3 3: p2 q2 r3")
     outcome = state.outcome()
-    assert outcome is not None and outcome.winner is None and outcome.reason == "mutual-elimination"  # CON-56
+    assert outcome is not None
+    assert outcome.winner is None
+    assert outcome.reason == "mutual-elimination"
     assert outcome.scores == (1.0, 1.0)
     assert state.out[:2] == ["no pieces", "no pieces"]
 
@@ -355,7 +381,8 @@ def test_x24_capture_on_a_base_by_a_cannon() -> None:
     # CON-39.
     state = position("pieces 2S p5 1C o4\ndice 1-2")
     do(state, "o4 1: p5")
-    assert piece_list(state) == ["1C p5"] and state.owner[ORANGE] == RED
+    assert piece_list(state) == ["1C p5"]
+    assert state.owner[ORANGE] == RED
 
 
 def test_x25_mover_goes_out() -> None:
@@ -364,12 +391,14 @@ def test_x25_mover_goes_out() -> None:
     do(state, "roll 4-4")
     do(state, "l8 4: m8 n7")
     assert state.out[RED] == "no pieces"
-    assert state.to_move() == CHANCE and state.seat == ORANGE  # no extra roll for the double
+    assert state.to_move() == CHANCE
+    assert state.seat == ORANGE
     state = position("pieces 1S l8\navailable 1 -\nreserve 1 -\nturn 1", players=2)
     do(state, "roll 4-4")
     do(state, "l8 4: m8 n7")
     outcome = state.outcome()
-    assert outcome is not None and outcome.winner == ORANGE
+    assert outcome is not None
+    assert outcome.winner == ORANGE
 
 
 def test_x26_canonical_input() -> None:
@@ -388,8 +417,11 @@ def test_x27_roll_limit() -> None:
         assert state.phase == DECISION_PHASE
         do(state, "end")
     outcome = state.outcome()
-    assert outcome is not None and outcome.winner is None and outcome.reason == "roll-limit"  # CON-57
-    assert outcome.scores == (1.0, 1.0) and state.rolls == 3
+    assert outcome is not None
+    assert outcome.winner is None
+    assert outcome.reason == "roll-limit"
+    assert outcome.scores == (1.0, 1.0)
+    assert state.rolls == 3
 
 
 def test_play_refuses_what_parsing_refuses() -> None:

@@ -122,14 +122,16 @@ def test_the_map_text_round_trips() -> None:
 def test_a_bad_map_is_refused_naming_the_line_and_the_rule(text: str, line: str, item: str) -> None:
     # CON-12: one case per problem of each item.
     message = error_of(text)
-    assert f"line {line}" in message and f"CON-12 {item}" in message, message
+    assert f"line {line}" in message, message
+    assert f"CON-12 {item}" in message, message
 
 
 def test_the_end_of_the_file_is_named_when_something_is_missing() -> None:
     # CON-12 items 2 and 3: detected only at the end.
     assert "line 4 (end of file)" in error_of("conflict-map 1\nname x\nsize 6x5\n; no terrain\n")
     message = error_of("conflict-map 1\nname x\nsize 6x5\nterrain\n.+~~+.\n")
-    assert "end of file" in message and "item 3" in message
+    assert "end of file" in message
+    assert "item 3" in message
     assert "item 1" in error_of("; nothing but a comment\n")
 
 
@@ -261,7 +263,8 @@ def test_shortest_routes_from_a_base(other: str, land: int, water: int, air: int
     board = board_for("parlour-20")
     avoid = {s for pair in board_map.mines[1:] for s in pair}
     start, goal = board.square_of("e5"), board.square_of(other)
-    assert start is not None and goal is not None
+    assert start is not None
+    assert goal is not None
     lengths = [route_length(20, 20, board_map.terrain, kinds, start, goal, avoid)
                for kinds in ((LAND, BASE), (WATER, BASE), (LAND, WATER, BASE))]
     assert lengths == [land, water, air]
@@ -272,12 +275,14 @@ def test_the_island_corner() -> None:
     # airplane there needs a 5 or a 6 to land on e5.
     board = board_for("parlour-20")
     i9, e5 = board.square_of("i9"), board.square_of("e5")
-    assert i9 is not None and e5 is not None
+    assert i9 is not None
+    assert e5 is not None
     hostile = sum(1 << s for s in board.mines[0])  # seat 1's mines, hostile to the airplane
     reach = [bool(board.finals(AIR_CLASS, i9, die, hostile) >> e5 & 1) for die in range(1, 7)]
     assert reach == [False, False, False, False, True, True]
     path = board.first_path(AIR_CLASS, i9, 4, e5, 0, lambda visited: True)
-    assert path is not None and [board.names[s] for s in path] == ["h8", "g7", "f6", "e5"]
+    assert path is not None
+    assert [board.names[s] for s in path] == ["h8", "g7", "f6", "e5"]
 
 
 def test_base_surroundings() -> None:

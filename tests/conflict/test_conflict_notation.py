@@ -25,7 +25,9 @@ def test_the_forms() -> None:
     state = position("pieces 1S k5\ndice 3-4")
     size = state.board.size
     k5, n5, e6 = (state.board.square_of(name) for name in ("k5", "n5", "e6"))
-    assert k5 is not None and n5 is not None and e6 is not None
+    assert k5 is not None
+    assert n5 is not None
+    assert e6 is not None
     assert state.action_to_text(END) == "end"
     assert state.action_to_text(activate_action(0, 2)) == "activate airplane"
     assert state.action_to_text(move_action(size, k5, 3, n5)) == "k5 3: l4 m5 n5"  # m4 is land
@@ -96,7 +98,8 @@ def test_phase_errors() -> None:
     assert "rolled first" in refused(state, "enter ship 1: e6")
     assert "rolled first" in refused(state, "activate ship")
     over = position("pieces 1C d4\navailable 2 -\nreserve 2 -", players=2)
-    assert over.is_over() and "game is over" in refused(over, "roll 1-2")
+    assert over.is_over()
+    assert "game is over" in refused(over, "roll 1-2")
     assert "no activation" in refused(position("dice 3-3"), "activate ship")
 
 
@@ -118,7 +121,8 @@ def test_a_short_walk_must_complete_to_the_die() -> None:
     # a mine of the unused seat 3 moved there, leads only to b5, a dead end.
     text = (CORRIDOR.replace("name corridor", "name dead-end")
             .replace(".+~~~+.\nend", ".+#~~+.\nend").replace("mine 3 a5", "mine 3 b4"))
-    assert ".+#~~+." in text and "mine 3 b4" in text
+    assert ".+#~~+." in text
+    assert "mine 3 b4" in text
     state = position("pieces 1S c2\ndice 3-6", players=2, board=text)
     assert canonical(state, "c2 3: b3 b4") == "c2 3: b3 b4"
     assert canonical(state, "c2 3: b3 b4 b5") == "c2 3: b3 b4"
@@ -150,8 +154,10 @@ def test_the_board_text() -> None:
     lines = text.splitlines()
     assert lines[0].split() == list("abcdefghijklmnopqrst")
     assert lines[3].split()[:4] == ["3", ".", ".", "*C1"]  # a cannon on its own land mine
-    assert "+S1" in lines[5] and " +1" in lines[5]  # a ship on orange's base; red's base
-    assert "oS2" in lines[7] and " o1" in lines[7]
+    assert "+S1" in lines[5]
+    assert " +1" in lines[5]
+    assert "oS2" in lines[7]
+    assert " o1" in lines[7]
     assert "A3" in lines[9]
     assert "#" in lines[10]
     assert "seat 2 orange 2→1: out: taken over, controlled by seat 1" in text  # CON-67 item 6
@@ -160,8 +166,10 @@ def test_the_board_text() -> None:
     assert "Roll 1: dice 3-4, unused 3 4, activation open" in text  # item 1
     assert lines[-1] == "Red (you) on roll: your turn (a move, 'activate TYPE' or 'end')"  # item 2
     spectator = state.render(None)
-    assert "You are watching." in spectator and "your turn" not in spectator
-    assert "Green on roll" not in state.render(2) and "Red on roll" in state.render(2)
+    assert "You are watching." in spectator
+    assert "your turn" not in spectator
+    assert "Green on roll" not in state.render(2)
+    assert "Red on roll" in state.render(2)
 
 
 def test_events_are_told() -> None:
@@ -189,7 +197,8 @@ def test_mine_and_result_messages() -> None:
     text = state.render(None)
     assert "the red airplane is destroyed by orange's mine on r3" in text
     assert "the orange anti-aircraft gun is destroyed by orange's mine on r3" in text
-    assert "Red is out (no pieces)" in text and "Orange is out (no pieces)" in text
+    assert "Red is out (no pieces)" in text
+    assert "Orange is out (no pieces)" in text
     assert text.splitlines()[-1] == (
         "Game over: a draw between red, orange (the last players were knocked out together)"  # CON-56
     )

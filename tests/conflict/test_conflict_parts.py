@@ -99,7 +99,8 @@ def check_parts(state: ConflictState, action: int, parts: dict[str, Any], pieces
         assert parts["from"] == board.names[board.bases[parts["seat"] - 1]]
     squares = [board.names.index(name) for name in [parts["from"], *parts["path"]]]
     assert all(b in neighbours(board.cols, board.rows, a) for a, b in itertools.pairwise(squares))
-    assert parts["path"][-1] == parts["to"] and len(parts["path"]) <= parts["die"]
+    assert parts["path"][-1] == parts["to"]
+    assert len(parts["path"]) <= parts["die"]
     if len(parts["path"]) < parts["die"]:  # CON-34: only a hostile mine ends a walk early
         final = squares[-1]
         assert board.mine_seat[final] >= 0
@@ -157,9 +158,11 @@ def test_is_legal_follows_make_and_unmake() -> None:
     before = sorted(state.legal_actions())
     action = state.parse_action("l8 1: m8")
     state.play(action)
-    assert not state.is_legal(action) and sorted(state.legal_actions()) != before
+    assert not state.is_legal(action)
+    assert sorted(state.legal_actions()) != before
     state.undo()
-    assert state.is_legal(action) and legal_by_asking(state, every_action(state)) == before
+    assert state.is_legal(action)
+    assert legal_by_asking(state, every_action(state)) == before
 
 
 def test_play_refuses_what_is_not_legal_with_words() -> None:

@@ -100,7 +100,8 @@ def test_any_legal_path_parses_to_its_decision() -> None:
                 continue
             action = state.parse_action(f"{head} {die}: {words}")
             decision = decode(action, size)
-            assert decision is not None and decision.final == walk[-1]
+            assert decision is not None
+            assert decision.final == walk[-1]
             if len(walk) < len(path):
                 short = " ".join(state.board.names[s] for s in walk)
                 assert state.parse_action(f"{head} {die}: {short}") == action

@@ -32,7 +32,8 @@ def test_the_starting_force() -> None:
 def test_the_first_roll_and_the_turn_order() -> None:
     # CON-26: the lowest occupied seat rolls first; then increasing seat order, wrapping.
     state = CONFLICT.new(3)
-    assert state.to_move() == CHANCE and state.seat == RED
+    assert state.to_move() == CHANCE
+    assert state.seat == RED
     rollers = []
     for dice in ("1-2", "3-5", "2-6", "1-3"):
         rollers.append(state.seat)
@@ -45,12 +46,14 @@ def test_the_first_roll_and_the_turn_order() -> None:
 def test_chosen_seats() -> None:
     # CON-17, option seats: a diagonal two-player game; players are numbered in seat order.
     state = CONFLICT.new(options={"seats": [4, 1]})
-    assert state.players == 2 and state.occupied == (RED, YELLOW)
+    assert state.players == 2
+    assert state.occupied == (RED, YELLOW)
     assert state.player_of == [0, -1, -1, 1]
     assert state.alive == [13, 0, 0, 13]
     do(state, "roll 1-2")
     do(state, "end")
-    assert state.seat == YELLOW and state.to_move() == CHANCE
+    assert state.seat == YELLOW
+    assert state.to_move() == CHANCE
     do(state, "roll 1-2")
     assert state.to_move() == 1
     assert CONFLICT.new(options={"seats": "2,3"}).seat == ORANGE
@@ -69,10 +72,12 @@ def test_the_chance_event() -> None:
     # CON-61: 21 outcomes, doubles 1/36, others 2/36.
     state = CONFLICT.new(2)
     outcomes = state.chance_outcomes()
-    assert len(outcomes) == 21 and [a for a, _ in outcomes] == list(ROLLS)
+    assert len(outcomes) == 21
+    assert [a for a, _ in outcomes] == list(ROLLS)
     assert abs(sum(p for _, p in outcomes) - 1) < 1e-12
     odds = {state.action_to_text(a): p for a, p in outcomes}
-    assert odds["roll 3-3"] == pytest.approx(1 / 36) and odds["roll 2-5"] == pytest.approx(2 / 36)
+    assert odds["roll 3-3"] == pytest.approx(1 / 36)
+    assert odds["roll 2-5"] == pytest.approx(2 / 36)
     assert state.parse_action("roll 5-2") == state.parse_action("roll 2-5")
     assert state.legal_actions() == list(ROLLS)
 
@@ -102,7 +107,8 @@ def test_a_roll_with_nothing_to_do_ends_at_once() -> None:
     # CON-31 right after the chance event: only reserve pieces, and no 7.
     state = position("available 1 -\nturn 1", players=2)
     do(state, "roll 2-3")
-    assert state.to_move() == CHANCE and state.seat == ORANGE
+    assert state.to_move() == CHANCE
+    assert state.seat == ORANGE
     assert [e.kind for e in state.recent_events()] == ["roll", "end"]
     state.undo()
     do(state, "roll 3-4")  # a 7: the activation is a decision
@@ -110,7 +116,8 @@ def test_a_roll_with_nothing_to_do_ends_at_once() -> None:
     do(state, "activate ship")
     assert state.to_move() == 0  # the ship may now be entered with either die
     do(state, "enter ship 3: f6 g6 h6")  # nothing is left for the 4: the roll ends by itself
-    assert state.to_move() == CHANCE and state.seat == ORANGE
+    assert state.to_move() == CHANCE
+    assert state.seat == ORANGE
 
 
 def test_roll_limit_zero_means_no_limit() -> None:
@@ -119,7 +126,8 @@ def test_roll_limit_zero_means_no_limit() -> None:
     for _ in range(30):
         do(state, "roll 1-2")
         do(state, "end")
-    assert state.outcome() is None and state.rolls == 30
+    assert state.outcome() is None
+    assert state.rolls == 30
     limited = CONFLICT.new(2, {"roll_limit": 1})
     do(limited, "roll 2-2")
     do(limited, "end")  # the double's extra roll would be the second roll
@@ -132,7 +140,9 @@ def test_the_roll_limit_draws_among_the_players_in() -> None:
                      roll_limit=10)
     do(state, "end")
     outcome = state.outcome()
-    assert outcome is not None and outcome.winner is None and outcome.scores == (1.0, 1.0, 0.0)
+    assert outcome is not None
+    assert outcome.winner is None
+    assert outcome.scores == (1.0, 1.0, 0.0)
 
 
 # --- movement ------------------------------------------------------------------------------------------
@@ -180,7 +190,8 @@ def test_passing_through_a_hostile_mine_stops_the_walk() -> None:
     finals = {t for t in texts(state) if t.startswith("l8 4:")}
     assert "l8 4: m7 n7" in finals
     do(state, "l8 4: m7 n7")
-    assert piece_list(state) == [] and state.alive[RED] == 12
+    assert piece_list(state) == []
+    assert state.alive[RED] == 12
 
 
 def test_ending_on_a_friendly_base_takes_nothing() -> None:
@@ -223,13 +234,15 @@ def check_invariants(state: ConflictState) -> None:
         rows = sum(state.available[row]) + sum(state.reserve[row])
         assert on_board + rows == state.alive[seat] <= (13 if seat in state.occupied else 0)
     for code in range(CODES):
-        assert state.available[code] >= 0 and state.reserve[code] >= 0
+        assert state.available[code] >= 0
+        assert state.reserve[code] >= 0
     for seat in state.occupied:  # CON-52
         if state.out[seat] is None:
             assert state.owner[seat] == NO_OWNER
             assert any(state.alive[s] for s in range(4) if state.controller[s] == seat)
     if state.phase == DECISION_PHASE:
-        assert state.out[state.seat] is None and state.dice is not None
+        assert state.out[state.seat] is None
+        assert state.dice is not None
         assert len(state.moved) + len(state.unused) <= 2
         assert state.legal_actions() != [END]  # CON-31
 

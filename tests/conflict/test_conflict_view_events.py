@@ -77,15 +77,19 @@ def test_the_view_carries_the_map() -> None:
     # CON-10, CON-15: the map a front end draws is the one the engine plays on, named or given.
     standard = views(CONFLICT.new(2))[0]["board"]
     parlour = load_map("parlour-20")
-    assert standard["name"] == "parlour-20" and (standard["cols"], standard["rows"]) == (20, 20)
+    assert standard["name"] == "parlour-20"
+    assert (standard["cols"], standard["rows"]) == (20, 20)
     glyphs = "".join(".~#+"[terrain] for terrain in parlour.terrain)
     assert "".join(standard["terrain"]) == glyphs
     assert standard["bases"] == {"1": "e5", "2": "p5", "3": "e16", "4": "p16"}
-    assert standard["mines"]["c3"] == 1 and standard["mines"]["n14"] == 4 and len(standard["mines"]) == 8
+    assert standard["mines"]["c3"] == 1
+    assert standard["mines"]["n14"] == 4
+    assert len(standard["mines"]) == 8
     assert standard["warnings"] == []
     custom = views(CONFLICT.new(2, {"board": CORRIDOR}))[0]["board"]
     warnings = load_map(CORRIDOR).warnings  # CON-13: the corridor's land routes cross mines
-    assert warnings and all("CON-13 item 1" in warning for warning in warnings)
+    assert warnings
+    assert all("CON-13 item 1" in warning for warning in warnings)
     assert custom == {
         "name": "corridor", "cols": 7, "rows": 5,
         "terrain": [".......", ".+~~~+.", ".~####.", ".~#####", ".+~~~+."],
@@ -147,7 +151,8 @@ def test_a_view_is_the_position_and_the_last_action_only(players: int, seed: int
         state.play(action)
         view = state.view(None)
         fresh = CONFLICT.sample_state(view, random.Random(len(state.history))).view(None)
-        assert fresh["content"]["events"] == [] and fresh["content"]["event_data"] == []
+        assert fresh["content"]["events"] == []
+        assert fresh["content"]["event_data"] == []
         quiet: dict[str, Any] = {"events": [], "event_data": []}
         assert fresh == view | {"content": view["content"] | quiet}
         assert 0 < len(view["content"]["events"]) <= 12
