@@ -228,39 +228,18 @@ class _Reader:
 
     def places(self) -> tuple[list[int], list[list[int]]]:
         """CON-12 items 4 to 8: the bases and mines, checked against the terrain."""
-        cols, rows, terrain = self.cols, self.rows, self.terrain
-        located: list[tuple[str, int, int, int]] = []
-        for directive, number, seat_text, square_text in self.placed:  # item 7 first
-            if seat_text not in ("1", "2", "3", "4"):
-                raise self.fail(number, f"seat {seat_text!r} is not 1, 2, 3 or 4", 7)
-            square = parse_square(square_text, cols, rows)
-            if square is None:
-                raise self.fail(number, f"{square_text!r} is not a square of the {cols}x{rows} board", 7)
-            located.append((directive, number, int(seat_text) - 1, square))
-        plus = [square for square, t in enumerate(terrain) if t == BASE]
+        located = self._located()  # item 7 first
+        plus = [square for square, t in enumerate(self.terrain) if t == BASE]
         if len(plus) != SEATS:
             raise self.fail(self.terrain_line, f"the terrain has {len(plus)} '+' squares, not 4", 4)
         bases: list[int] = [-1] * SEATS
         mines: list[list[int]] = [[] for _ in range(SEATS)]
         used: dict[int, int] = {}
         for directive, number, seat, square in located:
-            name = square_name(cols, square)
             if directive == "base":
-                if bases[seat] >= 0:
-                    raise self.fail(number, f"seat {seat + 1} has a second base", 5)
-                if terrain[square] != BASE:
-                    raise self.fail(number, f"base {name} is not a '+' square", 5)
-                if square in used:
-                    raise self.fail(number, f"base {name} is already named on line {used[square]}", 5)
-                bases[seat] = square
+                self._place_base(bases, used, number, seat, square)
             else:
-                if len(mines[seat]) == 2:
-                    raise self.fail(number, f"seat {seat + 1} has a third mine", 6)
-                if terrain[square] not in (LAND, WATER):
-                    raise self.fail(number, f"mine {name} is not on a '.' or '~' square", 6)
-                if square in used:
-                    raise self.fail(number, f"{name} already holds a mine (line {used[square]})", 6)
-                mines[seat].append(square)
+                self._place_mine(mines, used, number, seat, square)
             used[square] = number
         for seat in range(SEATS):
             if bases[seat] < 0:
@@ -270,11 +249,54 @@ class _Reader:
                 raise self.fail(None, f"seat {seat + 1} has {len(mines[seat])} mines, not 2", 6)
         for directive, number, _, square in located:
             if directive == "base":
-                near = {terrain[n] for n in neighbours(cols, rows, square)}
-                if not near & {LAND, BASE} or not near & {WATER, BASE}:
-                    kind = "land" if not near & {LAND, BASE} else "water"
-                    raise self.fail(number, f"base {square_name(cols, square)} has no {kind} neighbour", 8)
+                self._check_shores(number, square)
         return bases, mines
+
+    def _located(self) -> list[tuple[str, int, int, int]]:
+        """CON-12 item 7: each ``base``/``mine`` line as (directive, line, seat 0…3, square)."""
+        located: list[tuple[str, int, int, int]] = []
+        for directive, number, seat_text, square_text in self.placed:
+            if seat_text not in ("1", "2", "3", "4"):
+                raise self.fail(number, f"seat {seat_text!r} is not 1, 2, 3 or 4", 7)
+            cols, rows = self.cols, self.rows
+            square = parse_square(square_text, cols, rows)
+            if square is None:
+                raise self.fail(number, f"{square_text!r} is not a square of the {cols}x{rows} board", 7)
+            located.append((directive, number, int(seat_text) - 1, square))
+        return located
+
+    def _place_base(
+        self, bases: list[int], used: dict[int, int], number: int, seat: int, square: int
+    ) -> None:
+        """CON-12 item 5: one base per seat, on a '+' square no other line names."""
+        name = square_name(self.cols, square)
+        if bases[seat] >= 0:
+            raise self.fail(number, f"seat {seat + 1} has a second base", 5)
+        if self.terrain[square] != BASE:
+            raise self.fail(number, f"base {name} is not a '+' square", 5)
+        if square in used:
+            raise self.fail(number, f"base {name} is already named on line {used[square]}", 5)
+        bases[seat] = square
+
+    def _place_mine(
+        self, mines: list[list[int]], used: dict[int, int], number: int, seat: int, square: int
+    ) -> None:
+        """CON-12 item 6: two mines per seat, on land or water, one a square."""
+        name = square_name(self.cols, square)
+        if len(mines[seat]) == 2:
+            raise self.fail(number, f"seat {seat + 1} has a third mine", 6)
+        if self.terrain[square] not in (LAND, WATER):
+            raise self.fail(number, f"mine {name} is not on a '.' or '~' square", 6)
+        if square in used:
+            raise self.fail(number, f"{name} already holds a mine (line {used[square]})", 6)
+        mines[seat].append(square)
+
+    def _check_shores(self, number: int, square: int) -> None:
+        """CON-12 item 8: a base touches land and water."""
+        near = {self.terrain[n] for n in neighbours(self.cols, self.rows, square)}
+        if not near & {LAND, BASE} or not near & {WATER, BASE}:
+            kind = "land" if not near & {LAND, BASE} else "water"
+            raise self.fail(number, f"base {square_name(self.cols, square)} has no {kind} neighbour", 8)
 
 
 def parse_map(text: str) -> Map:

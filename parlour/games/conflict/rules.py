@@ -257,16 +257,7 @@ class ConflictState(State):
             code = self.squares[square]
             if code != EMPTY and controller[code // TYPES] != controller[board.mine_seat[square]]:
                 raise FormatError(f"the piece on {board.names[square]} rests on a hostile mine (CON-46)")
-        for seat in self.occupied:
-            reason = self.out[seat]
-            if self.owner[seat] != NO_OWNER:
-                self.out[seat] = reason or TAKEN_OVER
-            elif reason == TAKEN_OVER:
-                raise FormatError(f"seat {seat + 1} is out as taken over but has no owner")
-            elif not self._controls_any(seat):
-                self.out[seat] = NO_PIECES
-            elif reason is not None:
-                raise FormatError(f"seat {seat + 1} controls pieces: it is not out for lack of them")
+        self._settle_out()
         if self.phase == OVER_PHASE:
             assert position.result is not None
             self._outcome = Outcome.from_json(position.result)
@@ -290,6 +281,19 @@ class ConflictState(State):
                 raise FormatError(f"'moved': no piece of the player on roll stands on {board.names[square]}")
         if self.phase == DECISION_PHASE and not self._has_decision():
             self._end_roll(automatic=True)
+
+    def _settle_out(self) -> None:
+        """CON-52: a start position's players out, checked against its owner links and pieces."""
+        for seat in self.occupied:
+            reason = self.out[seat]
+            if self.owner[seat] != NO_OWNER:
+                self.out[seat] = reason or TAKEN_OVER
+            elif reason == TAKEN_OVER:
+                raise FormatError(f"seat {seat + 1} is out as taken over but has no owner")
+            elif not self._controls_any(seat):
+                self.out[seat] = NO_PIECES
+            elif reason is not None:
+                raise FormatError(f"seat {seat + 1} controls pieces: it is not out for lack of them")
 
     # --- queries ---------------------------------------------------------------------------------
 
