@@ -17,6 +17,7 @@ from parlour.engine import CHANCE, IllegalActionError
 from parlour.games.conflict import ConflictState
 from parlour.games.conflict.actions import MOVE, roll_action
 from parlour.games.conflict.maps import neighbours
+from parlour.games.conflict.notation import canonical_path
 from parlour.games.conflict.pieces import TYPE_LETTERS, TYPE_NAMES, TYPES
 
 
@@ -174,3 +175,22 @@ def test_play_refuses_what_is_not_legal_with_words() -> None:
     do(state, "o3 3: p2 q2 r3")  # CON-56: both sides lose their last piece
     with pytest.raises(IllegalActionError, match="the game is over"):
         state.play(roll_action(1, 2))
+
+
+def test_the_paths_kept_for_a_position_follow_make_and_unmake() -> None:
+    # CON-64: the canonical path a position keeps for each action is the one it has now, after
+    # any sequence of moves taken back and played.
+    rng = random.Random(9)
+    for index, state in enumerate(decision_states(3, {}, 9)):
+        if index % 8:
+            continue
+        legal = state.legal_actions()
+        assert [state.path_of(a) for a in legal] == [canonical_path(state, a) for a in legal]
+        trial = rng.choice(legal)
+        state.play(trial)
+        if state.to_move() != CHANCE and not state.is_over():
+            after = state.legal_actions()
+            assert [state.path_of(a) for a in after] == [canonical_path(state, a) for a in after]
+        state.undo()
+        copy = state.copy()
+        assert [copy.path_of(a) for a in legal] == [canonical_path(state, a) for a in legal]

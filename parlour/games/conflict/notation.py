@@ -99,7 +99,7 @@ def action_text(state: ConflictState, action: Action) -> str:
         head = board.names[decision.square]
     else:
         head = f"enter {_piece_word(state, state.available, decision.code)}"
-    path = canonical_path(state, action) or [decision.final]
+    path = state.path_of(action) or [decision.final]
     return f"{head} {decision.die}: {' '.join(board.names[square] for square in path)}"
 
 

@@ -166,6 +166,7 @@ class ConflictState(State):
         "_limit",
         "_optional",
         "_outcome",
+        "_paths",
         "_planes_on_mines",
         "_undo",
         "activation",
@@ -245,6 +246,7 @@ class ConflictState(State):
         self._changes: list[tuple[int, int]] = []
         self._legal: list[Action] | None = None
         self._legal_set: frozenset[Action] | None = None
+        self._paths: dict[Action, list[int] | None] = {}
         self._limit: int = options["roll_limit"]
         self._optional: bool = options["optional_dice"]
         self._planes_on_mines: bool = options["airplanes_on_mines"]
@@ -456,6 +458,8 @@ class ConflictState(State):
         self.history.append(action)
         self._legal = None
         self._legal_set = None
+        if self._paths:
+            self._paths = {}
         if self.phase == CHANCE_PHASE:
             self._roll(action)
         elif action >= MOVE:
@@ -469,6 +473,8 @@ class ConflictState(State):
         if not self.history:
             raise IllegalActionError("nothing to undo")
         self.history.pop()
+        if self._paths:
+            self._paths = {}
         (
             self.phase, self.seat, self.dice, self.unused, self.moved, self.activation, self.rolls,
             self._outcome, owner, controller, out, available, reserve, alive, self.key, self._legal,
@@ -507,6 +513,7 @@ class ConflictState(State):
         clone.out = self.out.copy()
         clone.log = self.log.copy()
         clone._undo = self._undo.copy()  # its entries are never mutated
+        clone._paths = self._paths.copy()  # the same position: the same paths (never mutated)
         clone._changes = self._changes.copy()
 
     def _set(self, square: int, code: int) -> None:
@@ -788,15 +795,21 @@ class ConflictState(State):
             return parts
         names = self.board.names
         start = decision.square if decision.kind == "move" else self.board.bases[code // TYPES]
-        path = canonical_path(self, action)
+        path = self.path_of(action)
         assert path is not None, "a legal move has a path"
         parts.update({"die": decision.die, "from": names[start], "to": names[decision.final],
                       "path": [names[square] for square in path]})
         return parts
 
     def path_of(self, action: Action) -> list[int] | None:
-        """The canonical path (CON-64) of a move or entry here, as squares; ``None`` if none."""
-        return canonical_path(self, action)
+        """The canonical path (CON-64) of a move or entry here, as squares (not to be changed);
+        ``None`` if none. Kept until the position changes: a front end asks for every legal
+        action's text and parts, and each names the path."""
+        paths = self._paths
+        if action in paths:
+            return paths[action]
+        path = paths[action] = canonical_path(self, action)
+        return path
 
     def render(self, seat: int | None = None) -> str:
         return board_text(self, seat)
