@@ -16,6 +16,7 @@ from parlour.games.mille import (
     coup_action,
     discard_action,
     play_action,
+    split_hint,
 )
 from parlour.games.mille.cards import DRIVING_ACE, GO, KINDS, SAFETIES, TOKENS
 
@@ -43,9 +44,11 @@ def test_every_action_prints_and_reads_back() -> None:
                     base = action_text(action)
                     for slot, kind in enumerate(state.slots[seat]):
                         if " " in base and base.split()[1] == (TOKENS[kind] if kind >= 0 else None):
-                            hinted = state.parse_action(f"{base} @{'P123456'[slot]}")
-                            assert state.action_to_text(hinted) == f"{base} @{'P123456'[slot]}"
-                            assert state.is_legal(hinted)
+                            text = f"{base} @{'P123456'[slot]}"
+                            assert state.parse_action(text) == action  # the same decision
+                            copy = state.copy()
+                            assert copy.action_to_text(copy.play_text(text)) == text
+                            assert split_hint(copy.history[-1])[0] == action
             step(state, rng)
 
 
@@ -61,7 +64,7 @@ def test_input_is_forgiving(text: str, meaning: str) -> None:
     """MIL-64: case, surrounding spaces and separators inside card names do not matter."""
     state = table({"slots": ["spare-tire", "out-of-gas", "stop", *SIX[:4]], "battle": "go"},
                   {"cards": SIX, "battle": "go"}, drawn=meaning != "draw")
-    assert state.action_to_text(state.parse_action(text)) == meaning
+    assert state.action_to_text(state.copy().play_text(text)) == meaning  # the hint kept
 
 
 def test_extension_answers() -> None:
@@ -121,7 +124,8 @@ def test_play_of_a_coup_is_the_coup() -> None:
                   {"cards": SIX})
     assert legal(state) == ["coup driving-ace", "draw"]
     assert state.parse_action("play driving-ace") == coup_action(DRIVING_ACE)
-    assert state.parse_action("play driving-ace @1") == coup_action(DRIVING_ACE, 1)
+    assert state.parse_action("play driving-ace @1") == coup_action(DRIVING_ACE)
+    assert state.copy().play_text("play driving-ace @1") == coup_action(DRIVING_ACE, 1)
 
 
 def test_the_canonical_order_of_decisions() -> None:
@@ -133,15 +137,20 @@ def test_the_canonical_order_of_decisions() -> None:
 
 
 def test_the_lowest_slot_leaves_unless_a_hint_says_otherwise() -> None:
-    """MIL-63, MIL-64: identical cards are interchangeable; the hint only changes the layout."""
+    """MIL-63, MIL-64: identical cards are interchangeable; the hint only changes the layout. A
+    hinted decision is the listed one (``is_legal`` and ``parse_action`` know only that one) and
+    is played with ``play_hinted``."""
     cards = ["stop", "go", "25", "50", "go", "75", "100"]
     state = table({"slots": cards}, {"cards": SIX}, drawn=True)
     do(state, "discard go")
     assert slots(state) == [None, "stop", "25", "50", "go", "75", "100"]
     state = table({"slots": cards}, {"cards": SIX}, drawn=True)
     with pytest.raises(IllegalActionError, match="no card there"):
-        state.play(discard_action(GO, 2))
-    state.play(discard_action(GO, 4))
+        state.play_hinted(discard_action(GO, 2))
+    with pytest.raises(IllegalActionError, match="play_hinted"):
+        state.play(discard_action(GO, 4))
+    assert not state.is_legal(discard_action(GO, 4)) and state.is_legal(discard_action(GO))
+    state.play_hinted(discard_action(GO, 4))
     assert slots(state) == [None, "go", "25", "50", "stop", "75", "100"]
 
 

@@ -32,11 +32,15 @@ def check_decision_parts(state: MilleState) -> None:
 
 
 def check_chance_parts(state: MilleState) -> None:
-    """A card dealt or drawn: who receives it and where (public, MIL-60), never the card — its
-    parts are the same whatever the card."""
+    """A card dealt or drawn: the card, who receives it and where (MIL-60, MIL-62). Its parts are
+    no seat's to read (the server sends parts only of the mover's legal actions): another seat
+    reads the action as ``card ?`` (``action_text_for``)."""
     seat, slot = state.receiving()
-    seen = {json.dumps(state.action_parts(action), sort_keys=True) for action in state.legal_actions()}
-    assert seen == {json.dumps({"kind": "card", "seat": seat, "slot": SLOT_NAMES[slot]}, sort_keys=True)}
+    for action in state.legal_actions():
+        card = state.action_to_text(action).split()[1]
+        expected = {"kind": "card", "card": card, "seat": seat, "slot": SLOT_NAMES[slot]}
+        assert state.action_parts(action) == expected
+        assert state.action_text_for(action, 1 - seat) == state.action_text_for(action, None) == "card ?"
 
 
 def test_parts_over_random_games() -> None:

@@ -96,17 +96,19 @@ def action_parts(action: Action) -> dict[str, object]:
     """The parts an action's code alone tells (``MilleState.action_parts`` adds what the position
     tells): ``kind`` is the verb of MIL-64 (``draw``, ``play``, ``discard``, ``coup``, ``extend``,
     ``card``); a play, discard or coup names its ``card`` (a MIL-1 token; for a coup fourré, the
-    safety); ``extend`` says ``yes`` (true or false); a hinted action its ``slot`` (``P``, ``1``…).
+    safety), and so does a chance outcome; ``extend`` says ``yes`` (true or false); a hinted
+    action its ``slot`` (``P``, ``1``…).
 
-    A chance outcome (``card K``) never shows its card here: a dealt or drawn card goes into a
-    hand, which only that hand's seat may see (MIL-57), and parts carry no reader. The receiving
-    seat reads the card in its view (``received``) or through ``action_text_for``."""
+    A chance outcome's card is hidden from every seat but the one that receives it (MIL-57), and
+    parts carry no reader: they are for the engine's users (search, tests) and for the seat to
+    move's own legal actions, which never include chance. A front end shows another seat's
+    action through ``action_text_for`` (``card ?``), never through its parts."""
     base, slot = split_hint(action)
     verb = action_text(action).split()[0]
     parts: dict[str, object] = {"kind": verb}
     if verb == "extend":
         parts["yes"] = base == EXTEND_YES
-    elif verb != "card" and action_kind(base) != EMPTY:
+    elif action_kind(base) != EMPTY:
         parts["card"] = TOKENS[action_kind(base)]
     if slot is not None:
         parts["slot"] = SLOT_NAMES[slot]

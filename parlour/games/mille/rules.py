@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import random
 import re
-from typing import Any, Final
+from typing import Any, Final, NoReturn
 
 from parlour.engine import (
     CHANCE,
@@ -22,6 +22,7 @@ from parlour.engine import (
     GameInfo,
     IllegalActionError,
     JSONDict,
+    MatchRecord,
     NotationError,
     Outcome,
     State,
@@ -374,24 +375,51 @@ class MilleState(State):
         return CARD + self.pile[-1]
 
     def is_legal(self, action: Action) -> bool:
-        """A listed action, or a listed play, discard or coup with a slot hint naming a slot that
-        holds its card (MIL-64: a hint changes the slot layout, never the rules)."""
-        base, slot = split_hint(action)
-        if base not in self.legal_actions():
-            return False
-        if slot is None:
-            return True
-        hintable = COUP <= base < DRAW or PLAY <= base < EXTEND_YES
-        return hintable and 0 <= slot < 7 and self.slots[self.mover][slot] == action_kind(base)
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._decisions()
+        return action in legal
 
     def play(self, action: Action) -> None:
         """Applies a legal action; an illegal one is refused with MIL-65's message where the
-        notation gives one (``no card there``, ``must pick first``…)."""
+        notation gives one (``no card there``, ``must pick first``…). A decision with a slot hint
+        goes through ``play_hinted``."""
         if not self.is_legal(action):
-            if _known(action) and not self.is_over():
-                self.parse_action(action_text(action))  # raises the reason in the BSD words
-            super().play(action)  # the engine's own refusal
+            self._refuse(action)
         self.apply(action)
+
+    def play_hinted(self, action: Action) -> None:
+        """Applies a legal decision with or without a slot hint (MIL-64): the hint names the slot
+        the card leaves from, which must hold it. A hinted decision is the same decision as the
+        listed one (so ``is_legal`` and ``parse_action`` know only the listed ones); the hint
+        changes the slot layout only — how the classic program keeps the BSD layout (MIL-88)."""
+        base, slot = split_hint(action)
+        if not self.is_legal(base):
+            self._refuse(base)
+        if slot is not None and not self._hint_fits(base, slot):
+            raise IllegalActionError("no card there" if 0 <= slot < 7 else f"no slot {slot}")
+        self.apply(action)
+
+    def play_text(self, text: str) -> Action:
+        """Parses and plays a decision or chance outcome, its slot hint kept (``play_hinted``)."""
+        action = self._parse(text)
+        self.play_hinted(action)
+        return action
+
+    def _hint_fits(self, base: Action, slot: int) -> bool:
+        hintable = COUP <= base < DRAW or PLAY <= base < EXTEND_YES
+        return hintable and 0 <= slot < 7 and self.slots[self.mover][slot] == action_kind(base)
+
+    def _refuse(self, action: Action) -> NoReturn:
+        """Raises the reason ``action`` is not legal here, in MIL-65's words where it has some."""
+        if not _known(action):
+            raise IllegalActionError(f"not a Mille Bornes action: {action!r}")
+        if split_hint(action)[1] is not None:
+            raise IllegalActionError(f"{action_text(action)}: a slot hint is played with play_hinted")
+        if self.is_over():
+            raise IllegalActionError("the game is over")
+        self.parse_action(action_text(action))  # raises the reason in the BSD words, if it has one
+        raise IllegalActionError(f"illegal action: {action_text(action)}")
 
     # --- make and unmake --------------------------------------------------------------------------
 
@@ -812,7 +840,13 @@ class MilleState(State):
         ``extend yes|no``, ``card K``; an optional ``N:`` seat prefix as in a record line (MIL-66).
         ``NotationError`` for text that is none of these (``order on|off`` and ``new_game`` included:
         they are no actions), ``NotToActError`` for another seat's decision, ``IllegalActionError``
-        with the BSD program's message otherwise (MIL-65). Whatever it returns is legal."""
+        with the BSD program's message otherwise (MIL-65). Whatever it returns is legal: a slot
+        hint is checked (``no card there``) and left out, as the same decision (MIL-64); the
+        classic program keeps it through ``play_text``."""
+        return split_hint(self._parse(text))[0]
+
+    def _parse(self, text: str) -> Action:
+        """``parse_action`` with the slot hint kept in the action."""
         cleaned = " ".join(text.strip().lower().split())
         match = _VERB.fullmatch(cleaned)
         if match is None:
@@ -921,7 +955,9 @@ class MilleState(State):
         * a play, discard or coup of the seat to move: the ``slot`` its card leaves from — the
           hint, else the lowest slot holding that kind (MIL-63) — so a front end can point at
           the card in that seat's hand (only that seat is sent its legal actions);
-        * a chance outcome: the receiving ``seat`` and ``slot`` (public, MIL-60), never the card."""
+        * a chance outcome: the receiving ``seat`` and ``slot`` (public, MIL-60) beside its card,
+          which is hidden from the other seat: such parts are never a seat's to read (a chance
+          outcome is no seat's legal action; see ``actions.action_parts``)."""
         parts: JSONDict = action_parts(action)
         base, slot = split_hint(action)
         if base >= CARD:
@@ -1005,14 +1041,22 @@ class Mille(Game[MilleState]):
         following._new_game()
         return self.new(options=over.options, seed=over.seed, start=write_position(following))
 
-    def state_from_json(self, data: Any) -> State:
-        """``State.to_json()`` read back; a record from an earlier version that holds a hand
-        ordering or a new game (no actions now) is refused in words."""
-        actions = data.get("actions") if isinstance(data, dict) else None
-        if isinstance(actions, list) and any(
-                isinstance(a, int) and RETIRED <= a < HINT for a in actions):
+    def state_from_json(self, data: Any) -> MilleState:
+        """``State.to_json()`` read back, slot hints kept (``play_hinted``); a record from an
+        earlier version that holds a hand ordering or a new game (no actions now) is refused in
+        words."""
+        record = MatchRecord.from_json(data)
+        if record.game != self.info.name:
+            raise FormatError(f"this is a record of {record.game!r}, not {self.info.name!r}")
+        if any(RETIRED <= action < HINT for action in record.actions):
             raise FormatError("this Mille Bornes record comes from an earlier parlour: it holds hand "
                               "ordering or new game entries, which are no longer game actions")
-        return super().state_from_json(data)
+        state = self.new(record.players, record.options, record.seed, record.start)
+        for ply, action in enumerate(record.actions):
+            try:
+                state.play_hinted(action)
+            except IllegalActionError as error:
+                raise FormatError(f"action {ply + 1} of the record: {error}") from None
+        return state
 
 

@@ -367,7 +367,7 @@ class MilleApp(App[int], inherit_bindings=False):
     def _decide(self, text: str) -> None:
         state = self.state
         try:
-            state.play(state.parse_action(text))
+            state.play_text(text)  # a slot hint kept: the BSD layout (MIL-88)
         except ParlourError as refused:
             self.error(str(refused))
             self.prompt = Move()
@@ -506,7 +506,7 @@ class MilleApp(App[int], inherit_bindings=False):
                 seen = self.match.comp_view()
                 try:
                     action = await asyncio.to_thread(self.match.comp_decision, seen)
-                    state.play(action)
+                    state.play_hinted(action)  # the classic bot names its slot (MIL-106 step 9)
                 except Exception as failure:  # a bot's bug must not end your game
                     self.say(f"Comp's bot failed: {failure}")
                     state.play(self.match.fallback())

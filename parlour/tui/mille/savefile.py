@@ -184,7 +184,7 @@ def _replay(seed: int, start: JSONDict | None, record: list[str]) -> tuple[Mille
                 earlier.extend([*state.record_lines(), NEW_GAME])
                 state = following
             else:
-                state.play(state.parse_action(line))
+                state.play_text(line)  # slot hints kept (MIL-64)
         except Exception as error:  # the rules' errors, or anything a nonsense entry provokes
             raise _Corrupt(f"record[{index}] {line!r}: {error}") from None
     return state, earlier
