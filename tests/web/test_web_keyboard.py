@@ -91,9 +91,20 @@ async def pick_radio(client: Client, name: str, value: str) -> None:
     raise AssertionError(f"the arrow keys never chose {value} in the {name} group")
 
 
+async def choose_option(client: Client, selector: str, value: str) -> None:
+    """Tab to a <select> and move its choice with the arrow keys (a closed select changes its value)."""
+    await tab_to(client, selector)
+    values: list[str] = await client.page.eval_on_selector(selector, "s => [...s.options].map(o => o.value)")
+    steps = values.index(value) - values.index(await client.page.input_value(selector))
+    for _ in range(abs(steps)):
+        await client.page.keyboard.press("ArrowDown" if steps > 0 else "ArrowUp")
+    assert await client.page.input_value(selector) == value
+
+
 async def create_by_keyboard(client: Client, server: Server, game: str,
                              options: dict[str, str] | None = None) -> str:
-    """The lobby's form with the keyboard: name, game, quick bot, options; Enter creates the match."""
+    """The lobby's form with the keyboard: name, game, a quick random bot in seat 1, options; Enter
+    creates the match with this page in seat 0."""
     page = client.page
     await page.goto(server.base + "/")
     await page.wait_for_selector("body[data-ready='true']", state="attached")
@@ -102,6 +113,7 @@ async def create_by_keyboard(client: Client, server: Server, game: str,
     await tab_to(client, "input[name=game]")
     await pick_radio(client, "game", game)
     await page.wait_for_selector("#seat-rows select[data-seat='0']")
+    await choose_option(client, "#seat-rows select[data-seat='1']", "bot:random")
     for name, value in (options or {}).items():
         await tab_to(client, "#options-box summary")
         if not await page.evaluate("document.getElementById('options-box').open"):
@@ -109,9 +121,7 @@ async def create_by_keyboard(client: Client, server: Server, game: str,
         await tab_to(client, f"#opt-{name}")
         await page.keyboard.press("Control+A")
         await page.keyboard.type(value)
-    await tab_to(client, "#bot-seconds")
-    await page.keyboard.type("quick")  # a closed <select> picks the option its typed name starts
-    assert await page.input_value("#bot-seconds") == "0.2"
+    await choose_option(client, "#bot-seconds", "0.2")
     await tab_to(client, "#create-button")
     await page.keyboard.press("Enter")
     await page.wait_for_url("**/match/*", timeout=WAIT_MS)
