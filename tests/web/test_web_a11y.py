@@ -235,7 +235,8 @@ async def test_a_board_square_with_the_focus_shows_a_two_tone_ring(server: Serve
             break
     ring = await ann.page.evaluate(BOARD_RING_JS)
     assert ring["square"], "Tab never reached the board"
-    assert ring["outline"] != "none" and ring["width"] >= 2, ring
+    assert ring["outline"] != "none", ring
+    assert ring["width"] >= 2, ring
     assert ring["inner"].startswith("rgb"), f"no inner ring: {ring}"
     assert contrast(ring["ring"], ring["inner"]) >= FOCUS_CONTRAST, ring
 

@@ -221,7 +221,8 @@ async def test_a_whole_loa_game_with_the_keyboard_alone(server: Server, open_cli
 async def focus_is_on_the_board(client: Client, when: str) -> None:
     """Play goes on on the board: the focus is there, not dropped to <body> by the redraw."""
     here = await focused(client)
-    assert here is not None and here["onBoard"], f"{when} the focus is on {here}"
+    assert here is not None, f"{when} the focus fell to <body>"
+    assert here["onBoard"], f"{when} the focus is on {here}"
 
 
 async def other_side_is_announced(client: Client, my_version: int) -> bool:
