@@ -169,6 +169,10 @@ async def test_the_next_game() -> None:
         assert app.state.game_no == 2 and app.state.game_total == [0, 0]
         assert app.state.games_won == [1, 0]
         assert app.state.hand_serial == 2  # the alternation goes on (MIL-13): Comp starts
+        # MIL-56, MIL-66: the next game is a new state; the match keeps the first one's record
+        earlier = app.match.earlier
+        assert earlier == ["0: play 25 @1", "0: extend no", "new_game"]
+        assert app.match.record()[:len(earlier)] == earlier
     app = app_for(near_the_end())
     async with app.run_test() as pilot:
         await press(pilot, "u", "1", "enter", "n", "n")
