@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final, Generic, TypeVar
 
-from parlour.engine.errors import FormatError, IllegalActionError, OptionError
+from parlour.engine.errors import FormatError, IllegalActionError, OptionError, ParlourError
 from parlour.engine.outcome import Outcome
 
 Action = int
@@ -353,7 +353,11 @@ class State(ABC):
         if not self.is_legal(action):
             if self.is_over():
                 raise IllegalActionError("the game is over")
-            raise IllegalActionError(f"illegal action: {self.action_to_text(action)}")
+            try:
+                text = self.action_to_text(action)
+            except ParlourError:  # a number that is no action of this game at all
+                text = f"action number {action}"
+            raise IllegalActionError(f"illegal action: {text}")
         self.apply(action)
 
     def play_text(self, text: str) -> Action:
