@@ -3,7 +3,7 @@
 // rows of available and reserve pieces. The match view (conflict-table.js) draws from `flat(view)`:
 // the view's `content.position` with the content's map, controllers and events beside it.
 
-import { clickLayer, crossPath, html, svg } from "../svg.js";
+import { clickLayer, crossPath, html, roving, svg } from "../svg.js";
 
 export const SEAT_COLOURS = ["red", "orange", "green", "yellow"];
 const FILL = { red: "#d8352c", orange: "#f08a24", green: "#2f9e4f", yellow: "#e8c420" };
@@ -336,7 +336,9 @@ export function pieceRows(view, { onPick, picked, enterable }) {
         html("strong", {}, [`${SEAT_COLOURS[player - 1][0].toUpperCase()}${SEAT_COLOURS[player - 1].slice(1)} (seat ${player})`]),
         links ? html("span", { class: "muted small" }, [` controls ${links}`]) : null,
       ]),
-      html("div", { class: "cf-row-line" }, [html("span", { class: "row-label" }, ["available"]), ...(chips.length ? chips : [html("span", { class: "muted small" }, ["none"])])]),
+      // The pieces that may enter are one tab stop per row, the arrow keys between them.
+      roving(html("div", { class: "cf-row-line" }, [html("span", { class: "row-label" }, ["available"]), ...(chips.length ? chips : [html("span", { class: "muted small" }, ["none"])])]),
+        "button.row-slot"),
       html("div", { class: "cf-row-line" }, [html("span", { class: "row-label" }, ["reserve"]), ...(reserve.length ? reserve : [html("span", { class: "muted small" }, ["none"])])]),
     ]));
   }

@@ -39,6 +39,12 @@
 // dice …), never by reading the notation; what they send is one of the legal texts (Conflict's path
 // drawn square by square excepted: CON-68 lets a player walk any path, and the server judges it).
 
+// A new game needs nothing here to be played in the browser (the generic board). To draw it, add a
+// module `boards/<name>.js` whose default export is a board as above, built with the helpers of
+// ../svg.js (coordinates, route lines, slide-in, capture marks, targets, clickLayer for the mouse and
+// the keyboard), and one line in BOARDS below; `?board=generic` on a match page still shows the
+// generic board, to compare.
+
 import biloba from "./biloba.js";
 import conflict from "./conflict-table.js";
 import generic from "./generic.js";
