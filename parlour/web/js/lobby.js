@@ -277,13 +277,17 @@ function drawList(matches) {
     const card = old.get(match.id);
     return card && shown.get(match.id) === drawn ? card : matchCard(match);
   });
-  // Cards are put in place one by one: a card that stays where it is is never taken out, so a
-  // focused button in it keeps its focus.
+  // A changed card takes its old card's place and a gone one leaves, then new ones are slotted in:
+  // a card that did not change is never taken out, so a focused button in it keeps its focus.
   box.querySelector(".empty")?.remove();
+  const wanted = new Map(cards.map((card) => [card.dataset.match, card]));
+  for (const [id, card] of old) {
+    if (!wanted.has(id)) card.remove();
+    else if (wanted.get(id) !== card) card.replaceWith(wanted.get(id));
+  }
   cards.forEach((card, i) => {
     if (box.children[i] !== card) box.insertBefore(card, box.children[i] ?? null);
   });
-  while (box.children.length > cards.length) box.lastElementChild.remove();
   shown = next;
   if (focused && !box.contains(document.activeElement)) box.querySelector(focused)?.focus();
 }
