@@ -53,6 +53,17 @@ def empty_squares(view: dict[str, Any]) -> list[str]:
     return [square for square in SQUARES if rows[3 - int(square[1])]["abc".index(square[0])] == "-"]
 
 
+async def test_the_unlisted_example_is_not_in_the_lobby(server: Server, open_client: OpenClient) -> None:
+    # GameInfo.listed is False: played by name only, neither in the lobby's form nor in the navigation.
+    ann = await open_client("Ann")
+    await ann.page.goto(server.base + "/")
+    await ann.page.wait_for_selector("body[data-ready='true']", state="attached")
+    assert await ann.page.locator(".game-option[data-game='loa']").count() == 1
+    assert await ann.page.locator(".game-option[data-game='tictactoe']").count() == 0
+    await ann.page.wait_for_selector("a[href='/help/loa']", state="attached")
+    assert await ann.page.locator("a[href='/help/tictactoe']").count() == 0
+
+
 @pytest.mark.slow
 async def test_a_person_plays_a_whole_game_against_the_bot(server: Server, open_client: OpenClient) -> None:
     ann = await open_client("Ann")
