@@ -64,7 +64,8 @@ def test_board_and_notation() -> None:
     """BIL-1..BIL-6: 69 playable tiles, the twelve corners, e5 = (4,4), names sort like (x, y)."""
     assert len(PLAYABLE) == 69
     assert {NAMES[t] for t in NON_PLAYABLE} == CORNERS
-    assert NAMES[CENTRE] == "e5" and tile_of(4, 4) == CENTRE
+    assert NAMES[CENTRE] == "e5"
+    assert tile_of(4, 4) == CENTRE
     assert [NAMES[tile_of(x, y)] for x, y in ((4, 0), (1, 3), (8, 6))] == ["e1", "b4", "i7"]
     assert sorted(NAMES) == list(NAMES)  # sorting names = sorting tiles = sorting (x, y)
     assert [NAMES[t] for t in CENTRE_NEIGHBOURS] == ["d4", "d5", "d6", "e4", "e6", "f4", "f5", "f6"]
@@ -98,7 +99,8 @@ def test_set_ups(players: int, diagram: list[str]) -> None:
     state = BILOBA.new(players)
     assert state.position_json()["board"] == diagram
     assert list(state.counts) == [16 if players == 2 else 8] * players
-    assert state.to_move() == 0 and state.phase == MOVE
+    assert state.to_move() == 0
+    assert state.phase == MOVE
     names = [BILOBA.info.seat_name(seat) for seat in range(players)]
     assert names == ["Orange", "Blue", "Red", "Green"][:players]
 
@@ -112,7 +114,8 @@ def test_pawn_identities_follow_the_pawns() -> None:
     assert state.identity(parse_tile("c3")) == 1
     state.play_text("c3-c5")  # a jump: the pawn keeps identity 1
     assert state.position_json()["pawns"]["orange"][:3] == ["b4", "c5", "c4"]
-    assert state.identity(parse_tile("c5")) == 1 and state.identity(parse_tile("c3")) == -1
+    assert state.identity(parse_tile("c5")) == 1
+    assert state.identity(parse_tile("c3")) == -1
     # A position read back keeps them (and so does the record).
     again = BILOBA.new(start=state.position_json())
     assert again.position_json() == state.position_json()
@@ -222,7 +225,9 @@ def test_centre_routes() -> None:
     action = state.parse_action("d4-e5-f5")
     assert decode_action(action) == (parse_tile("d4"), CENTRE, parse_tile("f5"))
     state.apply(action)
-    assert state.board[CENTRE] < 0 and state.board[parse_tile("f5")] == 0 and state.to_move() == 1
+    assert state.board[CENTRE] < 0
+    assert state.board[parse_tile("f5")] == 0
+    assert state.to_move() == 1
 
 
 # --- captures -------------------------------------------------------------------------------------
@@ -234,10 +239,13 @@ def test_moving_between_two_enemies_is_safe_and_costs_them_their_move() -> None:
     state = position("O: c3 e3 c1  B: d4 f8 g8 h8", to_move="blue")
     state.play_text("d4-d3")
     assert events(state, "capture") == [(2, "orange", ["d3"])]  # at orange's turn start, not before
-    assert state.to_move() == 0 and state.phase == REPLACE and state.forced
+    assert state.to_move() == 0
+    assert state.phase == REPLACE
+    assert state.forced
     assert texts(state) == ["c3>d3", "e3>d3"]
     state.play_text("e3>d3")
-    assert state.to_move() == 1 and state.turn == 3  # orange's turn ended without a move
+    assert state.to_move() == 1
+    assert state.turn == 3
     assert board_rows(state.board) == rows("O: c3 d3 c1  B: f8 g8 h8")
 
 
@@ -246,9 +254,11 @@ def test_a_third_players_sandwich_waits_for_the_flanking_player() -> None:
     orange captures at its own turn start."""
     state = position("O: d3 f3 d1  B: e4 h5 h6  R: d8 e8 f8", to_move="blue", players=3)
     state.play_text("e4-e3")
-    assert state.to_move() == 2 and state.phase == MOVE  # red does not capture it
+    assert state.to_move() == 2
+    assert state.phase == MOVE
     state.play_text("d8-d7")
-    assert state.to_move() == 0 and state.phase == REPLACE
+    assert state.to_move() == 0
+    assert state.phase == REPLACE
     assert events(state, "capture") == [(3, "orange", ["e3"])]
     assert texts(state) == ["d3>e3", "f3>e3"]
 
@@ -269,7 +279,8 @@ def test_only_the_capturing_colour_flanks() -> None:
     """BIL-22: a pawn between an orange and a red pawn is nobody's capture; red pawns are
     orange's victims as well as blue ones in a 3-player game."""
     state = position("O: c3 c1 d1  B: d3 h5 h6  R: e3 d8 e8", players=3)
-    assert state.phase == MOVE and events(state, "capture") == []
+    assert state.phase == MOVE
+    assert events(state, "capture") == []
     state = position("O: c3 e3 d1  B: h4 h5 h6  R: d3 d8 e8", players=3)
     assert events(state, "capture") == [(1, "orange", ["d3"])]
 
@@ -286,7 +297,8 @@ def test_replacement_order_decides_which_tile_stays_empty() -> None:
     state = position(board)
     state.play_text("c3>c4")
     state.play_text("e3>d3")
-    assert state.to_move() == 0 and texts(state) == ["g3>f3"]
+    assert state.to_move() == 0
+    assert texts(state) == ["g3>f3"]
     state.play_text("g3>f3")
     assert board_rows(state.board) == rows("O: c4 d3 f3 c5  B: c7 e8 g8")
 
@@ -321,7 +333,8 @@ def test_elimination_waits_for_the_players_own_turn() -> None:
     """BIL-32: blue drops to two pawns on orange's turn and is only tested at its own turn start."""
     state = position("O: c3 f2 a5  B: d3 g8 h8")
     state.play_text("f2-e3")
-    assert state.phase == REPLACE and list(state.counts) == [3, 2]
+    assert state.phase == REPLACE
+    assert list(state.counts) == [3, 2]
     assert events(state, "eliminated") == []
     state.play_text("c3>d3")
     assert events(state, "eliminated") == [(2, "blue", ["g8", "h8"])]
@@ -331,7 +344,8 @@ def test_elimination_waits_for_the_players_own_turn() -> None:
 def test_three_pawns_are_never_tested() -> None:
     """BIL-32: the test is for 1 or 2 pawns only."""
     state = position("O: a3 a4 a5  B: g8 h8 i7", to_move="blue")
-    assert events(state, "eliminated") == [] and state.to_move() == 1
+    assert events(state, "eliminated") == []
+    assert state.to_move() == 1
     state = position("O: a3 a4 a5  B: g8 h8", to_move="blue")
     assert events(state, "eliminated") == [(1, "blue", ["g8", "h8"])]
 
@@ -354,7 +368,8 @@ def test_can_capture_soon(pawns: str, survives: bool) -> None:
     eliminated = events(state, "eliminated")
     assert (eliminated == []) is survives
     if survives:
-        assert state.can_capture_soon(0) and state.to_move() == 0
+        assert state.can_capture_soon(0)
+        assert state.to_move() == 0
     else:
         assert eliminated == [(1, "orange", pawns.split("  ")[0].split()[1:])]
 
@@ -374,7 +389,8 @@ def test_two_against_two() -> None:
     assert result(position("O: c3 g3  B: c7 g7")) == (None, "two-against-two")
     for players in (3, 4):  # p045's position: both survive their tests and play on
         state = position("O: d4 g3  B: e4 h8", players=players)
-        assert state.phase == MOVE and state.outcome() is None
+        assert state.phase == MOVE
+        assert state.outcome() is None
 
 
 def test_last_player() -> None:
@@ -388,7 +404,9 @@ def test_a_player_without_a_move_passes() -> None:
     """BIL-50: blue's pawns on row 9 are walled in by orange: blue passes with no decision."""
     state = position("O: a7 b7 c7 d7 e7 f7 g7 h7 i7 b8 c8 d8 e8 f8 g8 h8  B: c9 d9 e9 f9 g9", to_move="blue")
     assert events(state, "pass") == [(1, "blue", [])]
-    assert state.to_move() == 0 and state.turn == 2 and state.quiet == 1
+    assert state.to_move() == 0
+    assert state.turn == 2
+    assert state.quiet == 1
     assert state.turn_records() == ["B: pass"]
     with pytest.raises(IllegalActionError, match="automatic"):
         state.parse_action("pass")
@@ -413,13 +431,15 @@ def test_quiet_limit() -> None:
         state.play_text(move)
     assert result(state) == (None, "quiet-limit")
     state.undo()
-    assert state.outcome() is None and state.quiet == 2
+    assert state.outcome() is None
+    assert state.quiet == 2
     state = position("O: c3 f2 a5 a6  B: d3 g8 h8 i7", quiet_limit=2)
     state.play_text("f2-e3")  # a capture: the counter will be 0 when the turn ends
     state.play_text("c3>d3")
     assert state.quiet == 0
     state.play_text("g8-g7")
-    assert state.quiet == 1 and state.outcome() is None
+    assert state.quiet == 1
+    assert state.outcome() is None
     state.play_text("a5-a4")
     assert result(state) == (None, "quiet-limit")
     state = BILOBA.new()
@@ -462,7 +482,8 @@ def test_notation() -> None:
             state.parse_action(text)
     # Action numbers sort as their texts do (the canonical order is sorted strings).
     legal = state.legal_actions()
-    assert legal == sorted(legal) and texts(state) == sorted(texts(state))
+    assert legal == sorted(legal)
+    assert texts(state) == sorted(texts(state))
 
 
 def test_turn_records() -> None:
@@ -490,7 +511,8 @@ def test_render() -> None:
     assert lines[1] == " 1  # # . . . . . # #"
     assert lines[3] == " 3  . . O . O . O . ."
     assert "Pawns: Orange 4, Blue 3" in text
-    assert "Orange to replace" in text and "c3>c4" in text
+    assert "Orange to replace" in text
+    assert "c3>c4" in text
     assert "Last: Orange captures c4 d3 f3" in text
     state.play_text("c3>c4")
     assert "Last: Orange c3>c4" in state.render()
@@ -672,9 +694,11 @@ def test_views_are_json_and_complete() -> None:
     state.play_text("d4-d3")
     view = json.loads(json.dumps(state.view(1)))
     content = view["content"]
-    assert view["to_move"] == 0 and content["position"]["pending"] == {"c3": ["d3"], "e3": ["d3"]}
+    assert view["to_move"] == 0
+    assert content["position"]["pending"] == {"c3": ["d3"], "e3": ["d3"]}
     assert content["events"] == [{"kind": "capture", "seat": 0, "turn": 2, "tiles": ["d3"]}]
-    assert content["last_move"] == "d4-d3" and content["pawn_counts"] == [3, 3]
+    assert content["last_move"] == "d4-d3"
+    assert content["pawn_counts"] == [3, 3]
     rebuilt = BILOBA.sample_state(view, random.Random(0))
     assert rebuilt.position_json() == state.position_json()
     assert view == json.loads(json.dumps(state.view(None))) | {"seat": 1}
@@ -684,7 +708,8 @@ def test_the_player_count_can_come_from_the_position() -> None:
     """``position_json`` names its player count; ``new`` reads it when none is given."""
     state = BILOBA.new(4)
     again = BILOBA.new(start=state.position_json())
-    assert again.players == 4 and again.position_json() == state.position_json()
+    assert again.players == 4
+    assert again.position_json() == state.position_json()
 
 
 def test_action_parts() -> None:

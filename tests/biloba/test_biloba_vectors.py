@@ -78,7 +78,8 @@ def check_end_of_turn(state: BilobaState, turn: int, expected: dict[str, Any], o
     assert board_after_turn(state, turn) == expected["board_after"]
     if state.turn == turn:
         assert game_over(state) == over
-        assert state.phase == OVER and state.legal_actions() == []
+        assert state.phase == OVER
+        assert state.legal_actions() == []
     else:
         assert over is None
         assert next_seat(state, turn) == expected["next_to_move"]
@@ -97,13 +98,15 @@ def test_vector(vector: dict[str, Any]) -> None:
     assert state.turn_seats[0] == seat
     if ts["skip_move"]:
         check_end_of_turn(state, 1, ts, ts["game_over"])
-        assert vector["legal_moves"] == [] and vector["results"] == []
+        assert vector["legal_moves"] == []
+        assert vector["results"] == []
     elif vector.get("no_legal_move_pass"):
         assert any(e.kind == "pass" and e.turn == 1 for e in state.log)  # BIL-50
         assert board_after_turn(state, 1) == ts["board_after"]
         assert next_seat(state, 1) == vector["next_to_move"]
     else:
-        assert state.turn == 1 and state.to_move() == seat
+        assert state.turn == 1
+        assert state.to_move() == seat
         assert board_rows(state.board) == ts["board_after"]
         assert texts(state) == vector["legal_moves"]  # BIL-20, BIL-21
         for result in vector["results"]:

@@ -206,9 +206,8 @@ def check_gate(state: State, candidates: set[str]) -> None:
             action = state.parse_action(text)
         except (NotationError, IllegalActionError):
             continue
-        assert state.is_legal(action) and action in legal, (
-            f"{text!r} was accepted as {action}, which is not legal here"
-        )
+        assert state.is_legal(action), f"{text!r} was accepted as {action}, not legal here (is_legal)"
+        assert action in legal, f"{text!r} was accepted as {action}, which is not legal here"
 
 
 def check_parts(state: State) -> None:
@@ -217,7 +216,9 @@ def check_parts(state: State) -> None:
     seen: dict[str, Action] = {}
     for action in state.legal_actions():
         parts = state.action_parts(action)
-        assert isinstance(parts, dict) and isinstance(parts.get("kind"), str) and parts["kind"]
+        assert isinstance(parts, dict)
+        assert isinstance(parts.get("kind"), str)
+        assert parts["kind"]
         key = json.dumps(parts, sort_keys=True)
         assert json.loads(key) == parts, f"parts of {state.action_to_text(action)} are not JSON"
         assert key not in seen, (
@@ -327,7 +328,8 @@ def test_copies_are_independent(game: Game[State], players: int) -> None:
     before = snapshot(state)
     clone = state.copy()
     assert not hasattr(clone, "__dict__")
-    assert clone == state and snapshot(clone) == before
+    assert clone == state
+    assert snapshot(clone) == before
     while not clone.is_over() and len(clone.history) < 60:
         clone.apply(choose(clone, rng))
     assert snapshot(state) == before
@@ -354,7 +356,8 @@ def test_every_seat_has_a_name_of_its_own(game: Game[State], players: int) -> No
     # Seat names are per match (options may pick the seats), the same all game long.
     state = game.new(players=players, seed=2)
     names = state.seat_names()
-    assert len(names) == players == len(set(names)) and all(isinstance(n, str) and n for n in names)
+    assert len(names) == players == len(set(names))
+    assert all(isinstance(n, str) and n for n in names)
     assert game.info.seat_names, f"{game.info.name} declares no seat names"
     rng = random.Random(2)
     for _ in range(20):
@@ -380,9 +383,8 @@ def test_every_game_declares_its_metadata() -> None:
         assert 1 <= info.min_players <= info.default_players <= info.max_players
         assert info.resolve_options(None) == {o.name: o.default for o in info.options}
         reasons = info.end_reasons
-        assert reasons and all(isinstance(words, str) and words for words in reasons.values()), (
-            f"{name} declares no end reasons in words"
-        )
+        assert reasons, f"{name} declares no end reasons"
+        assert all(isinstance(words, str) and words for words in reasons.values()), f"{name}: words"
 
 
 def test_the_gate_check_catches_a_parser_that_accepts_too_much() -> None:

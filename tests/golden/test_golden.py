@@ -126,5 +126,6 @@ def test_a_changed_view_is_named_with_its_diff() -> None:
     changed = json.loads(json.dumps(data))
     changed["steps"][3]["views"]["1"]["content"]["last_move"] = "a1-a2"
     message = first_difference(changed, data)
-    assert message.startswith("after ply 3") and "seat 1" in message
+    assert message.startswith("after ply 3")
+    assert "seat 1" in message
     assert '-  "last_move": "a1-a2"' in message

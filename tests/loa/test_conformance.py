@@ -23,7 +23,8 @@ def _load_harness() -> ModuleType:
     # Loaded by path under its own name: tests/ has no packages, and another directory's
     # module called "harness" must not shadow this one.
     spec = importlib.util.spec_from_file_location("parlour_loa_harness", HERE / "harness.py")
-    assert spec is not None and spec.loader is not None
+    assert spec is not None
+    assert spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = module
     spec.loader.exec_module(module)

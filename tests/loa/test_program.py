@@ -110,7 +110,8 @@ def test_prompts_follow_the_side_to_move() -> None:
 def test_prompt_is_flushed_without_newline() -> None:
     """LOA-71: the prompt reaches a pipe at once, before any input is sent."""
     process = start()
-    assert process.stdout is not None and process.stdin is not None
+    assert process.stdout is not None
+    assert process.stdin is not None
     try:
         assert process.stdout.read(len(BANNER) + 3) == BANNER + "b> "
         process.stdin.write("dump\n")
@@ -617,7 +618,9 @@ def test_an_illegal_ai_answer_is_an_internal_error(monkeypatch: pytest.MonkeyPat
 def test_closed_standard_output() -> None:
     """LOA-37: a reader that goes away is no reason for a traceback."""
     process = start()
-    assert process.stdout is not None and process.stdin is not None and process.stderr is not None
+    assert process.stdout is not None
+    assert process.stdin is not None
+    assert process.stderr is not None
     process.stdout.close()
     with suppress(BrokenPipeError):
         process.stdin.write("dump\n" * 2000)

@@ -97,7 +97,9 @@ def test_capture_of_all_but_one_piece_wins_for_the_victim() -> None:
     state = position(next(w for w in WORKED if w["id"] == "W-8"))
     state.play_text("h3-f5")
     outcome = state.outcome()
-    assert outcome is not None and outcome.winner == 1 and outcome.reason == "connected"
+    assert outcome is not None
+    assert outcome.winner == 1
+    assert outcome.reason == "connected"
     assert state.legal_actions() == []
 
 
@@ -106,7 +108,8 @@ def test_capture_that_joins_the_opponent_wins_for_the_opponent() -> None:
     state = position(next(w for w in WORKED if w["id"] == "W-9"))
     state.play_text("a5xd8")
     outcome = state.outcome()
-    assert outcome is not None and outcome.winner == 0
+    assert outcome is not None
+    assert outcome.winner == 0
 
 
 def test_connecting_move_wins_for_the_mover() -> None:
@@ -114,7 +117,9 @@ def test_connecting_move_wins_for_the_mover() -> None:
     state = position(next(w for w in WORKED if w["id"] == "W-10"))
     state.play_text("b6-c7")
     outcome = state.outcome()
-    assert outcome is not None and outcome.winner == 1 and outcome.reason == "connected"
+    assert outcome is not None
+    assert outcome.winner == 1
+    assert outcome.reason == "connected"
 
 
 @pytest.mark.parametrize(
@@ -125,7 +130,8 @@ def test_simultaneous_connection(rule: str, winner: int | None, reason: str) -> 
     state = position(next(w for w in WORKED if w["id"] == "W-15"), simultaneous_connection=rule)
     state.play_text("g6-d6")
     outcome = state.outcome()
-    assert outcome is not None and (outcome.winner, outcome.reason) == (winner, reason)
+    assert outcome is not None
+    assert (outcome.winner, outcome.reason) == (winner, reason)
 
 
 def test_move_limit_ends_in_a_tie_after_60_plies() -> None:
@@ -139,7 +145,9 @@ def test_move_limit_ends_in_a_tie_after_60_plies() -> None:
         assert not state.is_over()
     state.play_text(plies[-1])
     outcome = state.outcome()
-    assert outcome is not None and outcome.winner is None and outcome.reason == "move-limit"
+    assert outcome is not None
+    assert outcome.winner is None
+    assert outcome.reason == "move-limit"
 
 
 def test_connection_on_the_last_ply_wins() -> None:
@@ -148,7 +156,8 @@ def test_connection_on_the_last_ply_wins() -> None:
     assert state.outcome() is None  # 51 plies made
     state.play_text("b6-c7")
     outcome = state.outcome()
-    assert outcome is not None and (outcome.winner, outcome.reason) == (1, "connected")
+    assert outcome is not None
+    assert (outcome.winner, outcome.reason) == (1, "connected")
 
 
 def test_no_move_limit() -> None:
@@ -162,7 +171,8 @@ def test_a_set_up_position_that_is_over_is_finished() -> None:
     rows = ["bb------", "--------", "--------", "--------", "--------", "--------", "--------", "-----ww-"]
     state = LOA.from_rows(rows, "black")
     outcome = state.outcome()
-    assert outcome is not None and outcome.winner == 1
+    assert outcome is not None
+    assert outcome.winner == 1
     assert state.legal_actions() == []
 
 
@@ -172,7 +182,9 @@ def test_blocked_on_both_sides_is_a_tie() -> None:
     rows = ["w" * 8, "w" * 8, "b" * 8, "b" * 8, "w" * 8, "w" * 8, "b" * 8, "b" * 8]
     state = LOA.from_rows(rows, "black")
     outcome = state.outcome()
-    assert outcome is not None and outcome.reason == "blocked" and outcome.winner is None
+    assert outcome is not None
+    assert outcome.reason == "blocked"
+    assert outcome.winner is None
 
 
 def test_repetition_option() -> None:
@@ -185,7 +197,8 @@ def test_repetition_option() -> None:
         outcome = state.outcome()
         assert (outcome is not None) is over
         if over:
-            assert outcome is not None and outcome.reason == "repetition"
+            assert outcome is not None
+            assert outcome.reason == "repetition"
             state.undo()
             assert state.outcome() is None
 
