@@ -184,7 +184,7 @@ class BilobaState(State):
       turn i + 1.
 
     Helpers: ``rows()``, ``pending_pawns()``, ``identity(tile)``, ``can_capture_soon(colour)``,
-    ``recent_events()``, ``turn_records()``.
+    ``recent_events()``, ``turn_records()``, ``last_mover()``.
     """
 
     __slots__ = (
