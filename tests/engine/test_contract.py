@@ -6,7 +6,8 @@ replaying the record gives the same state; the same seed gives the same game; th
 back what it writes, and whatever text a seat sends, ``parse_action`` returns a legal action or
 refuses it (legality at the gate); ``is_legal`` agrees with ``legal_actions``; each legal action
 has its own parts as data; views share one envelope, hold no record or seed and reveal nothing a
-seat may not know; a perfect-information game rebuilds a state from any seat's view.
+seat may not know; a perfect-information game rebuilds a state from any seat's view, and a
+hidden-information game samples from the mover's view a state with the mover's choices.
 """
 
 from __future__ import annotations
@@ -270,6 +271,17 @@ def check_sample(state: State, seat: int | None, rng: random.Random) -> None:
     assert rebuilt.legal_actions() == state.legal_actions(), f"sample_state(view({seat})) changed the moves"
 
 
+def check_hidden_sample(state: State, rng: random.Random) -> None:
+    """A hidden-information game samples, from the view of the seat to move, a state in which that
+    seat has the very same choices (what a determinising bot relies on)."""
+    mover = state.to_move()
+    if mover < 0:
+        return
+    sampled = state.game.sample_state(json.loads(json.dumps(state.view(mover))), rng)
+    assert sampled.to_move() == mover, f"sample_state(view({mover})) gives the move to {sampled.to_move()}"
+    assert sampled.legal_actions() == state.legal_actions(), f"sample_state(view({mover})): other choices"
+
+
 # --- the tests -------------------------------------------------------------------------------------
 
 
@@ -289,6 +301,8 @@ def test_random_playouts_keep_the_contract(game: Game[State], players: int) -> N
             check_gate(state, gate_texts(state, texts, line, ply, rng))
             if perfect:
                 check_sample(state, seats[ply % len(seats)], rng)  # each seat's view in turn
+            else:
+                check_hidden_sample(state, rng)
             if ply < len(line.actions):
                 state.play(line.actions[ply])
         assert len(state.history) > 0
