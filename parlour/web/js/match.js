@@ -15,11 +15,6 @@ function matchIdFromUrl() {
   return new URLSearchParams(location.search).get("id");
 }
 
-/** The legal actions as [{text, parts}] (a server that sends bare texts gives parts of kind "other"). */
-function legalOf(message) {
-  return (message.legal ?? []).map((a) => (typeof a === "string" ? { text: a, parts: { kind: "other" } } : a));
-}
-
 /** Where the keyboard focus is on the board, as a selector that finds the same thing after a redraw. */
 function focusSelector(board) {
   const el = document.activeElement;
@@ -39,7 +34,7 @@ function canFocus(el) {
 class MatchPage {
   constructor(id) {
     this.id = id;
-    this.snap = null;        // the latest message, with `legal` as [{text, parts}]
+    this.snap = null;        // the latest state/update: view (the envelope), legal [{text, parts}], …
     this.info = null;        // the game's declaration from /api/games
     this.board = null;       // the game's board (boards/index.js)
     this.force = new URLSearchParams(location.search).get("board");
@@ -80,8 +75,8 @@ class MatchPage {
 
   onState(message) {
     const before = this.snap;
-    const game = message.view?.game ?? message.game;
-    this.snap = { ...message, legal: legalOf(message) };
+    const game = message.view.game;
+    this.snap = { ...message, legal: message.legal ?? [] };
     this.board = boardFor(game, this.force);
     if (!this.info) {
       gameInfo(game).then((info) => {
@@ -89,16 +84,11 @@ class MatchPage {
         this.render();
       });
     }
+    // A state carries the whole move list (on connect and on resync): what is new since the last
+    // one tells whether the board may show the last action as a step from the previous view.
     const known = this.moves.length ? this.moves[this.moves.length - 1].version : 0;
-    let fresh = [];
-    if (message.events) {
-      fresh = message.events.filter((e) => e.version > known);
-      this.moves = [...message.events];
-    } else {
-      if (message.resync) this.moves = [];
-      fresh = (message.missed ?? []).filter((e) => e.version > known);
-      this.moves.push(...fresh);
-    }
+    const fresh = (message.events ?? []).filter((e) => e.version > known);
+    this.moves = [...(message.events ?? [])];
     const oneStep = before && fresh.length === 1 && before.version === message.version - 1;
     this.board.remember?.(this.memory, oneStep ? before.view : null, message.view, fresh[fresh.length - 1] ?? null);
     this.animate = Boolean(oneStep);
@@ -107,7 +97,7 @@ class MatchPage {
 
   onUpdate(message) {
     const before = this.snap;
-    this.snap = { ...before, ...message, legal: legalOf(message) };
+    this.snap = { ...before, ...message, legal: message.legal ?? [] };
     this.moves.push(message.event);
     this.board.remember?.(this.memory, before?.view ?? null, message.view, message.event);
     this.announce(message.event);
@@ -302,11 +292,12 @@ class MatchPage {
         hint: this.waiting ? "Sending…" : (this.board.hint?.(play) ?? "") };
     }
     const seat = this.view.to_move;
+    if (seat === "chance") return { cls: "", head: ["Chance"], hint: "The cards or the dice decide…" };
     const bot = s.seats?.[seat]?.kind === "bot";
     let hint = bot ? "The bot is thinking…" : `Waiting for ${this.personName(seat)}.`;
     hint = this.board.waitingHint?.(play, this.seatName(seat)) ?? hint;
     if (s.seat === null) hint = `You are watching. ${hint}`;
-    return { cls: "", head: typeof seat === "number" ? [this.swatch(seat), `${this.seatName(seat)} to move`] : ["Chance"], hint };
+    return { cls: "", head: [this.swatch(seat), `${this.seatName(seat)} to move`], hint };
   }
 
   renderBanner(play) {

@@ -123,10 +123,9 @@ export class MatchSocket {
   }
 
   hello() {
+    // The answer is a `state` with the whole move list, on a first connection as on a reconnection.
     const token = tokens.get(this.matchId);
-    // last_version 0 on a first connection: `missed` then carries the whole move list.
-    const last = this.version ?? 0;
-    this.send(token ? { type: "hello", token, last_version: last } : { type: "hello", spectator: true, last_version: last });
+    this.send(token ? { type: "hello", token } : { type: "hello", spectator: true });
   }
 
   send(message) {

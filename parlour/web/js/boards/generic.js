@@ -6,25 +6,48 @@ import { html } from "../svg.js";
 
 const SWATCHES = ["blue", "red", "green", "orange", "black", "white"];
 
-/** A JSON value as indented lines: lists of strings (boards, mostly) one per line. */
+const WIDTH = 72;
+const words = (key) => key.replaceAll("_", " ");
+
+/** A value on one line: `[a, b]`, `{key: value, …}`. */
+function inline(value) {
+  if (value === null || value === undefined) return "—";
+  if (typeof value !== "object") return String(value);
+  if (Array.isArray(value)) return `[${value.map(inline).join(", ")}]`;
+  return `{${Object.entries(value).map(([k, v]) => `${words(k)}: ${inline(v)}`).join(", ")}}`;
+}
+
+/** Strings of one length, such as a board's rows: shown one under the other. */
+function isRows(value) {
+  return Array.isArray(value) && value.length > 1 && value.every((v) => typeof v === "string" && v.length > 1 && v.length === value[0].length);
+}
+
+/** A JSON value as indented lines: what fits on a line stays on it, a board's rows go one per line. */
 function readable(value, indent = "") {
-  if (value === null || value === undefined) return [`${indent}—`];
-  if (Array.isArray(value)) {
-    if (!value.length) return [`${indent}(none)`];
-    if (value.every((v) => typeof v !== "object" || v === null)) {
-      const plain = value.map((v) => (v === null ? "—" : String(v)));
-      return plain.join(" ").length <= 60 ? [`${indent}${plain.join(" ")}`] : plain.map((v) => `${indent}${v}`);
+  if (isRows(value)) return value.map((row) => `${indent}${row}`);
+  const flat = inline(value);
+  if (value === null || typeof value !== "object" || indent.length + flat.length <= WIDTH) return [`${indent}${flat}`];
+  if (Array.isArray(value) && value.every((v) => v === null || typeof v !== "object")) {
+    // A long list of plain values (a discard pile): as many to a line as fit.
+    const lines = [];
+    for (const item of value.map(inline)) {
+      const last = lines[lines.length - 1];
+      if (last !== undefined && last.length + item.length + 2 <= WIDTH) lines[lines.length - 1] = `${last}, ${item}`;
+      else lines.push(`${indent}${item}`);
     }
-    return value.flatMap((v, i) => [`${indent}${i + 1}.`, ...readable(v, `${indent}  `)]);
+    return lines;
   }
-  if (typeof value === "object") {
-    return Object.entries(value).flatMap(([key, v]) => {
+  if (Array.isArray(value)) {
+    return value.flatMap((v) => {
       const inner = readable(v, `${indent}  `);
-      const label = `${indent}${key.replaceAll("_", " ")}:`;
-      return inner.length === 1 ? [`${label} ${inner[0].trim()}`] : [label, ...inner];
+      return [`${indent}- ${inner[0].trimStart()}`, ...inner.slice(1)];
     });
   }
-  return [`${indent}${value}`];
+  return Object.entries(value).flatMap(([key, v]) => {
+    const inner = readable(v, `${indent}  `);
+    const label = `${indent}${words(key)}:`;
+    return inner.length === 1 ? [`${label} ${inner[0].trimStart()}`] : [label, ...inner];
+  });
 }
 
 /** The first part that tells actions of one kind apart: where they start from, or what they use. */
