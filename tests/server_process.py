@@ -12,6 +12,7 @@ import select
 import signal
 import subprocess
 import sys
+import threading
 import time
 import urllib.error
 import urllib.request
@@ -50,6 +51,9 @@ class Server:
         line = read_line(self.process, START_SECONDS)
         assert line.startswith(READY), f"parlour serve printed {line!r}, not its address\n{self.log_text()}"
         self.base = line.removeprefix(READY).split()[0].rstrip("/")
+        # The access log goes to stdout: read it away, or once the pipe is full the server blocks.
+        assert self.process.stdout is not None
+        threading.Thread(target=self.process.stdout.read, daemon=True).start()
         return self
 
     @property
