@@ -1,7 +1,7 @@
 """Every page for everyone (issue 12): axe-core finds nothing serious or critical on the lobby, on a
-match page of every game (for a seat and for a spectator), on a finished match and on every rules
-page; the focus ring stands out from what is behind it; the lobby's list does not read itself out
-again on every refresh.
+match page of every game (for a seat and for a spectator), on the generic board, on a match waiting
+for a friend, on a finished match and on every rules page; the focus ring stands out from what is
+behind it (two-toned on the boards); the lobby's list does not read itself out again on every refresh.
 
 axe-core comes from npm, pinned by hash in ``scripts/axe/package-lock.json`` and installed by
 ``scripts/bootstrap`` into ``.tools/axe``.
@@ -176,7 +176,9 @@ async def test_the_generic_board_and_a_match_waiting_for_a_friend_have_no_seriou
     ann, bob = await open_client("Ann"), await open_client("Bob")
     match_id = await take_seat_0_against_bots(ann, server, "loa")
     await ann.page.goto(f"{server.base}/match/{match_id}?board=generic")
+    await ann.page.wait_for_selector("body[data-board='generic'][data-seat='0']", state="attached")
     await ann.wait_my_turn()
+    await ann.page.wait_for_selector("[data-generic-action]")
     await assert_accessible(ann, "a LOA match on the generic board, seat 0 to move")
     waiting = server.create(game="biloba", players=2, seats=["open", "open"], join=0, name="Bob")
     await bob.page.goto(server.base + "/")
