@@ -132,12 +132,19 @@ export function targetLayer(targets, labels, centre, { dot = 15, ring = 43, big 
   }
   for (const [square, text] of Object.entries(labels ?? {})) {
     const { x, y } = centre(square);
-    layer.append(svg("g", { class: "label-mark" }, [svg("circle", { cx: x, cy: y, r: 22 }), svg("text", { x, y: y + 1 }, [String(text)])]));
+    layer.append(svg("g", { class: "label-mark" }, [
+      svg("circle", { cx: x, cy: y, r: 22 }), svg("text", { x, y: y + 1 }, [String(text)]),
+    ]));
   }
   return layer;
 }
 
 // ---- the click layer: mouse, touch and keyboard ----
+
+/** The squares a click means something on, from a board's marks: pickable, picked, targets. */
+export function liveSquares(marks) {
+  return new Set([...(marks.starts ?? []), ...(marks.selected ?? []), ...(marks.targets ?? []).map((t) => t.square)]);
+}
 
 /** The square in the direction (dx, dy) from `from`, among `cells` [{square, x, y}]: the nearest one
  * that lies more in that direction than across it. */

@@ -4,8 +4,8 @@
 // carries its colour's letter, so that seats are told apart by more than colour.
 
 import {
-  arrowMarker, captureBadge, clickLayer, coordLabels, crossPath, discGradient, routeLine, slideIn, svg, targetLayer,
-  uniqueId,
+  arrowMarker, captureBadge, clickLayer, coordLabels, crossPath, discGradient, liveSquares, routeLine, slideIn, svg,
+  targetLayer, uniqueId,
 } from "../svg.js";
 import { squarePicking } from "./picker.js";
 
@@ -82,7 +82,9 @@ function octagon(margin) {
   const pad = 0.16;
   const points = [o(2 - pad, -pad), o(7 + pad, -pad), o(9 + pad, 2 - pad), o(9 + pad, 7 + pad),
     o(7 + pad, 9 + pad), o(2 - pad, 9 + pad), o(-pad, 7 + pad), o(-pad, 2 - pad)].join(" ");
-  return [svg("polygon", { points, class: "octagon-shadow", transform: "translate(6 9)" }), svg("polygon", { points, class: "octagon" })];
+  return [
+    svg("polygon", { points, class: "octagon-shadow", transform: "translate(6 9)" }), svg("polygon", { points, class: "octagon" }),
+  ];
 }
 
 function tileLayer(board, centre, marks) {
@@ -96,7 +98,9 @@ function tileLayer(board, centre, marks) {
       if (has(key, square)) classes.push(cls);
     }
     if (marks.tint?.[square]) classes.push(marks.tint[square]);
-    layer.append(svg("rect", { x: x - 44, y: y - 44, width: 88, height: 88, rx: 18, class: classes.join(" "), "data-square": square }));
+    layer.append(svg("rect", {
+      x: x - 44, y: y - 44, width: 88, height: 88, rx: 18, class: classes.join(" "), "data-square": square,
+    }));
     if (square === CENTRE) layer.append(leaf(x, y));
   }
   return layer;
@@ -170,18 +174,23 @@ export function drawBilobaBoard(board, marks = {}, options = {}) {
   ]), ...octagon(margin), tileLayer(board, centre, marks));
   if (options.coords !== false) {
     const even = turns % 2 === 0;
-    const top = [...Array(SIZE).keys()].map((i) => { const [x, y] = unrotate(i, 4, turns); return even ? FILES[x] : String(y + 1); });
-    const side = [...Array(SIZE).keys()].map((i) => { const [x, y] = unrotate(4, i, turns); return even ? String(y + 1) : FILES[x]; });
+    // Across the top a file (or, turned a quarter, a row); down the side the other.
+    const label = (x, y, file) => (file ? FILES[x] : String(y + 1));
+    const top = [...Array(SIZE).keys()].map((i) => label(...unrotate(i, 4, turns), even));
+    const side = [...Array(SIZE).keys()].map((i) => label(...unrotate(4, i, turns), !even));
     root.append(coordLabels({ count: SIZE, cell: CELL, margin, top, side }));
   }
   const last = marks.last ?? [];
-  if (last.length >= 2 && !marks.hideLastArrow) root.append(routeLine(last, centre, { marker: ids.arrow, cls: "last-arrow", shorten: 28 }));
+  if (last.length >= 2 && !marks.hideLastArrow) {
+    root.append(routeLine(last, centre, { marker: ids.arrow, cls: "last-arrow", shorten: 28 }));
+  }
   root.append(pawnLayer(board, centre, ids, marks, options.animate));
-  for (const squares of marks.arrows ?? []) root.append(routeLine(squares, centre, { marker: ids.hint, cls: "hint-arrow", shorten: 28 }));
+  for (const squares of marks.arrows ?? []) {
+    root.append(routeLine(squares, centre, { marker: ids.hint, cls: "hint-arrow", shorten: 28 }));
+  }
   root.append(targetLayer(marks.targets, marks.labels, centre, { big: new Set([CENTRE]) }));
   if (options.onClick) {
-    const live = new Set([...(marks.starts ?? []), ...(marks.targets ?? []).map((t) => t.square), ...(marks.selected ?? [])]);
-    root.append(clickLayer({ squares: tiles(board), centre, size: CELL, live, current: options.focus,
+    root.append(clickLayer({ squares: tiles(board), centre, size: CELL, live: liveSquares(marks), current: options.focus,
       name: (square) => tileName(board, square), onClick: options.onClick }));
   }
   return root;
@@ -231,7 +240,9 @@ function capturesOf(view, before) {
 /** The picking marks of the seat to move: pickable pawns, the path so far, the next tiles. */
 function pickMarks(play, board) {
   const { picker, click } = squarePicking(play);
-  const marks = { starts: picker.prefix.length ? new Set() : picker.starts(), selected: picker.prefix, targets: picker.targets() };
+  const marks = {
+    starts: picker.prefix.length ? new Set() : picker.starts(), selected: picker.prefix, targets: picker.targets(),
+  };
   let shown = board;
   if (picker.prefix.length === 2 && picker.prefix[1] === CENTRE) {
     // Half-way through a centre route: the pawn on e5, a ghost where it came from.
@@ -269,10 +280,12 @@ export default {
   hint(play) {
     const prefix = play.pick.prefix ?? [];
     if (position(play.view).pending) {
-      return prefix.length ? "Now click the highlighted tile it moves into." : "Replacement: pick a pulsing pawn, then the empty tile it fills.";
+      if (prefix.length) return "Now click the highlighted tile it moves into.";
+      return "Replacement: pick a pulsing pawn, then the empty tile it fills.";
     }
     if (prefix.length > 1 && prefix[prefix.length - 1] === CENTRE) return "Centre! Step on from e5 to a free tile next to it.";
-    return prefix.length ? "Click a marked square to move there (or the piece again to put it back)." : "Pick one of your pieces.";
+    if (prefix.length) return "Click a marked square to move there (or the piece again to put it back).";
+    return "Pick one of your pieces.";
   },
   waitingHint: (play, mover) => (position(play.view).pending ? `${mover} chooses replacements.` : null),
   draw(play) {

@@ -2,8 +2,8 @@
 // from row 8 down to row 1, each `b` (black), `w` (white) or `-` (empty), columns a to h.
 
 import {
-  arrowMarker, captureBadge, clickLayer, coordLabels, discGradient, fileRank, routeLine, slideIn, svg, targetLayer,
-  uniqueId,
+  arrowMarker, captureBadge, clickLayer, coordLabels, discGradient, fileRank, liveSquares, routeLine, slideIn, svg,
+  targetLayer, uniqueId,
 } from "../svg.js";
 import { squarePicking } from "./picker.js";
 
@@ -106,13 +106,14 @@ export function drawLoaBoard(board, marks = {}, options = {}) {
     root.append(coordLabels({ count: SIZE, cell: CELL, margin, top: order, side: ranks }));
   }
   const last = marks.last ?? [];
-  if (last.length >= 2) root.append(routeLine([last[0], last[last.length - 1]], centre, { marker: ids.arrow, cls: "last-arrow" }));
+  if (last.length >= 2) {
+    root.append(routeLine([last[0], last[last.length - 1]], centre, { marker: ids.arrow, cls: "last-arrow" }));
+  }
   root.append(pieceLayer(board, centre, ids, marks, options.animate));
   for (const squares of marks.arrows ?? []) root.append(routeLine(squares, centre, { marker: ids.hint, cls: "hint-arrow" }));
   root.append(targetLayer(marks.targets, marks.labels, centre));
   if (options.onClick) {
-    const live = new Set([...(marks.starts ?? []), ...(marks.targets ?? []).map((t) => t.square), ...(marks.selected ?? [])]);
-    root.append(clickLayer({ squares: allSquares(), centre, size: CELL, live, current: options.focus,
+    root.append(clickLayer({ squares: allSquares(), centre, size: CELL, live: liveSquares(marks), current: options.focus,
       name: (square) => squareName(board, square), onClick: options.onClick }));
   }
   return root;
@@ -148,12 +149,14 @@ export default {
     {}, { coords: false, title: "Lines of Action" },
   ),
   remember(memory, before, after) {
-    memory.lastMove = before ? difference(position(before).board ?? [], position(after).board ?? []) : { last: [], captured: [] };
+    const none = { last: [], captured: [] };
+    memory.lastMove = before ? difference(position(before).board ?? [], position(after).board ?? []) : none;
   },
   hint(play) {
     const prefix = play.pick.prefix ?? [];
     if (play.legal.length === 1 && play.legal[0].parts.kind === "pass") return "You have no legal move and must pass.";
-    return prefix.length ? "Click a marked square to move there (or the piece again to put it back)." : "Pick one of your pieces.";
+    if (prefix.length) return "Click a marked square to move there (or the piece again to put it back).";
+    return "Pick one of your pieces.";
   },
   draw(play) {
     const { picker, click } = squarePicking(play);
