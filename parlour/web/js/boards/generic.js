@@ -2,7 +2,7 @@
 // It shows the view's content as readable text and the legal actions as buttons, grouped by their
 // parts (by kind, then by the square, card or piece they start from).
 
-import { html } from "../svg.js";
+import { html, roving } from "../svg.js";
 
 const SWATCHES = ["blue", "red", "green", "orange", "black", "white"];
 
@@ -81,7 +81,10 @@ function actionButtons(play) {
         type: "button", class: "btn btn-small", "data-generic-action": a.text, onclick: () => play.act(a.text),
       }, [a.text])),
     ]));
-    sections.push(html("section", { class: "generic-kind", "data-kind": kind }, [html("h3", {}, [kind]), ...rows]));
+    // One tab stop per kind of action, the arrow keys through its buttons.
+    sections.push(roving(html("section", { class: "generic-kind", "data-kind": kind, "aria-label": kind }, [
+      html("h3", {}, [kind]), ...rows,
+    ]), "button"));
   }
   return sections;
 }
