@@ -14,6 +14,8 @@ from web_helpers import Client, OpenClient
 from parlour.games import get_game
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
+TAB_LIMIT = 40
+"""Tabs from the top of the match page to the board, at most."""
 
 
 async def pick_centre_route(client: Client, route: str) -> None:
@@ -77,6 +79,39 @@ async def test_centre_routes_a_forced_capture_and_its_replacement(
     await bo.wait_my_turn()
     for client in everyone:
         assert client.errors == [], f"{client.name}'s console: {client.errors}"
+
+
+async def test_a_centre_route_with_the_keyboard(server: Server, open_client: OpenClient) -> None:
+    """BIL-18 by keyboard: Tab to the board's one tab stop, the arrow keys to each tile of the route (the
+    board is turned for Orange, BIL-5, and the keys follow the screen), Enter on each; the focus stays on
+    the board after the move, and Blue's answer is read out by the live region."""
+    oli = await open_client("Oli")
+    await create_match(oli, server, game="biloba", seats={0: "you", 1: "bot:random"})
+    page = oli.page
+    await oli.wait_my_turn()
+    snapshot = await oli.match_json()
+    route = next(a for a in snapshot["legal"] if len(a["parts"]["path"]) == 3)
+    on_board = "document.activeElement?.matches('#board [data-hit]') ?? false"
+    for _ in range(TAB_LIMIT):
+        if await page.evaluate(on_board):
+            break
+        await page.keyboard.press("Tab")
+    assert await page.evaluate(on_board), f"{TAB_LIMIT} Tabs never reached the board"
+    assert await page.locator("#board [data-hit][tabindex='0']").count() == 1  # one tab stop for the board
+    origin = route["parts"]["from"]
+    assert await page.get_attribute(f"#board [data-hit='{origin}']", "aria-label") == f"{origin}, orange pawn"
+    for i, square in enumerate(route["parts"]["path"]):
+        if i:
+            await page.wait_for_selector(f"[data-target='{square}']", state="attached")
+        await oli.arrow_to(f"#board [data-hit='{square}']")
+        await page.keyboard.press("Enter")
+    await oli.wait_version(snapshot["version"] + 2)  # the route, then Blue's answer
+    assert await page.evaluate("document.activeElement?.closest('#board') !== null")
+    moves = await page.evaluate("window.parlourMatch.moves")
+    assert moves[-2]["action"] == route["text"]
+    assert moves[-1]["seat"] == 1
+    assert moves[-1]["action"] in (await page.text_content("#announce") or "")
+    assert oli.errors == [], oli.errors
 
 
 def capturing_choice(view: dict[str, Any], legal: list[dict[str, Any]], rng: random.Random,

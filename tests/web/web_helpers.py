@@ -81,6 +81,24 @@ class Client:
             await self.page.wait_for_selector(f"[data-target='{square}']", state="attached", timeout=WAIT_MS)
             await self.click_square(square)
 
+    async def arrow_to(self, selector: str, limit: int = 40) -> None:
+        """Presses the arrow key towards ``selector`` on the screen until it has the keyboard focus:
+        the roving tab stop of a board moves by what the eye sees, whichever way the board is turned."""
+        for _ in range(limit):
+            if await self.page.evaluate("s => document.activeElement?.matches(s) ?? false", selector):
+                return
+            here = await self.page.evaluate(
+                "() => { const r = document.activeElement.getBoundingClientRect();"
+                " return [r.x + r.width / 2, r.y + r.height / 2]; }")
+            box = await self.page.locator(selector).bounding_box()
+            assert box is not None, f"{selector} is not on the screen"
+            dx, dy = box["x"] + box["width"] / 2 - here[0], box["y"] + box["height"] / 2 - here[1]
+            if abs(dx) >= abs(dy):
+                await self.page.keyboard.press("ArrowRight" if dx > 0 else "ArrowLeft")
+            else:
+                await self.page.keyboard.press("ArrowDown" if dy > 0 else "ArrowUp")
+        raise AssertionError(f"{limit} arrow keys never reached {selector}")
+
     async def match_json(self) -> dict[str, Any]:
         """The snapshot the page last received (what the server sent, untouched)."""
         snapshot: dict[str, Any] = await self.page.evaluate("window.parlourMatch.snap")
