@@ -255,3 +255,44 @@ async def test_the_seats_option_names_and_colours_the_players(server: Server,
     assert await page.locator("#seats li[data-seat='0'] .swatch-red").count() == 1
     assert "Yellow (seat 4)" in (await page.text_content(".cf-row[data-player='4']") or "")
     assert ann.errors == [], ann.errors
+
+
+@ASYNC
+async def test_an_entry_with_the_keyboard_alone(server: Server, open_client: OpenClient) -> None:
+    """CON-68 by keyboard: Tab to the row of available pieces, Enter on one, the arrow keys and Enter
+    along its path on the board (one tab stop), Tab to the die and Enter: the entry is played."""
+    created = server.create(game="conflict", players=2, options={"board": MINEFIELD},
+                            seats=["open", "bot:random"], bot_seconds=0.01)
+    ann = await open_client("Ann")
+    await join_from_lobby(ann, server, created["match"]["id"], seat=0)
+    page = ann.page
+    await ann.wait_my_turn()
+    snap = await ann.match_json()
+    entry = next(a for a in snap["legal"] if a["parts"]["kind"] == "enter")
+    parts = entry["parts"]
+    await tab_to(ann, f"[data-available='{parts['piece']}']")
+    await page.keyboard.press("Enter")
+    await page.wait_for_selector("#cf-pick")
+    await tab_to(ann, "#board [data-hit][tabindex='0']", backwards=True)
+    for square in parts["path"]:
+        await ann.arrow_to(f"#board [data-hit='{square}']")
+        await page.keyboard.press("Enter")
+        await page.wait_for_selector(f"[data-path='{square}']", state="attached")
+    # The focus stays on the board, on the square just added to the path.
+    assert await page.evaluate("document.activeElement?.dataset.hit") == parts["to"]
+    await tab_to(ann, f"[data-confirm='{parts['die']}']")
+    await page.keyboard.press("Enter")
+    await ann.wait_past(snap["version"])
+    moves = await page.evaluate("window.parlourMatch.moves")
+    assert moves[snap["version"]]["action"] == entry["text"]  # the path drawn is the canonical one
+    assert ann.errors == [], ann.errors
+
+
+async def tab_to(client: Client, selector: str, backwards: bool = False, limit: int = 60) -> None:
+    """Tab (or Shift+Tab) until ``selector`` has the focus."""
+    for _ in range(limit):
+        if await client.page.evaluate("s => document.activeElement?.matches(s) ?? false", selector):
+            return
+        await client.page.keyboard.press("Shift+Tab" if backwards else "Tab")
+    raise AssertionError(f"{limit} Tabs never reached {selector}")
+
