@@ -195,7 +195,7 @@ class MatchPage {
   }
 
   seatName(seat) {
-    return this.snap?.seats?.[seat]?.name ?? this.view.seats?.[seat] ?? `Seat ${seat}`;
+    return this.view.seats?.[seat] ?? this.snap?.seats?.[seat]?.name ?? `Seat ${seat}`;
   }
 
   colour(seat) {
