@@ -50,6 +50,11 @@ async def read_body(request: Request) -> Any:
         raise ProtocolError("bad_json", f"the body is not valid JSON ({error})") from None
 
 
+def help_address(game: str) -> str | None:
+    """Where a game's rules page is served, if the game has one (an example game may not)."""
+    return f"/help/{game}" if (WEB / "help" / f"{game}.html").is_file() else None
+
+
 def page(path: Path) -> Response:
     if path.is_file():
         return FileResponse(path, media_type="text/html")
@@ -83,7 +88,7 @@ def build_app(
             await store.close()
 
     async def games(request: Request) -> Response:
-        return JSONResponse({"games": [game_json(game) for game in GAMES.values()]})
+        return JSONResponse({"games": [game_json(game, help_address(name)) for name, game in GAMES.items()]})
 
     async def game_start(request: Request) -> Response:
         """The set-up of a game with its default options, as a spectator sees it (for pictures)."""

@@ -22,8 +22,9 @@ DEFAULT_BOT_SECONDS: Final = 1.0
 BOT_SECONDS_RANGE: Final = (0.01, 60.0)
 
 
-def game_json(game: Game[State]) -> dict[str, Any]:
-    """A game's declaration for ``GET /api/games``: all from ``GameInfo`` and the bot registry."""
+def game_json(game: Game[State], help_page: str | None) -> dict[str, Any]:
+    """A game's declaration for ``GET /api/games``: all from ``GameInfo`` and the bot registry,
+    and the address of its rules page (``None`` when the game has none)."""
     info = game.info
     kinds = bot_kinds(info.name)
     return {
@@ -44,7 +45,7 @@ def game_json(game: Game[State]) -> dict[str, Any]:
         ],
         "bots": [{"kind": kind, "summary": KINDS[kind].summary} for kind in kinds],
         "default_bot": DEFAULT_BOT if DEFAULT_BOT in kinds else (kinds[-1] if kinds else None),
-        "help": f"/help/{info.name}",
+        "help": help_page,
     }
 
 

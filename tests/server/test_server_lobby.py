@@ -26,7 +26,11 @@ def test_games_are_described_by_their_metadata(server: Server) -> None:
         assert entry["seat_names"] == [info.seat_name(seat) for seat in range(info.max_players)]
         assert [option["name"] for option in entry["options"]] == [option.name for option in info.options]
         assert [bot["kind"] for bot in entry["bots"]] == bot_kinds(name)
-        assert entry["help"] == f"/help/{name}"
+        # A rules page where the game has one (the four classics), none for the example.
+        has_page = info.listed
+        assert entry["help"] == (f"/help/{name}" if has_page else None)
+        if has_page:
+            assert server.call("GET", entry["help"])[0] == 200
         assert entry["end_reasons"] == dict(info.end_reasons) and entry["end_reasons"]
         assert entry["listed"] is info.listed
         assert (entry["chance"], entry["hidden_information"]) == (info.chance, info.hidden_information)

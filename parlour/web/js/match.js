@@ -266,7 +266,10 @@ class MatchPage {
     const title = this.info?.title ?? this.view.game;
     $("game-title").textContent = title;
     const rules = $("rules-link");
-    if (rules && this.info?.help) rules.href = this.info.help;
+    if (rules) {
+      rules.hidden = !this.info?.help; // a game without a rules page (an example) links nowhere
+      if (this.info?.help) rules.href = this.info.help;
+    }
     const options = Object.entries(this.view.options ?? {})
       .map(([k, v]) => `${k.replaceAll("_", " ")}: ${this.board.optionText?.(k, v, this.view) ?? (v === null ? "off" : v)}`)
       .join(" · ");

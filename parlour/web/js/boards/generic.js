@@ -22,11 +22,18 @@ function isRows(value) {
   return Array.isArray(value) && value.length > 1 && value.every((v) => typeof v === "string" && v.length > 1 && v.length === value[0].length);
 }
 
+/** Whether a board's rows are somewhere inside a value (then it is never squeezed onto one line). */
+function holdsRows(value) {
+  if (isRows(value)) return true;
+  return value !== null && typeof value === "object" && Object.values(value).some(holdsRows);
+}
+
 /** A JSON value as indented lines: what fits on a line stays on it, a board's rows go one per line. */
 function readable(value, indent = "") {
   if (isRows(value)) return value.map((row) => `${indent}${row}`);
   const flat = inline(value);
-  if (value === null || typeof value !== "object" || indent.length + flat.length <= WIDTH) return [`${indent}${flat}`];
+  const fits = indent.length + flat.length <= WIDTH && !holdsRows(value);
+  if (value === null || typeof value !== "object" || fits) return [`${indent}${flat}`];
   if (Array.isArray(value) && value.every((v) => v === null || typeof v !== "object")) {
     // A long list of plain values (a discard pile): as many to a line as fit.
     const lines = [];
