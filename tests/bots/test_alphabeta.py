@@ -38,7 +38,8 @@ def test_w11_wins_after_every_black_reply() -> None:
         if not state.is_over():
             state.apply(bot.choose(state, 0.4))
         outcome = state.outcome()
-        assert outcome is not None and outcome.winner == 1, state.action_to_text(reply)
+        assert outcome is not None, state.action_to_text(reply)
+        assert outcome.winner == 1, state.action_to_text(reply)
         while state.plies > 58:
             state.undo()
 

@@ -88,12 +88,14 @@ def test_solves_nim(stones: int) -> None:
     assert result.solved
     assert (stones - result.action) % 4 == 0
     assert result.score > WIN - 64
-    assert state.stones == stones and not state.history
+    assert state.stones == stones
+    assert not state.history
 
 
 def test_a_lost_pile_scores_as_a_loss() -> None:
     result = AlphaBetaBot(NullEvaluator()).search(Nim().new(start={"stones": 8}), 100_000)
-    assert result.solved and result.score < -(WIN - 64)
+    assert result.solved
+    assert result.score < -(WIN - 64)
 
 
 def test_refuses_games_with_chance() -> None:

@@ -49,7 +49,8 @@ def test_bad_arguments_exit_with_status_2(argv: list[str], capsys: pytest.Captur
 
 def test_wilson_interval() -> None:
     low, high = arena.wilson(0.5, 40)
-    assert 0.34 < low < 0.36 and 0.64 < high < 0.66
+    assert 0.34 < low < 0.36
+    assert 0.64 < high < 0.66
     assert arena.wilson(1.0, 40)[1] == 1.0
 
 
@@ -57,10 +58,12 @@ def test_duplicate_deals_play_the_same_cards_with_the_seats_swapped() -> None:
     # Two classic players on the same deal of Mille Bornes, seats swapped: the same seat wins
     # both games, so bot A wins exactly one of them; without --duplicate the deals differ.
     series = arena.read_series(["mille", "classic", "classic", "-n", "2", "--duplicate", "--jobs", "1"])
-    assert series.duplicate and series.game_seed(0) == series.game_seed(1) != series.game_seed(2)
+    assert series.duplicate
+    assert series.game_seed(0) == series.game_seed(1) != series.game_seed(2)
     first, second = arena.play_game(series, 0), arena.play_game(series, 1)
     assert (first.a_seat, second.a_seat) == (0, 1)
-    assert first.winner == second.winner is not None and first.plies == second.plies
+    assert first.winner == second.winner is not None
+    assert first.plies == second.plies
     assert first.a_points + second.a_points == 1.0
     plain = arena.read_series(["mille", "classic", "classic", "-n", "2", "--jobs", "1"])
     assert plain.game_seed(0) != plain.game_seed(1)

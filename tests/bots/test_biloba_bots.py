@@ -91,7 +91,8 @@ def test_registry() -> None:
     strong = make_bot("biloba", "strong")
     assert isinstance(strong, ByPlayers)
     assert isinstance(strong.bots[2], AlphaBetaBot)
-    assert isinstance(strong.bots[3], ParanoidBot) and isinstance(strong.bots[4], ParanoidBot)
+    assert isinstance(strong.bots[3], ParanoidBot)
+    assert isinstance(strong.bots[4], ParanoidBot)
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
@@ -180,7 +181,8 @@ def test_strong_decides_replacements() -> None:
             assert action in state.legal_actions()
             state.apply(action)
             decisions += 1
-        assert decisions in (2, 3) and state.to_move() == 1
+        assert decisions in (2, 3)
+        assert state.to_move() == 1
 
 
 def test_evaluator_prefers_material_and_stays_in_range() -> None:

@@ -55,7 +55,8 @@ def test_strong_search_follows_from_the_declarations() -> None:
     assert {players: type(bot) for players, bot in biloba.bots.items()} == {
         2: AlphaBetaBot, 3: ParanoidBot, 4: ParanoidBot}
     # Hidden information (and chance): determinised playouts, before chance decides.
-    assert get_game("mille").info.hidden_information and get_game("mille").info.chance
+    assert get_game("mille").info.hidden_information
+    assert get_game("mille").info.chance
     assert type(make_bot("mille", "strong")) is DeterminisedBot
     # Chance without hidden information, two to four players: expectimax whatever the count.
     assert type(make_bot("conflict", "strong")) is ExpectimaxBot
@@ -64,8 +65,10 @@ def test_strong_search_follows_from_the_declarations() -> None:
 def test_greedy_judges_whole_turns_where_the_evaluator_says_so() -> None:
     # CON-28: during a roll the mover makes several decisions; the evaluator declares it.
     conflict, loa = provided("conflict").evaluator, provided("loa").evaluator
-    assert conflict is not None and loa is not None
-    assert conflict().turn_of_decisions and not loa().turn_of_decisions
+    assert conflict is not None
+    assert loa is not None
+    assert conflict().turn_of_decisions
+    assert not loa().turn_of_decisions
     assert type(make_bot("conflict", "greedy")) is RollBot
     assert type(make_bot("loa", "greedy")) is GreedyBot
 
@@ -141,7 +144,8 @@ def test_an_evaluator_and_a_classic_player_found_by_convention(
     assert type(make_bot(name, "strong")) is AlphaBetaBot  # Nim: two players, no chance
     assert type(make_bot(name, "greedy")) is GreedyBot
     classic = make_bot(name, "classic", seed=5)
-    assert type(classic) is RandomBot and classic.name == "classic"
+    assert type(classic) is RandomBot
+    assert classic.name == "classic"
     assert bench.read_plan([name]).depth == 6
 
 

@@ -61,7 +61,8 @@ def test_access_lists_the_centre_only_when_it_may_be_entered() -> None:
     assert "e5" in names(position.access(parse_tile("d4"))).split()
     full = board("O: d4 d5 d6 e4 e6 f4 f5 f6")
     assert "e5" not in names(full.access(parse_tile("d4"))).split()
-    assert not full.near_centre(parse_tile("d4")) and position.near_centre(parse_tile("d4"))
+    assert not full.near_centre(parse_tile("d4"))
+    assert position.near_centre(parse_tile("d4"))
 
 
 def test_pass_a_takes_the_capture_and_ties_keep_the_earlier_pawn() -> None:
@@ -130,7 +131,8 @@ def test_random_move_is_a_legal_entry() -> None:
         move = choose_move(position, 0, tiles("e1"), random.Random(seed))
         assert move is not None
         start, end = move.split("-")
-        assert start == "e1" and end in names(position.access(parse_tile("e1"))).split()
+        assert start == "e1"
+        assert end in names(position.access(parse_tile("e1"))).split()
 
 
 def test_replacement_takes_the_plan_destination_when_it_is_vacated() -> None:

@@ -118,7 +118,8 @@ def test_strong_works_from_a_state_sampled_from_the_view() -> None:
     assert action in state.legal_actions()
     report = bot.last
     assert isinstance(report, SampleReport)
-    assert report.samples >= 8 and report.candidates == len(state.legal_actions())
+    assert report.samples >= 8
+    assert report.candidates == len(state.legal_actions())
 
 
 def test_classic_sees_only_the_view() -> None:
@@ -130,7 +131,8 @@ def test_classic_sees_only_the_view() -> None:
 
 
 def test_win_chance() -> None:
-    assert win_chance((5100, 4000), 0) == 1.0 and win_chance((5100, 4000), 1) == 0.0
+    assert win_chance((5100, 4000), 0) == 1.0
+    assert win_chance((5100, 4000), 1) == 0.0
     assert win_chance((5000, 5000), 1) == 0.5
     assert win_chance((0, 0), 0) == pytest.approx(0.5)
     assert 0.5 < win_chance((1000, 500), 0) < win_chance((4000, 3500), 0) < 1.0
@@ -144,7 +146,8 @@ def test_arena_plays_mille_games_to_the_end(capsys: pytest.CaptureFixture[str]) 
     out, err = capsys.readouterr()
     assert status == 0, err
     # MIL-55, in the game's declared words, and never the arena's own limit.
-    assert "a game total reached 5000" in err and "arena-limit" not in err
+    assert "a game total reached 5000" in err
+    assert "arena-limit" not in err
     assert "classic: 2 wins" in out
 
 
@@ -164,7 +167,8 @@ def test_the_search_starts_from_the_classic_choice_and_skips_useful_discards() -
         state = state.copy()
         legal = state.legal_actions()
         tried = evaluator.candidates(state, legal, None)
-        assert set(tried) <= set(legal) and tried
+        assert set(tried) <= set(legal)
+        assert tried
         for action in set(legal) - set(tried):
             text = state.action_to_text(action)
             if text.startswith("discard "):

@@ -50,7 +50,8 @@ def test_w39_the_computer_declines_the_extension() -> None:
     # played a safety (rule 3 does not decide), m = 100 + 100 + 75 + 25 = 300 and
     # 300 + 3 x 30 = 390 <= 1000: extend no.
     state = w39(["puncture-proof"])
-    assert state.mileage[1] == 700 and state.to_move() == 1
+    assert state.mileage[1] == 700
+    assert state.to_move() == 1
     assert state.legal_actions() == [state.parse_action("extend yes"), state.parse_action("extend no")]
     assert decide(state) == "extend no"
 
@@ -136,7 +137,8 @@ def test_memory_notes_hazards_and_safeties_once() -> None:
     while state.to_move() == CHANCE:
         state.apply(state.sample_chance())
     bot.decide(state)
-    assert memory.decisions == 2 and memory.numgos >= 3  # the old cards are not noted twice
+    assert memory.decisions == 2
+    assert memory.numgos >= 3
 
 
 def test_need_goes_up_once_per_decision_while_stopped() -> None:
@@ -145,7 +147,8 @@ def test_need_goes_up_once_per_decision_while_stopped() -> None:
                    "battle": "stop"}, OTHER, drawn=True)
     bot = ClassicMilleBot()
     bot.decide(state)
-    assert bot.memory is not None and bot.memory.need[GO] == 11  # 10 at the start, + 1
+    assert bot.memory is not None
+    assert bot.memory.need[GO] == 11
 
 
 @pytest.mark.parametrize("seed", range(3))
@@ -209,9 +212,11 @@ def test_a_bot_that_joins_a_hand_counts_its_decisions_from_the_events() -> None:
     while state.to_move() == CHANCE:
         state.apply(state.sample_chance())
     seat = state.to_move()
-    assert seat >= 0 and state.hand_serial == 1
+    assert seat >= 0
+    assert state.hand_serial == 1
     kept, fresh = bots[seat], ClassicMilleBot(seat + 1)
     assert kept.memory is not None
     decisions = kept.memory.decisions
     fresh.decide(state.copy())
-    assert fresh.memory is not None and fresh.memory.decisions == decisions + 1
+    assert fresh.memory is not None
+    assert fresh.memory.decisions == decisions + 1

@@ -269,7 +269,8 @@ def test_choose_turns_the_budget_into_nodes() -> None:
     state = TokenRow().new(4, start={"tokens": [1, 2, 3, 0, 4, 1, 0, 2, 6, 1, 3, 2, 5, 1]})
     bot = ParanoidBot(Lead(), nodes_per_second=1_000, safety_factor=1e6)
     bot.choose(state, 0.5)
-    assert bot.last is not None and bot.last.nodes <= 500
+    assert bot.last is not None
+    assert bot.last.nodes <= 500
 
 
 def test_refuses_games_with_chance() -> None:

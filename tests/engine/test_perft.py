@@ -179,9 +179,9 @@ def perft_after(state: State, action: Action, depth: int) -> int:
 
 def test_bad_depths_are_refused() -> None:
     state = TakeAway().new()
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="at least 0"):
         perft(state, -1)
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="at least 1"):
         divide(state, 0)
 
 

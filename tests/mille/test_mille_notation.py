@@ -26,7 +26,8 @@ SIX = ["25", "50", "75", "gasoline", "spare-tire", "repairs"]
 def test_every_action_prints_and_reads_back() -> None:
     """MIL-64: output is exactly lower case, one space after the verb; it parses to the same action."""
     texts = {action_text(card_action(k)) for k in range(KINDS)}
-    assert "card out-of-gas" in texts and len(texts) == KINDS
+    assert "card out-of-gas" in texts
+    assert len(texts) == KINDS
     for kind in range(KINDS):
         assert action_text(play_action(kind)) == f"play {TOKENS[kind]}"
         assert action_text(discard_action(kind, 0)) == f"discard {TOKENS[kind]} @P"
@@ -149,7 +150,8 @@ def test_the_lowest_slot_leaves_unless_a_hint_says_otherwise() -> None:
         state.play_hinted(discard_action(GO, 2))
     with pytest.raises(IllegalActionError, match="play_hinted"):
         state.play(discard_action(GO, 4))
-    assert not state.is_legal(discard_action(GO, 4)) and state.is_legal(discard_action(GO))
+    assert not state.is_legal(discard_action(GO, 4))
+    assert state.is_legal(discard_action(GO))
     state.play_hinted(discard_action(GO, 4))
     assert slots(state) == [None, "go", "25", "50", "stop", "75", "100"]
 
@@ -167,7 +169,8 @@ def test_a_record_replays_from_its_text() -> None:
     again = MILLE.new(seed=66)
     for line in lines:
         again.play_text(line)
-    assert again.position_json() == state.position_json() and again.history == state.history
+    assert again.position_json() == state.position_json()
+    assert again.history == state.history
     assert MatchRecord.from_json(state.to_json()).replay(MILLE).record_lines() == lines
 
 
@@ -208,7 +211,9 @@ def test_whatever_parses_is_legal_for_the_mover() -> None:
                     with pytest.raises(NotToActError, match=f"seat {1 - mover} is not to act"):
                         state.parse_action(f"{1 - mover}: {action_text(state.legal_actions()[0])}")
             step(state, rng)
-    assert refusals[NotToActError] and refusals[NotationError] and refusals[IllegalActionError]
+    assert refusals[NotToActError]
+    assert refusals[NotationError]
+    assert refusals[IllegalActionError]
     with pytest.raises(NotationError, match="setting of the program"):
         state.parse_action("1: order on")
     with pytest.raises(NotationError, match="starts the next game"):
@@ -218,7 +223,8 @@ def test_whatever_parses_is_legal_for_the_mover() -> None:
 def test_a_chance_outcome_is_legal_only_while_a_card_is_dealt_or_drawn() -> None:
     """MIL-62: ``card K`` names a card of the pile, only when chance is to move."""
     state = MILLE.new(seed=3)
-    assert state.to_move() == CHANCE and state.is_legal(state.parse_action("card go"))
+    assert state.to_move() == CHANCE
+    assert state.is_legal(state.parse_action("card go"))
     resolve(state)
     with pytest.raises(IllegalActionError, match="no card is being dealt"):
         state.parse_action("card go")

@@ -71,6 +71,7 @@ def test_a_hint_is_the_slot_and_a_coup_names_its_safety() -> None:
     state = table({"cards": ["driving-ace", "25", "50", "75", "gasoline", "spare-tire"], "battle": "go"},
                   {"cards": ["accident", "25"]}, to_act=1, drawn=True, pile=60)
     do(state, "1: play accident")
-    assert state.to_move() == 0 and coup_action(DRIVING_ACE) in state.legal_actions()
+    assert state.to_move() == 0
+    assert coup_action(DRIVING_ACE) in state.legal_actions()
     coup = {"kind": "coup", "card": "driving-ace", "slot": "1"}
     assert state.action_parts(coup_action(DRIVING_ACE)) == coup

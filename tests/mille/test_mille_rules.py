@@ -36,7 +36,8 @@ def random_game(seed: int, rng: random.Random) -> MilleState:
 
 def test_the_deck() -> None:
     """MIL-1: 101 cards of 19 kinds; 46 distance, 13 hazards, 38 remedies, 4 safeties."""
-    assert sum(COPIES) == DECK_SIZE == 101 and len(COPIES) == KINDS == 19
+    assert sum(COPIES) == DECK_SIZE == 101
+    assert len(COPIES) == KINDS == 19
     assert (sum(COPIES[:5]), sum(COPIES[5:10]), sum(COPIES[10:15]), sum(COPIES[15:])) == (46, 13, 38, 4)
 
 
@@ -52,10 +53,12 @@ def test_the_deal() -> None:
     state = MILLE.new(seed=12)
     deck = shuffled_deck(12, 1)
     for index in range(12):
-        assert state.to_move() == CHANCE and state.receiving() == (index // 6, index % 6 + 1)
+        assert state.to_move() == CHANCE
+        assert state.receiving() == (index // 6, index % 6 + 1)
         state.apply(state.sample_chance())
     assert state.received == [list(deck[:6]), list(deck[6:12])]
-    assert state.to_move() == 0 and len(state.pile) == 89
+    assert state.to_move() == 0
+    assert len(state.pile) == 89
 
 
 def test_the_rules_never_sort_a_hand() -> None:
@@ -63,7 +66,8 @@ def test_the_rules_never_sort_a_hand() -> None:
     game action, so the rules' slots are dealt, drawn into and tidied, never sorted."""
     state = resolve(MILLE.new(seed=17))
     deck = shuffled_deck(17, 1)
-    assert state.slots[0] == [EMPTY, *deck[:6]] and state.slots[1] == [EMPTY, *deck[6:12]]
+    assert state.slots[0] == [EMPTY, *deck[:6]]
+    assert state.slots[1] == [EMPTY, *deck[6:12]]
     do(state, "draw")
     resolve(state)
     drawn, held = state.slots[0][0], state.slots[0][1:]
@@ -83,7 +87,8 @@ def test_a_double_draw_fills_p_and_slot_1() -> None:
     do(state, "card stop")
     assert state.receiving() == (0, 1)
     do(state, "card 25")
-    assert slots(state)[:3] == ["stop", "25", None] and state.pile == [GO]
+    assert slots(state)[:3] == ["stop", "25", None]
+    assert state.pile == [GO]
 
 
 def test_explicit_outcomes_keep_the_pile_order() -> None:
@@ -106,7 +111,8 @@ def test_the_coup_window_closes_when_the_turn_passes() -> None:
     do(state, "1: play accident")
     assert public(state, 0)["coup_window"] == "accident"
     do(state, "0: play driving-ace")  # a coup: the window closes
-    assert public(state, 0)["coup_window"] is None and state.coups[0] == 1
+    assert public(state, 0)["coup_window"] is None
+    assert state.coups[0] == 1
     state = table({"cards": ["extra-tank", *SIX[:5]], "battle": "go"},
                   {"cards": ["accident", "speed-limit", *SIX[:4]], "battle": "go"}, to_act=1, drawn=True)
     do(state, "1: play speed-limit")
@@ -142,7 +148,8 @@ def test_an_extra_turn_with_no_card_left_passes() -> None:
     """MIL-19, MIL-24: a safety played as the last card, pile empty: the turn goes to the other seat."""
     state = table({"cards": ["extra-tank"], "battle": "go"}, {"cards": ["25"], "battle": "go"}, pile=0)
     do(state, "0: play extra-tank")
-    assert state.to_move() == 1 and public(state, 0)["cards"] == 0
+    assert state.to_move() == 1
+    assert public(state, 0)["cards"] == 0
 
 
 def test_scores_add_up_over_whole_games() -> None:
@@ -163,11 +170,15 @@ def test_scores_add_up_over_whole_games() -> None:
                 assert list(score.game_totals) == totals
                 assert sum(1 for line in score.lines if line[4]) <= 1
                 if max(totals) < 5000:
-                    assert state.to_move() == CHANCE and state.stale
+                    assert state.to_move() == CHANCE
+                    assert state.stale
         outcome = state.outcome()
-        assert outcome is not None and max(totals) >= 5000 and outcome.scores == tuple(map(float, totals))
+        assert outcome is not None
+        assert max(totals) >= 5000
+        assert outcome.scores == tuple(map(float, totals))
         assert outcome.winner == (None if totals[0] == totals[1] else totals.index(max(totals)))
-        assert state.legal_actions() == [] and state.to_move() == NOBODY
+        assert state.legal_actions() == []
+        assert state.to_move() == NOBODY
         assert outcome.reason == "reached-5000"
         assert state.view(None)["outcome"]["words"] == MILLE.info.reason_words("reached-5000")
 
@@ -192,12 +203,18 @@ def test_new_game() -> None:
     over = random_game(1, random.Random(1))
     serial, won = over.hand_serial, list(over.games_won)
     state = MILLE.next_game(over)
-    assert over.is_over() and state.history == [] and state.seed == over.seed
-    assert state.game_total == [0, 0] and state.games_won == won and state.outcome() is None
+    assert over.is_over()
+    assert state.history == []
+    assert state.seed == over.seed
+    assert state.game_total == [0, 0]
+    assert state.games_won == won
+    assert state.outcome() is None
     assert state.start is not None
     assert MILLE.new(seed=1, start=state.start).position_json() == state.position_json()
     resolve(state)
-    assert state.hand_serial == serial + 1 and state.game_no == 2 and state.hand_no == 1
+    assert state.hand_serial == serial + 1
+    assert state.game_no == 2
+    assert state.hand_no == 1
     assert state.to_move() == (0 if state.hand_serial % 2 else 1)
     assert tuple(state.slots[0][1:]) == shuffled_deck(1, serial + 1)[:6]  # MIL-11: the match's deck goes on
 
@@ -243,7 +260,8 @@ def test_positions_round_trip() -> None:
         start = json.loads(json.dumps(state.position_json()))
         again = MILLE.new(seed=70, start=start)
         assert again.position_json() == state.position_json()
-        assert again.view(0) == state.view(0) and again.legal_actions() == state.legal_actions()
+        assert again.view(0) == state.view(0)
+        assert again.legal_actions() == state.legal_actions()
         step(state, rng)
 
 
@@ -270,5 +288,6 @@ def test_the_draw_step_lists_only_draw_and_cures() -> None:
     """MIL-20.1, MIL-35, MIL-36."""
     state = table({"cards": ["extra-tank", "right-of-way", "go", *SIX[:3]], "battle": "stop"},
                   {"cards": SIX})
-    assert state.step == DRAW_STEP and legal(state) == ["draw", "play right-of-way"]
+    assert state.step == DRAW_STEP
+    assert legal(state) == ["draw", "play right-of-way"]
     assert refused(state, "play go") == "must pick first"

@@ -103,12 +103,16 @@ def test_views_hold_what_mil57_lists() -> None:
     assert (hand["phase"], hand["step"], hand["to_act"], hand["pile_size"]) == ("decision", "play", 0, 88)
     assert hand["events"] == [{"event": "deal", "hand_serial": 1, "starter": 0},
                               {"event": "draw", "seat": 0, "cards": 1}]
-    assert hand["seats"][0]["cards"] == 7 and hand["seats"][0]["drawn"] and not hand["seats"][1]["drawn"]
+    assert hand["seats"][0]["cards"] == 7
+    assert hand["seats"][0]["drawn"]
+    assert not hand["seats"][1]["drawn"]
     assert content["private"]["received"] == [state.action_to_text(drawn).split()[1]]
     assert content["private"]["legal"] == [state.action_to_text(a) for a in state.legal_actions()]
     other = state.view(1)["content"]["private"]
-    assert other["legal"] == [] and len(other["received"]) == 6
-    assert "seed" not in json.dumps(view) and "record" not in json.dumps(view)
+    assert other["legal"] == []
+    assert len(other["received"]) == 6
+    assert "seed" not in json.dumps(view)
+    assert "record" not in json.dumps(view)
 
 
 def test_a_sampled_state_is_consistent_with_the_view() -> None:
@@ -124,9 +128,11 @@ def test_a_sampled_state_is_consistent_with_the_view() -> None:
     hidden_hands = set()
     for _ in range(20):
         sampled = MILLE.sample_state(view, rng)
-        assert sampled.slots[1] == state.slots[1] and sampled.view(1) == view
+        assert sampled.slots[1] == state.slots[1]
+        assert sampled.view(1) == view
         assert sorted(sampled.pile + [k for k in sampled.slots[0] if k != EMPTY]) == unseen
-        assert sampled.history == [] and sampled.seed != state.seed
+        assert sampled.history == []
+        assert sampled.seed != state.seed
         hidden_hands.add(tuple(sorted(sampled.slots[0])))
         sampled.play(sampled.legal_actions()[0])  # a sampled state plays on
     assert len(hidden_hands) > 1
@@ -146,7 +152,8 @@ def test_redeal_is_a_cheap_new_sample() -> None:
         hands = set()
         for _ in range(10):
             again = sampled.redeal(viewer, rng)
-            assert again.view(viewer) == view and again.history == []
+            assert again.view(viewer) == view
+            assert again.history == []
             assert MILLE.new(seed=again.seed, start=again.start).position_json() == again.position_json()
             hands.add((tuple(again.slots[0]), tuple(again.slots[1])))
         assert len(hands) > 1
@@ -189,13 +196,16 @@ def test_another_seats_draw_is_not_printed() -> None:
     state = MILLE.new(seed=2)
     action = state.sample_chance()
     assert state.action_text_for(action, 0) == state.action_to_text(action)
-    assert state.action_text_for(action, 1) == "card ?" and state.action_text_for(action, None) == "card ?"
+    assert state.action_text_for(action, 1) == "card ?"
+    assert state.action_text_for(action, None) == "card ?"
 
 
 def test_render_shows_only_the_viewers_cards() -> None:
     state = table({"cards": ["go", "25"]}, {"cards": ["extra-tank", "stop"]}, pile=5)
-    assert "Go" in state.render(0) and "Extra Tank" not in state.render(0)
-    assert "Extra Tank" in state.render(1) and "Your cards" not in state.render(None)
+    assert "Go" in state.render(0)
+    assert "Extra Tank" not in state.render(0)
+    assert "Extra Tank" in state.render(1)
+    assert "Your cards" not in state.render(None)
 
 
 def test_a_view_is_the_envelope_and_depends_on_neither_seed_nor_record() -> None:
@@ -207,7 +217,8 @@ def test_a_view_is_the_envelope_and_depends_on_neither_seed_nor_record() -> None
         step(state, rng)
     position = state.position_json()
     elsewhere = MILLE.new(seed=987_654_321, start=position)
-    assert elsewhere.history == [] and elsewhere.seed != state.seed
+    assert elsewhere.history == []
+    assert elsewhere.seed != state.seed
     for seat in viewers():
         view = state.view(seat)
         assert set(view) == {"game", "seat", "seats", "options", "to_move", "outcome", "content"}

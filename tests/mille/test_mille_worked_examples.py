@@ -26,10 +26,12 @@ def test_w1_deal_and_first_draw() -> None:
     assert tuple(deck) == shuffled_deck(2026, 1)
     assert state.to_move() == CHANCE
     resolve(state)
-    assert state.slots[0][1:] == deck[:6] and state.slots[1][1:] == deck[6:12]
+    assert state.slots[0][1:] == deck[:6]
+    assert state.slots[1][1:] == deck[6:12]
     assert state.slots[0][0] == state.slots[1][0] == -1
     assert state.view(None)["content"]["hand"]["pile_size"] == 89
-    assert state.to_move() == 0 and state.step == DRAW_STEP
+    assert state.to_move() == 0
+    assert state.step == DRAW_STEP
     assert legal(state) == ["draw"]
     assert refused(state, "0: play go") == "must pick first"
     do(state, "0: draw")
@@ -44,8 +46,10 @@ def test_w2_go_first() -> None:
     state = table({"cards": ["25", "go", *SIX[2:]]}, {"cards": SIX}, drawn=True)
     assert refused(state, "play 25") == "cannot move now"
     do(state, "play go")
-    assert public(state, 0)["battle"] == "go" and state.rolling(0)
-    assert state.to_move() == 1 and state.step == DRAW_STEP
+    assert public(state, 0)["battle"] == "go"
+    assert state.rolling(0)
+    assert state.to_move() == 1
+    assert state.step == DRAW_STEP
 
 
 def test_w3_hazards_need_a_rolling_opponent_speed_limit_does_not() -> None:
@@ -53,7 +57,8 @@ def test_w3_hazards_need_a_rolling_opponent_speed_limit_does_not() -> None:
     state = table({"cards": ["stop", "speed-limit", *SIX[:5]]}, {"cards": SIX}, drawn=True)
     assert refused(state, "play stop") == "opponent cannot go"
     do(state, "play speed-limit")
-    assert state.limited(1) and public(state, 1)["speed"] == "speed-limit"
+    assert state.limited(1)
+    assert public(state, 1)["speed"] == "speed-limit"
 
 
 def test_w4_starter_alternation_across_games() -> None:
@@ -74,11 +79,13 @@ def test_w4_starter_alternation_across_games() -> None:
                   match={"hand_serial": 5, "hand_no": 5, "totals": [4990, 3000]}, pile=0)
     assert state.to_move() == 0
     do(state, "play 25")  # MIL-51: nothing useful is left, the hand ends; 5015 ends the game
-    assert state.is_over() and state.games_won == [1, 0]
+    assert state.is_over()
+    assert state.games_won == [1, 0]
     state = resolve(MILLE.next_game(state))
     match = state.view(None)["content"]["match"]
     assert (match["game_no"], match["hand_no"], match["hand_serial"]) == (2, 1, 6)
-    assert match["totals"] == [0, 0] and match["games_won"] == [1, 0]
+    assert match["totals"] == [0, 0]
+    assert match["games_won"] == [1, 0]
     assert state.to_move() == 1
 
 
@@ -107,7 +114,9 @@ def test_w7_overshoot_and_the_extension_step() -> None:
     assert refused(state, "play 75") == "puts you over 700"
     assert refused(state, "play 100") == "puts you over 700"
     do(state, "play 50")
-    assert state.mileage[0] == 700 and state.step == EXTENSION and state.to_move() == 0
+    assert state.mileage[0] == 700
+    assert state.step == EXTENSION
+    assert state.to_move() == 0
     assert legal(state) == ["extend yes", "extend no"]
     assert refused(state, "discard 25") == "not now"
 
@@ -137,7 +146,8 @@ def test_w10_go_on_a_hazard_then_gasoline_then_go() -> None:
                   drawn=True)
     assert refused(state, "play go") == 'cannot play "Go" on a "Out of Gas"'
     do(state, "play gasoline")
-    assert public(state, 0)["battle"] == "gasoline" and not state.rolling(0)
+    assert public(state, 0)["battle"] == "gasoline"
+    assert not state.rolling(0)
     resolve(do(state, "1: draw"))
     do(state, "1: discard 25")
     resolve(do(state, "0: draw"))
@@ -202,18 +212,22 @@ def test_w16_hazard_on_a_repair_with_right_of_way() -> None:
 def test_w17_a_useless_go() -> None:
     """W-17: MIL-28, MIL-51."""
     state = table({"cards": ["go", *SIX], "safeties": ["right-of-way"]}, {"cards": SIX}, drawn=True)
-    assert state.rolling(0) and not state.useful(0, GO)
+    assert state.rolling(0)
+    assert not state.useful(0, GO)
     do(state, "play go")
-    assert public(state, 0)["battle"] == "go" and state.to_move() == 1
+    assert public(state, 0)["battle"] == "go"
+    assert state.to_move() == 1
 
 
 def test_w18_right_of_way_at_the_start() -> None:
     """W-18: MIL-34, MIL-38 — not a cure; +100; extra turn; a 200 at once."""
     state = table({"cards": ["right-of-way", "200", *SIX[:5]]}, {"cards": SIX}, drawn=True)
     do(state, "play right-of-way")
-    assert public(state, 0)["battle"] is None and state.rolling(0)
+    assert public(state, 0)["battle"] is None
+    assert state.rolling(0)
     assert state.hand_total[0] == 100
-    assert state.to_move() == 0 and state.step == DRAW_STEP
+    assert state.to_move() == 0
+    assert state.step == DRAW_STEP
     do(state, "draw")
     assert state.draw_size == 1
     resolve(state)
@@ -229,9 +243,12 @@ def test_w19_right_of_way_while_limited_on_an_empty_battle_pile() -> None:
     assert public(state, 0)["coup_window"] == "speed-limit"
     assert legal(state) == ["coup right-of-way", "draw"]
     do(state, "0: coup right-of-way")
-    assert public(state, 0)["speed"] is None and public(state, 0)["battle"] == "go" and state.rolling(0)
+    assert public(state, 0)["speed"] is None
+    assert public(state, 0)["battle"] == "go"
+    assert state.rolling(0)
     assert state.hand_total[0] == 400
-    assert state.to_move() == 0 and state.step == DRAW_STEP
+    assert state.to_move() == 0
+    assert state.step == DRAW_STEP
     do(state, "draw")
     assert state.draw_size == 2
 
@@ -249,14 +266,17 @@ def test_w20_coup_fourre() -> None:
     assert legal(state) == ["coup driving-ace", "draw"]
     do(state, "coup driving-ace")
     seat = public(state, 0)
-    assert seat["battle"] == "go" and seat["safeties"] == [{"card": "driving-ace", "coup": True}]
+    assert seat["battle"] == "go"
+    assert seat["safeties"] == [{"card": "driving-ace", "coup": True}]
     assert state.hand_total[0] == 300 + 400
     assert "*Driving Ace" in state.render(0)
-    assert state.to_move() == 0 and state.step == DRAW_STEP
+    assert state.to_move() == 0
+    assert state.step == DRAW_STEP
     do(state, "draw")
     resolve(state)
     assert state.view(0)["content"]["hand"]["pile_size"] == 58
-    assert slots(state)[0] is not None and slots(state)[1] is not None
+    assert slots(state)[0] is not None
+    assert slots(state)[1] is not None
     do(state, "discard 25")
     assert state.to_move() == 1
 
@@ -268,9 +288,11 @@ def test_w21_drew_first_no_coup() -> None:
     resolve(state)
     assert public(state, 0)["coup_window"] is None
     assert refused(state, "coup driving-ace") == "no coup fourre"
-    assert "play driving-ace" in legal(state) and "coup driving-ace" not in legal(state)
+    assert "play driving-ace" in legal(state)
+    assert "coup driving-ace" not in legal(state)
     do(state, "play driving-ace")
-    assert public(state, 0)["battle"] == "go" and state.hand_total[0] == 300 + 100
+    assert public(state, 0)["battle"] == "go"
+    assert state.hand_total[0] == 300 + 100
     do(state, "draw")
     assert state.draw_size == 1
 
@@ -281,7 +303,9 @@ def test_w22_cure_on_a_later_turn() -> None:
     assert state.step == DRAW_STEP
     assert legal(state) == ["draw", "play driving-ace"]
     do(state, "play driving-ace")
-    assert public(state, 0)["battle"] == "go" and state.hand_total[0] == 100 and state.coups[0] == 0
+    assert public(state, 0)["battle"] == "go"
+    assert state.hand_total[0] == 100
+    assert state.coups[0] == 0
     do(state, "draw")
     assert state.draw_size == 2
 
@@ -292,7 +316,9 @@ def test_w23_a_safety_that_cures_nothing() -> None:
     assert refused(state, "play extra-tank") == "must pick first"
     resolve(do(state, "draw"))
     do(state, "play extra-tank")
-    assert state.hand_total[0] == 100 and state.to_move() == 0 and state.step == DRAW_STEP
+    assert state.hand_total[0] == 100
+    assert state.to_move() == 0
+    assert state.step == DRAW_STEP
     do(state, "draw")
     assert state.draw_size == 1
 
@@ -304,8 +330,11 @@ def test_w24_right_of_way_against_stop_while_limited() -> None:
     do(state, "1: play stop")
     do(state, "0: coup right-of-way")
     seat = public(state, 0)
-    assert seat["battle"] is None and seat["speed"] is None and seat["rolling"]
-    assert state.hand_total[0] == 400 and state.step == DRAW_STEP
+    assert seat["battle"] is None
+    assert seat["speed"] is None
+    assert seat["rolling"]
+    assert state.hand_total[0] == 400
+    assert state.step == DRAW_STEP
 
 
 def test_w25_old_limit_new_flat_tire() -> None:
@@ -316,11 +345,15 @@ def test_w25_old_limit_new_flat_tire() -> None:
     assert legal(state) == ["coup puncture-proof", "draw", "play right-of-way"]
     do(state, "play right-of-way")
     seat = public(state, 0)
-    assert seat["speed"] is None and seat["battle"] == "flat-tire" and not seat["rolling"]
-    assert state.hand_total[0] == 100 and seat["coup_window"] == "flat-tire"
+    assert seat["speed"] is None
+    assert seat["battle"] == "flat-tire"
+    assert not seat["rolling"]
+    assert state.hand_total[0] == 100
+    assert seat["coup_window"] == "flat-tire"
     assert state.step == DRAW_STEP
     do(state, "coup puncture-proof")
-    assert public(state, 0)["battle"] == "go" and state.hand_total[0] == 100 + 400
+    assert public(state, 0)["battle"] == "go"
+    assert state.hand_total[0] == 100 + 400
     assert state.cards_held(0) == 4
     resolve(do(state, "draw"))
     assert state.cards_held(0) == 6
@@ -336,11 +369,13 @@ def test_w26_pile_empty_the_window_does_not_stay_open() -> None:
     state = table({"cards": ["driving-ace", "75", "go", "25"], "battle": "go"},
                   {"cards": ["accident", "gasoline", "spare-tire", "repairs"]}, to_act=1, pile=0)
     do(state, "1: play accident")
-    assert state.step == PLAY_STEP and "coup driving-ace" in legal(state)
+    assert state.step == PLAY_STEP
+    assert "coup driving-ace" in legal(state)
     do(state, "0: discard 75")
     assert public(state, 0)["coup_window"] is None
     do(state, "1: discard gasoline")
-    assert "play driving-ace" in legal(state) and "coup driving-ace" not in legal(state)
+    assert "play driving-ace" in legal(state)
+    assert "coup driving-ace" not in legal(state)
     do(state, "0: play driving-ace")
     assert state.hand_total[0] == 100
 
@@ -358,8 +393,10 @@ def test_w28_all_four() -> None:
                   {"cards": SIX}, drawn=True)
     assert state.hand_total[0] == 600
     do(state, "play right-of-way")
-    assert state.events[-1].number == 400 and state.hand_total[0] == 1000
-    assert state.to_move() == 0 and state.step == DRAW_STEP
+    assert state.events[-1].number == 400
+    assert state.hand_total[0] == 1000
+    assert state.to_move() == 0
+    assert state.step == DRAW_STEP
 
 
 def test_w29_tidy_after_a_normal_play() -> None:
@@ -407,8 +444,10 @@ def test_w32_the_pile_runs_out_and_the_hand_ends() -> None:
                   pile=["200"])
     do(state, "0: draw")
     state.play_text("card 200")
-    assert state.last_hand is not None and state.last_hand.how == "play-out"
-    assert state.stale and state.to_move() == CHANCE
+    assert state.last_hand is not None
+    assert state.last_hand.how == "play-out"
+    assert state.stale
+    assert state.to_move() == CHANCE
     assert state.last_hand.lines[0][4:] == (0, 0, 0, 0, 0)
 
 
@@ -417,9 +456,11 @@ def test_w33_speed_limit_near_the_goal_is_not_useful() -> None:
     state = table({"cards": ["speed-limit", "75"], "battle": "stop"},
                   {"cards": ["100", "gasoline"], "battle": "go", "miles": {"100": 6, "75": 1}},
                   to_act=1, pile=0)
-    assert state.play_error(0, SPEED_LIMIT) is None and not state.useful(0, SPEED_LIMIT)
+    assert state.play_error(0, SPEED_LIMIT) is None
+    assert not state.useful(0, SPEED_LIMIT)
     do(state, "1: discard gasoline")
-    assert state.last_hand is not None and state.last_hand.how == "play-out"
+    assert state.last_hand is not None
+    assert state.last_hand.how == "play-out"
 
 
 def test_w34_play_out_goes_on() -> None:
@@ -431,7 +472,8 @@ def test_w34_play_out_goes_on() -> None:
     do(state, "1: play 25")
     assert state.to_move() == 1  # S0 holds nothing: skipped
     do(state, "1: play 50")
-    assert state.last_hand is not None and state.last_hand.how == "play-out"
+    assert state.last_hand is not None
+    assert state.last_hand.how == "play-out"
 
 
 def test_w35_delayed_action() -> None:
@@ -439,7 +481,8 @@ def test_w35_delayed_action() -> None:
     state = table({"cards": ["gasoline", "stop"]}, {"cards": ["100", "25"], "battle": "go",
                                                     "miles": {"100": 6}}, to_act=1, pile=0)
     do(state, "1: play 100")
-    assert state.step == EXTENSION and state.to_move() == 1
+    assert state.step == EXTENSION
+    assert state.to_move() == 1
     do(state, "1: extend no")
     assert state.last_hand is not None
     assert state.last_hand.how == "declined"
@@ -465,12 +508,15 @@ def test_w37_the_extension_is_won_by_the_other_seat() -> None:
     state = table({"cards": ["200", *SIX[:5]], "battle": "go", "miles": {"100": 5}},
                   {"cards": SIX, "battle": "go", "miles": {"100": 4}}, drawn=True)
     do(state, "play 200", "extend yes")
-    assert state.goal == 1000 and state.extended and state.to_move() == 1
+    assert state.goal == 1000
+    assert state.extended
+    assert state.to_move() == 1
     state = table({"cards": SIX, "battle": "go", "miles": {"75": 4, "100": 2, "200": 1}},
                   {"cards": ["100", *SIX[:5]], "battle": "go", "miles": {"100": 7, "75": 2, "50": 1}},
                   goal=1000, to_act=1, drawn=True, pile=20)
     do(state, "1: play 100")
-    assert state.last_hand is not None and state.last_hand.how == "1000"
+    assert state.last_hand is not None
+    assert state.last_hand.how == "1000"
     assert state.last_hand.lines[1][4:] == (400, 300, 0, 200, 0)
     assert state.last_hand.lines[0][4:] == (0, 0, 0, 0, 0)
 
@@ -483,7 +529,8 @@ def test_w38_an_extension_that_fails() -> None:
                   goal=1000, pile=0)
     do(state, "0: discard gasoline")
     score = state.last_hand
-    assert score is not None and score.how == "play-out"
+    assert score is not None
+    assert score.how == "play-out"
     assert score.lines[0] == (850, 100, 0, 0, 0, 0, 0, 0, 0)
     assert score.lines[1] == (600, 0, 0, 0, 0, 0, 0, 0, 0)
 
@@ -494,11 +541,14 @@ def test_w40_5000_passed_during_a_hand() -> None:
                   {"cards": ["100", *SIX[:5]], "battle": "go", "miles": {"100": 1}},
                   match={"totals": [4700, 4975]}, to_act=1, drawn=True)
     do(state, "1: play 100")
-    assert state.game_total[1] == 5075 and not state.is_over()
+    assert state.game_total[1] == 5075
+    assert not state.is_over()
     resolve(do(state, "0: draw"))
     do(state, "0: play 100", "0: extend no")
     outcome = state.outcome()
-    assert outcome is not None and outcome.winner == 0 and outcome.scores == (5500.0, 5075.0)
+    assert outcome is not None
+    assert outcome.winner == 0
+    assert outcome.scores == (5500.0, 5075.0)
     assert state.games_won == [1, 0]
 
 
@@ -509,7 +559,9 @@ def test_w41_tie() -> None:
                   match={"totals": [4700, 5200]}, drawn=True)
     do(state, "play 100", "extend no")
     outcome = state.outcome()
-    assert outcome is not None and outcome.winner is None and outcome.scores == (5200.0, 5200.0)
+    assert outcome is not None
+    assert outcome.winner is None
+    assert outcome.scores == (5200.0, 5200.0)
     assert state.games_won == [0, 0]
 
 
@@ -523,5 +575,6 @@ def test_w42_double_draw_with_one_card_left() -> None:
     do(state, "draw")
     assert state.draw_size == 1
     resolve(state)
-    assert state.last_hand is not None and state.last_hand.how == "play-out"
+    assert state.last_hand is not None
+    assert state.last_hand.how == "play-out"
     assert state.last_hand.lines[0][3] == 300

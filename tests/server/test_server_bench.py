@@ -18,7 +18,8 @@ def test_a_short_server_bench_prints_its_figures() -> None:
     )
     assert result.returncode == 0, result.stdout + result.stderr
     assert "action -> broadcast to the opponent: median" in result.stdout, result.stdout
-    assert "server CPU:" in result.stdout and "connections lost: 0" in result.stdout, result.stdout
+    assert "server CPU:" in result.stdout, result.stdout
+    assert "connections lost: 0" in result.stdout, result.stdout
 
 
 def test_bad_arguments_exit_with_status_2() -> None:

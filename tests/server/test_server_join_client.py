@@ -52,7 +52,8 @@ class Terminal:
 
     def finish(self) -> tuple[int, str]:
         """Closes standard input; the exit status and the rest of the output."""
-        assert self.process.stdin is not None and self.process.stdout is not None
+        assert self.process.stdin is not None
+        assert self.process.stdout is not None
         self.process.stdin.close()
         rest = self.process.stdout.read().decode(errors="replace")
         return self.process.wait(WAIT), self.output + rest
@@ -71,7 +72,8 @@ async def test_the_terminal_plays_a_seat_and_comes_back(
 
     terminal = Terminal(["loa", "--join", page], tmp_path)
     opening = terminal.read_until(PROMPT)
-    assert "You took seat 0 (Black)" in opening and "White (Bob)" in opening
+    assert "You took seat 0 (Black)" in opening
+    assert "White (Bob)" in opening
     assert " 1  - b b b b b b -" in opening  # the game's own board drawing
     await white.expect("state", status="running")  # the last seat taken: the match starts
     terminal.type("b1-b5")
@@ -84,7 +86,8 @@ async def test_the_terminal_plays_a_seat_and_comes_back(
     assert (await white.expect("update", version=1))["event"] == {"version": 1, "seat": 0, "action": "b1-d3"}
     terminal.process.send_signal(signal.SIGINT)  # Ctrl-C while waiting: the seat is kept
     status, output = terminal.finish()
-    assert status == 130 and "your seat is kept" in output, output
+    assert status == 130, output
+    assert "your seat is kept" in output, output
 
     # White moves while Black is away; the same command (by its WebSocket address this time, and
     # without naming the game) takes Black's seat back.
@@ -93,7 +96,8 @@ async def test_the_terminal_plays_a_seat_and_comes_back(
     again = Terminal(["--join", server.match_ws(match_id)], tmp_path)
     back = again.read_until(PROMPT)
     assert "Back in your seat (Black)" in back
-    assert "While you were away:\nWhite plays a2-c2" in back and "b1-d3" not in back  # only what was missed
+    assert "While you were away:\nWhite plays a2-c2" in back
+    assert "b1-d3" not in back
     again.type("e1-e3")
     assert "Black plays e1-e3" in again.read_until("Waiting for White")
     update = await white.expect("update", version=3)
@@ -110,7 +114,9 @@ async def test_the_terminal_plays_a_seat_and_comes_back(
     # A seat that is taken cannot be joined; a match of another game is refused; both say why.
     other = Terminal(["loa", "--join", page, "--seat", "white"], tmp_path / "elsewhere")
     status, output = other.finish()
-    assert status == 1 and "already taken" in output, output
+    assert status == 1, output
+    assert "already taken" in output, output
     wrong = Terminal(["no-such-game", "--join", page], tmp_path / "elsewhere")
     status, output = wrong.finish()
-    assert status == 1 and "not no-such-game" in output, output
+    assert status == 1, output
+    assert "not no-such-game" in output, output

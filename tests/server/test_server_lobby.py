@@ -31,7 +31,8 @@ def test_games_are_described_by_their_metadata(server: Server) -> None:
         assert entry["help"] == (f"/help/{name}" if has_page else None)
         if has_page:
             assert server.call("GET", entry["help"])[0] == 200
-        assert entry["end_reasons"] == dict(info.end_reasons) and entry["end_reasons"]
+        assert entry["end_reasons"] == dict(info.end_reasons)
+        assert entry["end_reasons"]
         assert entry["listed"] is info.listed
         assert (entry["chance"], entry["hidden_information"]) == (info.chance, info.hidden_information)
 
@@ -42,7 +43,8 @@ def test_an_unlisted_game_is_declared_and_plays_by_name(server: Server) -> None:
     assert hidden, "no registered game is unlisted"
     for game in hidden:
         created = server.create(game=game.info.name, seats=["open"] * game.info.default_players, join=0)
-        assert created["match"]["game"] == game.info.name and created["seat"] == 0
+        assert created["match"]["game"] == game.info.name
+        assert created["seat"] == 0
     status, answer = server.call("POST", "/api/matches", {"game": "no-such-game"})
     assert status == 404
     for game in hidden:  # the error lists the games on offer, not the hidden ones
@@ -53,17 +55,21 @@ def test_create_list_and_join(server: Server) -> None:
     created = server.create(game="loa", options={"move_limit": 80}, seats=["open", "open"])
     match = created["match"]
     assert "token" not in created
-    assert match["status"] == "open" and match["version"] == 0 and match["to_move"] == 0
+    assert match["status"] == "open"
+    assert match["version"] == 0
+    assert match["to_move"] == 0
     assert match["options"]["move_limit"] == 80
     assert [seat["kind"] for seat in match["seats"]] == ["open", "open"]
     listed = server.call("GET", "/api/matches")[1]["matches"]
     assert match["id"] in [entry["id"] for entry in listed]
 
     first = server.join(match["id"], name="Ann")
-    assert first["seat"] == 0 and len(first["token"]) >= 20
+    assert first["seat"] == 0
+    assert len(first["token"]) >= 20
     assert first["ws"] == f"/ws/matches/{match['id']}"
     second = server.join(match["id"], seat=1, name="Bob")
-    assert second["seat"] == 1 and second["token"] != first["token"]
+    assert second["seat"] == 1
+    assert second["token"] != first["token"]
     assert second["match"]["status"] == "running"
     assert [seat["player"] for seat in second["match"]["seats"]] == ["Ann", "Bob"]
     assert server.call("POST", f"/api/matches/{match['id']}/join", {"seat": 1})[0] == 409
@@ -71,7 +77,8 @@ def test_create_list_and_join(server: Server) -> None:
 
 def test_create_and_join_at_once(server: Server) -> None:
     created = server.create(game="loa", seats=["open", "bot:random"], join=0, name="Ann")
-    assert created["seat"] == 0 and created["token"]
+    assert created["seat"] == 0
+    assert created["token"]
     assert created["match"]["status"] == "running"
     assert created["match"]["seats"][1] == {
         "seat": 1, "name": "White", "kind": "bot", "player": None, "bot": "random", "connected": True}
@@ -84,14 +91,16 @@ def test_seats_are_named_for_the_match(server: Server) -> None:
     assert [seat["name"] for seat in match["seats"]] == ["Red", "Yellow"]
     server.join(match["id"], seat=0, name="Ann")
     status, answer = server.call("POST", f"/api/matches/{match['id']}/join", {"seat": 0})
-    assert status == 409 and answer["error"]["message"] == "seat 0 (Red) is already taken"
+    assert status == 409
+    assert answer["error"]["message"] == "seat 0 (Red) is already taken"
     assert [seat["name"] for seat in server.join(match["id"])["match"]["seats"]] == ["Red", "Yellow"]
 
 
 def test_a_games_set_up_is_shown_as_a_spectator_sees_it(server: Server) -> None:
     for name, game in GAMES.items():
         status, answer = server.call("GET", f"/api/games/{name}/start")
-        assert status == 200 and answer["view"] == game.new().view(None)
+        assert status == 200
+        assert answer["view"] == game.new().view(None)
     assert server.call("GET", "/api/games/chess/start")[0] == 404
 
 
@@ -124,7 +133,8 @@ def test_bad_creations_say_what_is_wrong(server: Server, body: Any, status: int,
 
 def test_bad_json_body(server: Server) -> None:
     status, answer = server.call("POST", "/api/matches", raw=b"{not json")
-    assert status == 400 and answer["error"]["code"] == "bad_json"
+    assert status == 400
+    assert answer["error"]["code"] == "bad_json"
 
 
 def test_bad_joins(server: Server) -> None:
@@ -159,14 +169,19 @@ async def test_watch_as_spectator(server: Server, clients: list[Client]) -> None
     match_id = created["match"]["id"]
     spectator = await open_client(clients, server, match_id, "spectator")
     state = await spectator.hello()
-    assert state["seat"] is None and state["legal"] == [] and state["status"] == "open"
+    assert state["seat"] is None
+    assert state["legal"] == []
+    assert state["status"] == "open"
     check_message(state, None, LOA.new(options=created["match"]["options"], seed=0))
     assert state["events"] == []
-    assert state["seats"][0]["kind"] == "person" and state["seats"][1]["kind"] == "open"
+    assert state["seats"][0]["kind"] == "person"
+    assert state["seats"][1]["kind"] == "open"
     # A spectator is told when a seat is taken, and when the match starts.
     server.join(match_id)
     started = await spectator.expect("state")
-    assert started["status"] == "running" and started["seat"] is None and started["legal"] == []
+    assert started["status"] == "running"
+    assert started["seat"] is None
+    assert started["legal"] == []
     listed = server.call("GET", "/api/matches")[1]["matches"]
     assert {"id": match_id, "status": "running"}.items() <= next(
         entry for entry in listed if entry["id"] == match_id).items()

@@ -56,10 +56,13 @@ async def test_a_whole_game_between_two_players(server: Server, clients: list[Cl
             update = await client.expect("update")
             assert update["event"] == {"version": version, "seat": mover, "action": text}
             check_snapshot(update, seat, state)
-    assert version > 10 and state.outcome().winner is not None  # type: ignore[union-attr]
-    assert update["view"]["outcome"] == state.outcome_json() and update["view"]["outcome"]["words"]
+    assert version > 10
+    assert state.outcome().winner is not None
+    assert update["view"]["outcome"] == state.outcome_json()
+    assert update["view"]["outcome"]["words"]
     summary = server.summary(match_id)
-    assert summary["status"] == "over" and summary["version"] == version
+    assert summary["status"] == "over"
+    assert summary["version"] == version
     assert summary["outcome"] == state.outcome_json()
     # A late spectator gets the whole game as events, once.
     late = await open_client(clients, server, match_id, "late spectator")
@@ -79,7 +82,8 @@ async def test_bots_play_their_seats(server: Server, clients: list[Client]) -> N
     state = check_snapshot(await watcher.hello(), None)
     while not state.is_over():
         update = await watcher.expect("update")
-        assert update["event"]["seat"] in (0, 1) and update["event"]["version"] == len(state.history) + 1
+        assert update["event"]["seat"] in (0, 1)
+        assert update["event"]["version"] == len(state.history) + 1
         state.play_text(update["event"]["action"])
         check_snapshot(update, None, state)
     assert server.summary(match_id)["status"] == "over"
@@ -93,7 +97,8 @@ async def test_a_person_against_a_bot(server: Server, clients: list[Client]) -> 
     snapshot = await person.hello(created["token"])
     state = check_snapshot(snapshot, 0)
     for _ in range(3):
-        assert snapshot["view"]["to_move"] == 0 and snapshot["legal"]
+        assert snapshot["view"]["to_move"] == 0
+        assert snapshot["legal"]
         text = snapshot["legal"][0]["text"]
         await person.send({"type": "action", "text": text, "version": snapshot["version"]})
         mine = await person.expect("update")
@@ -130,7 +135,8 @@ async def test_reconnect_with_the_token_gets_the_seat_and_the_missed_moves(
     # White reloads the page: same token, the one move so far, White's turn.
     white = await open_client(clients, server, match_id, "white again")
     state = await white.hello(white_token)
-    assert state["seat"] == 1 and state["events"] == [{"version": 1, "seat": 0, "action": "b1-d3"}]
+    assert state["seat"] == 1
+    assert state["events"] == [{"version": 1, "seat": 0, "action": "b1-d3"}]
     assert state["legal"]
     await black.seat_connected(1, True)
     await white.send({"type": "action", "text": state["legal"][0]["text"], "version": 1})
@@ -145,14 +151,16 @@ async def test_reconnect_with_the_token_gets_the_seat_and_the_missed_moves(
     assert state["events"] == [{"version": 1, "seat": 0, "action": "b1-d3"},
                                {"version": 2, "seat": 1, "action": played}]
     check_snapshot(state, 0)
-    assert state["view"]["to_move"] == 0 and state["legal"]
+    assert state["view"]["to_move"] == 0
+    assert state["legal"]
     # A second connection with the same token (a second tab) acts for the same seat.
     tab = await open_client(clients, server, match_id, "black tab")
     assert (await tab.hello(black_token))["seat"] == 0
     await tab.send({"type": "action", "text": state["legal"][0]["text"], "version": 2})
     for client in (black, white, tab):
         update = await client.expect("update", version=3)
-        assert "events" not in update and "seats" not in update  # an update never repeats history
+        assert "events" not in update
+        assert "seats" not in update
 
 
 @ASYNC

@@ -73,7 +73,8 @@ async def test_sigkill_mid_game_and_restart(own_server: Server, clients: list[Cl
     players = [await open_client(clients, server, people_id, f"person {seat} again") for seat in (0, 1)]
     for seat in (0, 1):
         state = await players[seat].hello(tokens[seat])
-        assert state["seat"] == seat and state["version"] == 4
+        assert state["seat"] == seat
+        assert state["version"] == 4
         assert texts_of(state) == played
     legal = players[0].seen[-1]["legal"] or (await players[0].expect("state"))["legal"]
     await players[0].send({"type": "action", "text": legal[0]["text"], "version": 4})
@@ -90,7 +91,8 @@ async def test_sigkill_mid_game_and_restart(own_server: Server, clients: list[Cl
 
     person = await open_client(clients, server, mixed_id, "person v bot again")
     state = await person.hello(mixed["token"])
-    assert state["version"] >= 1 and texts_of(state)[0] == first["legal"][0]["text"]
+    assert state["version"] >= 1
+    assert texts_of(state)[0] == first["legal"][0]["text"]
     while state["view"]["to_move"] != 0 and state["status"] == "running":
         state = await person.expect("update")  # the bot's reply, after the restart if need be
     assert state["version"] == 2

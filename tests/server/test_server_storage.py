@@ -39,7 +39,8 @@ async def test_append_checks_the_expected_version(store: Store) -> None:
     (loaded,) = await store.load_all()
     assert loaded.actions == [100, 200, 300]
     assert (loaded.game, loaded.players, loaded.options, loaded.seed) == ("loa", 2, {"move_limit": 60}, 9)
-    assert [seat.kind for seat in loaded.seats] == ["open", "bot"] and loaded.seats[1].bot == "random"
+    assert [seat.kind for seat in loaded.seats] == ["open", "bot"]
+    assert loaded.seats[1].bot == "random"
 
 
 @ASYNC

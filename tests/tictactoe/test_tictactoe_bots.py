@@ -65,10 +65,12 @@ def test_the_strong_bot_never_loses_to_random(seed: int) -> None:
         bots = [make_bot("tictactoe", "random", seed), make_bot("tictactoe", "random", seed)]
         bots[strong_seat] = make_bot("tictactoe", "strong", seed)
         outcome = play_out(bots, seed).outcome()
-        assert outcome is not None and outcome.winner in (strong_seat, None)
+        assert outcome is not None
+        assert outcome.winner in (strong_seat, None)
 
 
 def test_two_strong_bots_draw() -> None:
     # Tic-tac-toe is a draw with best play on both sides.
     outcome = play_out([make_bot("tictactoe", "strong", 5), make_bot("tictactoe", "strong", 6)], 5).outcome()
-    assert outcome is not None and outcome.reason == "full-board"
+    assert outcome is not None
+    assert outcome.reason == "full-board"

@@ -137,8 +137,11 @@ def test_three_in_a_line_wins_at_once(rows: str, move: str, line: list[str]) -> 
     assert state.outcome() is None
     state.play_text(move)
     outcome = state.outcome()
-    assert outcome is not None and outcome.winner == 0 and outcome.reason == "three-in-a-row"
-    assert state.to_move() == NOBODY and state.legal_actions() == []
+    assert outcome is not None
+    assert outcome.winner == 0
+    assert outcome.reason == "three-in-a-row"
+    assert state.to_move() == NOBODY
+    assert state.legal_actions() == []
     assert sorted(state.view(None)["content"]["line"]) == sorted(line)
     assert state.view(1)["outcome"]["words"] == "three in a row"
 
@@ -147,7 +150,8 @@ def test_o_wins_with_a_line_too() -> None:
     # TTT-4
     state = played("a1", "b2", "c1", "b1", "a2", "b3")
     outcome = state.outcome()
-    assert outcome is not None and outcome.winner == 1
+    assert outcome is not None
+    assert outcome.winner == 1
     assert state.view(0)["outcome"] == {
         "winner": 1, "reason": "three-in-a-row", "scores": [], "words": "three in a row"
     }
@@ -157,7 +161,9 @@ def test_a_full_board_without_a_line_is_a_draw() -> None:
     # TTT-5
     state = played("b2", "a1", "c3", "a3", "a2", "c2", "b3", "b1", "c1")
     outcome = state.outcome()
-    assert outcome is not None and outcome.winner is None and outcome.reason == "full-board"
+    assert outcome is not None
+    assert outcome.winner is None
+    assert outcome.reason == "full-board"
     assert state.view(None)["content"]["line"] is None
     assert GAME.info.reason_words(outcome.reason) == "the board is full"
 
@@ -167,7 +173,8 @@ def test_the_last_square_can_still_win() -> None:
     state = position("oox/xxo/-xo", "x")
     state.play_text("a1")
     outcome = state.outcome()
-    assert outcome is not None and outcome.winner == 0
+    assert outcome is not None
+    assert outcome.winner == 0
 
 
 def test_every_game_of_tic_tac_toe_counted() -> None:
@@ -198,7 +205,8 @@ def test_every_game_of_tic_tac_toe_counted() -> None:
     assert winners == {0: 131_184, 1: 77_904, None: 46_080}
     # The quickest win is X's at the fifth move: 8 lines, 3! orders of X's marks, O's two
     # marks on 2 of the 6 other squares in either order.
-    assert min(moves for _, moves in ends) == 5 and ends[(0, 5)] == 8 * 6 * 15 * 2
+    assert min(moves for _, moves in ends) == 5
+    assert ends[(0, 5)] == 8 * 6 * 15 * 2
     assert sum(count for (_, moves), count in ends.items() if moves == 9) == 81_792 + 46_080
 
 
@@ -233,7 +241,8 @@ def test_impossible_positions_are_refused(start: object, reason: str) -> None:
 def test_a_position_already_won_is_over() -> None:
     # TTT-6 with TTT-4: O to move after X made a line
     state = position("xxx/oo-/---", "o")
-    assert state.is_over() and state.outcome() is not None
+    assert state.is_over()
+    assert state.outcome() is not None
 
 
 # --- the contract, as tic-tac-toe meets it -------------------------------------------------------

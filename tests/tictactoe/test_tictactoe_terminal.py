@@ -24,7 +24,8 @@ def test_two_people_play_to_a_win(
     moves = ["a1", "a2", "b1", "b2", "c1"]
     status, out = run(["tictactoe", "--seat", "0=human", "--seat", "1=human"], moves, monkeypatch, capsys)
     assert status == 0
-    assert " 1  x x x" in out and " 2  o o -" in out
+    assert " 1  x x x" in out
+    assert " 2  o o -" in out
     assert "X wins" in out
 
 
@@ -37,4 +38,5 @@ def test_a_person_plays_the_strong_bot_to_the_end(
     status, out = run(args, squares, monkeypatch, capsys)
     assert status == 0
     assert "already holds an O" in out
-    assert "Result:" in out and "X wins" not in out  # the strong bot does not lose to this
+    assert "Result:" in out
+    assert "X wins" not in out

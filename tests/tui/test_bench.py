@@ -33,4 +33,5 @@ def test_quick_bench_prints_the_perft_counts() -> None:
 def test_bad_arguments_exit_with_status_2(args: list[str], capsys: pytest.CaptureFixture[str]) -> None:
     assert bench.main(args) == 2
     err = capsys.readouterr().err
-    assert err.startswith("parlour bench: ") and "Traceback" not in err
+    assert err.startswith("parlour bench: ")
+    assert "Traceback" not in err

@@ -52,7 +52,8 @@ async def test_a_whole_hand_through_the_keys(kind: str) -> None:
         if kind == "classic":  # Comp's cards leave from the slots it names (MIL-106 step 9)
             assert any(line.startswith("1: ") and " @" in line for line in state.record_lines())
         await press(pilot, "y")
-        assert state.hand_serial == 2 and not state.stale
+        assert state.hand_serial == 2
+        assert not state.stale
         assert lines(pilot)[5][42:] == "                   ----   ----   -----"  # small window again
         assert "Comp" not in "".join(lines(pilot)[11:13]) or state.events[-1].seat == 1
 
@@ -67,7 +68,8 @@ async def test_comp_decides_from_its_view_only() -> None:
         assert bot.shown
         for seen in bot.shown:
             assert isinstance(seen, MilleState)
-            assert seen is not app.state and seen.history == []
+            assert seen is not app.state
+            assert seen.history == []
         assert app.state.to_move() == 0
 
 
@@ -116,11 +118,13 @@ async def test_choosing_a_slot() -> None:
         await press(pilot, "p", "u")
         assert prompt(pilot) == ">>:Move: U"
         await press(pilot, "space", "enter", "x", "7")
-        assert prompt(pilot) == ">>:Move: U" and app.bells == 2
+        assert prompt(pilot) == ">>:Move: U"
+        assert app.bells == 2
         await press(pilot, "0")
         assert prompt(pilot) == ">>:Move: UP"
         await press(pilot, "q")
-        assert prompt(pilot) == ">>:Move: UP" and app.bells == 3
+        assert prompt(pilot) == ">>:Move: UP"
+        assert app.bells == 3
         await press(pilot, "backspace")
         assert prompt(pilot) == ">>:Move: U"
         await press(pilot, "3", "ctrl+u")
@@ -142,10 +146,13 @@ async def test_your_extension() -> None:
     async with app.run_test() as pilot:
         await press(pilot, "u", "1", "enter")  # 675 + 25
         assert prompt(pilot) == "Extension?"
-        assert lines(pilot)[1][61:65] == " 700" and lines(pilot)[18].startswith("25")
-        assert lines(pilot)[6][:20] == "P".ljust(20) and lines(pilot)[7][:4] == "1 50"  # MIL-16
+        assert lines(pilot)[1][61:65] == " 700"
+        assert lines(pilot)[18].startswith("25")
+        assert lines(pilot)[6][:20] == "P".ljust(20)
+        assert lines(pilot)[7][:4] == "1 50"
         await press(pilot, "k")
-        assert prompt(pilot) == "Extension? k" and app.bells == 1
+        assert prompt(pilot) == "Extension? k"
+        assert app.bells == 1
         await press(pilot, "Y")
         assert app.state.goal == 1000
         assert lines(pilot)[4][9:18] == "Extension"
@@ -166,7 +173,8 @@ async def test_the_next_game() -> None:
         assert prompt(pilot) == "Another game?"
         assert lines(pilot)[14][55:] == "Games    1     0"
         await press(pilot, "y")
-        assert app.state.game_no == 2 and app.state.game_total == [0, 0]
+        assert app.state.game_no == 2
+        assert app.state.game_total == [0, 0]
         assert app.state.games_won == [1, 0]
         assert app.state.hand_serial == 2  # the alternation goes on (MIL-13): Comp starts
         # MIL-56, MIL-66: the next game is a new state; the match keeps the first one's record
@@ -193,7 +201,8 @@ async def test_comps_moves_are_shown() -> None:
         assert message(pilot) == "cannot move now"
         await press(pilot, "u", "2", "enter")  # your Go
         assert message(pilot) == ""
-        assert lines(pilot)[11][20:24] == "PLAY" and lines(pilot)[12][20:36] == f"{'Go':>16}"
+        assert lines(pilot)[11][20:24] == "PLAY"
+        assert lines(pilot)[12][20:36] == f"{'Go':>16}"
         assert lines(pilot)[14][:40] == "  Go".ljust(20) + "  Go".ljust(20)
         assert TOKENS[app.state.battle[1]] == "go"
 
@@ -218,10 +227,12 @@ async def test_keys_typed_while_comp_thinks_wait_their_turn() -> None:
     async with app.run_test() as pilot:
         await press(pilot, "p")
         await pilot.press("d", "1", "enter", "p", "u")  # Comp starts thinking after the Enter
-        assert app.busy and list(app.pending) == ["p", "u"]
+        assert app.busy
+        assert list(app.pending) == ["p", "u"]
         assert prompt(pilot) == ""  # no prompt while Comp moves
         bot.go_on.set()
         await settle(pilot)
-        assert not app.busy and not app.pending
+        assert not app.busy
+        assert not app.pending
         assert prompt(pilot) == ">>:Move: U"
         assert app.state.record_lines()[-2] == "0: draw"

@@ -83,7 +83,8 @@ async def test_save_and_resume_exactly(kind: str) -> None:
         await decide(pilot, 6)
         await save_as(pilot, "g1")
         assert re.fullmatch(rf"g1 \[{CTIME}\]", message(pilot))
-        assert prompt(pilot) == ">>:Move:" and app.bells == 0
+        assert prompt(pilot) == ">>:Move:"
+        assert app.bells == 0
         saved = snapshot(app.state)
         await decide(pilot, 12)
         unsaved = snapshot(app.state)
@@ -113,23 +114,28 @@ async def test_same_file_overwrite_and_cancel() -> None:
         await press(pilot, "p", "S")
         assert prompt(pilot) == "Same file?"
         await press(pilot, "s")
-        assert prompt(pilot) == "Same file? s" and app.bells == 1
+        assert prompt(pilot) == "Same file? s"
+        assert app.bells == 1
         await press(pilot, "y")
-        assert message(pilot).startswith("g2 [") and prompt(pilot) == ">>:Move:"
+        assert message(pilot).startswith("g2 [")
+        assert prompt(pilot) == ">>:Move:"
         assert read_save(Path("g2")).match.state.record_lines() == app.state.record_lines()
         # Another existing file: asked, and N keeps it.
         await press(pilot, "s", "n", *"other", "enter")
         assert prompt(pilot) == "Overwrite file?"
         await press(pilot, "s", "n")
-        assert app.bells == 2 and prompt(pilot) == ">>:Move:"
+        assert app.bells == 2
+        assert prompt(pilot) == ">>:Move:"
         assert Path("other").read_text() == "keep me"
         # The file the match came from, by name: no question.
         await press(pilot, "s", "n", *"./g2", "enter")
-        assert message(pilot).startswith("./g2 [") and prompt(pilot) == ">>:Move:"
+        assert message(pilot).startswith("./g2 [")
+        assert prompt(pilot) == ">>:Move:"
         # An empty name cancels; nothing is shown.
         before = message(pilot)
         await press(pilot, "s", "n", "enter")
-        assert prompt(pilot) == ">>:Move:" and message(pilot) == before
+        assert prompt(pilot) == ">>:Move:"
+        assert message(pilot) == before
         await press(pilot, "s", "N", *"other", "enter", "Y")
         assert message(pilot).startswith("other [")
     data = json.loads(Path("other").read_text())
@@ -147,7 +153,8 @@ async def test_typing_a_file_name() -> None:
         assert prompt(pilot) == "file: ab"
         await press(pilot, "ctrl+u", *"g3", "enter")
         assert message(pilot).startswith("g3 [")
-    assert Path("g3").exists() and not Path("ab").exists()
+    assert Path("g3").exists()
+    assert not Path("ab").exists()
 
 
 @ASYNC
@@ -158,7 +165,8 @@ async def test_saving_at_the_extension_question() -> None:
         await press(pilot, "u", "1", "enter")
         assert prompt(pilot) == "Extension?"
         await press(pilot, "s", *"g4", "enter")
-        assert prompt(pilot) == "Extension?" and message(pilot).startswith("g4 [")
+        assert prompt(pilot) == "Extension?"
+        assert message(pilot).startswith("g4 [")
     assert json.loads(Path("g4").read_text())["hand"]["step"] == "extension"
     loaded = read_save(Path("g4"))
     app = app_of(loaded.match, loaded.notice)
@@ -189,7 +197,8 @@ async def test_saving_at_another_hand_then_no() -> None:
     app = app_of(loaded.match, loaded.notice)
     async with app.run_test() as pilot:
         await press(pilot)  # Comp's turn first
-        assert app.state.hand_serial == 2 and not app.state.stale
+        assert app.state.hand_serial == 2
+        assert not app.state.stale
         assert app.state.events[0].seat == 1  # hand 2 is Comp's to start
         assert prompt(pilot) == ">>:Move:"
         assert lines(pilot)[5][42:] == "                   ----   ----   -----"
@@ -204,8 +213,10 @@ async def test_declining_then_saving() -> None:
         await press(pilot, "u", "1", "enter", "n", "n")
         assert prompt(pilot) == "Save game?"
         await press(pilot, "s", *"no/such/dir/g6", "enter")
-        assert message(pilot) == "No such file or directory" and app.bells == 1
-        assert app.state.hand_no == 2 and not app.state.stale  # as after Y: the next hand
+        assert message(pilot) == "No such file or directory"
+        assert app.bells == 1
+        assert app.state.hand_no == 2
+        assert not app.state.stale
     app = app_for(near_the_end())
     async with app.run_test() as pilot:
         await press(pilot, "u", "1", "enter", "n", "n", "y", "enter")
@@ -215,7 +226,8 @@ async def test_declining_then_saving() -> None:
         await press(pilot, "u", "1", "enter", "n", "n", "y", *"g6", "enter")
     assert app.return_code == 0
     resumed = read_save(Path("g6")).match.state
-    assert resumed.stale and resumed.hand_serial == 1
+    assert resumed.stale
+    assert resumed.hand_serial == 1
 
 
 @ASYNC
@@ -224,9 +236,11 @@ async def test_really_can_save_first() -> None:
     app = app_for(seed=24)
     async with app.run_test() as pilot:
         await press(pilot, "q", "s", *"g7", "enter")
-        assert prompt(pilot) == "Really?" and message(pilot).startswith("g7 [")
+        assert prompt(pilot) == "Really?"
+        assert message(pilot).startswith("g7 [")
         await press(pilot, "y")
-    assert app.return_code == 0 and Path("g7").exists()
+    assert app.return_code == 0
+    assert Path("g7").exists()
 
 
 # --- the file ----------------------------------------------------------------------------------------
@@ -244,22 +258,28 @@ def test_the_file_format() -> None:
     state.apply(state.sample_chance())
     write_save(Path("f.json"), match)
     data = json.loads(Path("f.json").read_text(encoding="utf-8"))
-    assert data["format"] == "parlour-mille-save" and data["version"] == 2
+    assert data["format"] == "parlour-mille-save"
+    assert data["version"] == 2
     assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", data["saved_at"])
     assert data["seed"] == 31
     assert data["record"][:13] == [line for line in state.record_lines()[:13]]
-    assert data["record"][12:14] == ["0: draw", data["record"][13]] and data["record"][13].startswith("card ")
+    assert data["record"][12:14] == ["0: draw", data["record"][13]]
+    assert data["record"][13].startswith("card ")
     assert {"game_no", "hand_no", "hand_serial", "games_won", "totals", "result"} <= set(data["match"])
     hand = data["hand"]
     assert {"phase", "step", "to_act", "drawn", "goal", "extended", "pile", "discards", "seats"} <= set(hand)
-    assert hand["phase"] == "decision" and hand["step"] == "play" and hand["drawn"] is True
+    assert hand["phase"] == "decision"
+    assert hand["step"] == "play"
+    assert hand["drawn"] is True
     assert len(hand["pile"]) == 88
     for seat in hand["seats"]:
         assert len(seat["slots"]) == 7
         assert {"battle", "speed", "battle_pile", "speed_pile", "safeties", "miles", "hand_total",
-                "coup_window"} <= set(seat) and "order" not in seat
+                "coup_window"} <= set(seat)
+        assert "order" not in seat
     assert data["players"][0] == {"name": "You", "controller": "human"}
-    assert data["players"][1]["controller"] == "bot" and data["players"][1]["bot"] == "random"
+    assert data["players"][1]["controller"] == "bot"
+    assert data["players"][1]["bot"] == "random"
     assert data["ui"] == {"window": "small", "order": False, "from_file": False}
     replayed = mille().new(seed=31)
     for line in data["record"]:
@@ -282,8 +302,10 @@ def test_writing_is_atomic(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(os, "replace", replace)
     write_save(Path("s.json"), match)
     (source, target), = renamed
-    assert Path(source).parent == Path.cwd() and Path(source).name.startswith(".s.json.")
-    assert source.endswith(".tmp") and target == "s.json"
+    assert Path(source).parent == Path.cwd()
+    assert Path(source).name.startswith(".s.json.")
+    assert source.endswith(".tmp")
+    assert target == "s.json"
     good = Path("s.json").read_bytes()
 
     def broken_sync(handle: int) -> None:
@@ -303,9 +325,11 @@ async def test_a_failed_save_shows_the_reason_and_changes_nothing() -> None:
     app = app_for(seed=25)
     async with app.run_test() as pilot:
         await press(pilot, "s", *"adir", "enter", "y")
-        assert message(pilot) == "Is a directory" and app.bells == 1
+        assert message(pilot) == "Is a directory"
+        assert app.bells == 1
         assert prompt(pilot) == ">>:Move:"
-    assert sorted(os.listdir(".")) == ["adir"] and os.listdir("adir") == []
+    assert sorted(os.listdir(".")) == ["adir"]
+    assert os.listdir("adir") == []
 
 
 # --- loading (MIL-72, MIL-80) ---------------------------------------------------------------------
@@ -388,10 +412,12 @@ def test_loading_errors(case: str, content: bytes | None, reason: str,
     assert main([str(path)]) == 1
     out, err = capsys.readouterr()
     assert out == ""
-    assert err.startswith(f"parlour mille: saved.json: {reason}") and err.endswith("\n")
+    assert err.startswith(f"parlour mille: saved.json: {reason}")
+    assert err.endswith("\n")
     assert "Traceback" not in err
     if content is not None:
-        assert path.read_bytes() == content and path.stat().st_mtime == 1_000_000
+        assert path.read_bytes() == content
+        assert path.stat().st_mtime == 1_000_000
     assert os.listdir(".") == ([] if content is None else ["saved.json"])
     with pytest.raises(LoadError):
         read_save(path)
@@ -430,7 +456,8 @@ def test_usage_errors(args: list[str], capsys: pytest.CaptureFixture[str]) -> No
     """MIL-80: any other arguments: the usage line on standard error, status 1."""
     assert main(args) == 1
     out, err = capsys.readouterr()
-    assert out == "" and err.endswith("usage: parlour mille [--bot KIND] [--seed N] [--time T] [file]\n")
+    assert out == ""
+    assert err.endswith("usage: parlour mille [--bot KIND] [--seed N] [--time T] [file]\n")
 
 
 def test_help(capsys: pytest.CaptureFixture[str]) -> None:
@@ -476,7 +503,8 @@ def test_comps_memory_travels_in_the_file(monkeypatch: pytest.MonkeyPatch) -> No
     data = json.loads(Path("m.json").read_text())
     assert data["players"][1]["memory"] == {"decisions": 5, "noted": ["go"]}
     loaded = read_save(Path("m.json")).match
-    assert isinstance(loaded.bot, Remembers) and loaded.bot.memory == {"decisions": 5, "noted": ["go"]}
+    assert isinstance(loaded.bot, Remembers)
+    assert loaded.bot.memory == {"decisions": 5, "noted": ["go"]}
     data["players"][1]["memory"] = {"decisions": "five"}
     Path("m.json").write_text(json.dumps(data))
     with pytest.raises(LoadError, match=re.escape(
@@ -507,10 +535,13 @@ def test_a_match_of_several_games_saves_its_whole_record() -> None:
         state.apply(state.sample_chance())
     write_save(Path("two.json"), match)
     data = json.loads(Path("two.json").read_text())
-    assert data["record"] == [*first, "new_game", *state.record_lines()] and "start" not in data
+    assert data["record"] == [*first, "new_game", *state.record_lines()]
+    assert "start" not in data
     loaded = read_save(Path("two.json")).match
-    assert loaded.record() == data["record"] and loaded.state.position_json() == state.position_json()
-    assert loaded.state.game_no == 2 and loaded.earlier == [*first, "new_game"]
+    assert loaded.record() == data["record"]
+    assert loaded.state.position_json() == state.position_json()
+    assert loaded.state.game_no == 2
+    assert loaded.earlier == [*first, "new_game"]
     data["record"].insert(5, "new_game")
     Path("two.json").write_text(json.dumps(data))
     with pytest.raises(LoadError, match=re.escape("record[5] 'new_game': a new game starts only when")):
@@ -540,7 +571,8 @@ def test_a_version_1_file_with_ordering_still_loads() -> None:
     old = version_1(data, 12, [slots[0], *held])  # ordered after the deal, then a draw into P
     Path("old.json").write_text(json.dumps(old))
     loaded = read_save(Path("old.json")).match
-    assert loaded.ordering and loaded.record() == data["record"]
+    assert loaded.ordering
+    assert loaded.record() == data["record"]
     snapshot = {key: data[key] for key in ("match", "hand")}
     assert loaded.state.position_json() == mille().new(seed=41, start=snapshot).position_json()
     old["hand"]["seats"][0]["slots"] = [slots[0], *reversed(held)]  # not the same cards' layout: fine
@@ -566,4 +598,5 @@ def test_a_version_1_file_saved_at_the_end_of_a_game_still_loads() -> None:
     del data["ui"]["order"]
     Path("end.json").write_text(json.dumps(data))
     loaded = read_save(Path("end.json")).match
-    assert loaded.state.outcome() == match.state.outcome() and not loaded.ordering
+    assert loaded.state.outcome() == match.state.outcome()
+    assert not loaded.ordering

@@ -138,7 +138,7 @@ async def test_the_screen_shows_only_what_seat_0_may_see() -> None:
             other = state.redeal(0, random.Random(seed))
             assert other.slots[1] != state.slots[1] or other.pile != state.pile
             assert screen.draw(other.view(0), app.shown_prompt(), app.message, "small").lines() == shown
-        with pytest.raises(ValueError):
+        with pytest.raises(ValueError, match="seat 0's view"):
             screen.draw(state.view(1), app.shown_prompt(), "", "small")
 
 
@@ -167,17 +167,22 @@ async def test_window_toggle_and_ordering_line() -> None:
         assert lines(pilot)[11][42:49] == "p: pick"
         record, rules_slots = app.state.record_lines(), list(app.state.slots[0])
         await press(pilot, "o")
-        assert lines(pilot)[12][61:] == "o: stop ordering" and app.match.ordering
+        assert lines(pilot)[12][61:] == "o: stop ordering"
+        assert app.match.ordering
         rules_view = app.state.view(0)["content"]["private"]["slots"]
-        assert in_order(hand_shown(lines(pilot))) and not in_order(rules_view)
-        assert app.state.record_lines() == record and app.state.slots[0] == rules_slots
+        assert in_order(hand_shown(lines(pilot)))
+        assert not in_order(rules_view)
+        assert app.state.record_lines() == record
+        assert app.state.slots[0] == rules_slots
         await press(pilot, "p")
         shown = hand_shown(lines(pilot))
-        assert shown[0] is not None and in_order([None, *shown[1:]])  # a draw never sorts
+        assert shown[0] is not None
+        assert in_order([None, *shown[1:]])
         await press(pilot, "d", "1", "enter")  # the card shown in slot 1 leaves
         assert in_order(hand_shown(lines(pilot))) or app.state.to_move() != 0
         await press(pilot, "O")
-        assert lines(pilot)[12][61:] == "o: order hand" and not app.match.ordering
+        assert lines(pilot)[12][61:] == "o: order hand"
+        assert not app.match.ordering
         assert hand_shown(lines(pilot)) == app.state.view(0)["content"]["private"]["slots"]
         assert not any("order" in line for line in app.state.record_lines())
 

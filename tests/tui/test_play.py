@@ -139,7 +139,8 @@ def test_whole_game_against_the_random_bot_through_pipes() -> None:
     result = [line for line in output.splitlines() if line.startswith("Result: ")]
     assert len(result) == 1
     assert result[0].startswith(("Result: Black wins (", "Result: White wins (", "Result: draw ("))
-    assert "Black plays " in output and "White plays " in output
+    assert "Black plays " in output
+    assert "White plays " in output
 
 
 def test_bots_alone_play_to_the_end(
@@ -223,7 +224,8 @@ def test_help_shows_the_commands_and_example_moves(
         assert f"  {command}" in text
     legal = {LOA.new().action_to_text(action) for action in LOA.new().legal_actions()}
     examples = text.rstrip().splitlines()[-1].split()
-    assert examples and set(examples) <= legal
+    assert examples
+    assert set(examples) <= legal
 
 
 def test_moves_lists_every_legal_move(
@@ -241,9 +243,11 @@ def test_a_typed_move_is_played_and_the_bot_replies(
     path = tmp_path / "game.json"
     status, out, _ = run(["loa", *FAST], ["b1-d3", f"save {path}", "quit"], monkeypatch, capsys)
     assert status == 0
-    assert "Black plays b1-d3" in out and "White plays " in out
+    assert "Black plays b1-d3" in out
+    assert "White plays " in out
     state = saved_state(path)
-    assert len(state.history) == 2 and state.action_to_text(state.history[0]) == "b1-d3"
+    assert len(state.history) == 2
+    assert state.action_to_text(state.history[0]) == "b1-d3"
 
 
 # --- undo ------------------------------------------------------------------------------------------
@@ -257,7 +261,8 @@ def test_undo_takes_back_the_move_and_the_bot_reply(
     answers = replies(out)
     assert answers[1].startswith("Nothing to undo")
     assert answers[3].startswith("Took back 2 moves.")
-    assert initial_board() in answers[3] and initial_board() in answers[4]
+    assert initial_board() in answers[3]
+    assert initial_board() in answers[4]
 
 
 def test_undo_when_the_bot_moved_first_goes_back_to_the_human_decision(
@@ -408,7 +413,8 @@ def test_a_bad_save_file_gets_one_clear_line_and_status_1(
     assert out == ""
     assert err.startswith(f"parlour play: cannot load {path}: ")
     assert message in err
-    assert err.count("\n") == 1 and "Traceback" not in err
+    assert err.count("\n") == 1
+    assert "Traceback" not in err
     assert (path.read_bytes() if path.exists() else None) == content  # nothing overwritten
     assert sorted(os.listdir(tmp_path)) == ([] if content is None else ["saved.json"])
 
@@ -418,7 +424,8 @@ def test_a_directory_is_not_a_save_file(
 ) -> None:
     status, out, err = run(["loa", "--load", str(tmp_path)], [], monkeypatch, capsys)
     assert (status, out) == (1, "")
-    assert "directory" in err and err.count("\n") == 1
+    assert "directory" in err
+    assert err.count("\n") == 1
 
 
 def test_a_bad_file_through_the_real_command(tmp_path: Path) -> None:
@@ -469,7 +476,8 @@ def test_bad_arguments_exit_with_status_2(
     status, out, err = run(args, [], monkeypatch, capsys)
     assert status == 2
     assert out == ""
-    assert err.startswith("parlour play: ") and message in err.splitlines()[0]
+    assert err.startswith("parlour play: ")
+    assert message in err.splitlines()[0]
     assert "Traceback" not in err
 
 
@@ -485,8 +493,10 @@ def test_bad_arguments_through_the_real_command() -> None:
 
 def test_help_option_exits_0(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     status, out, err = run(["--help"], [], monkeypatch, capsys)
-    assert status == 0 and err == ""
-    assert "--seat" in out and "--load" in out
+    assert status == 0
+    assert err == ""
+    assert "--seat" in out
+    assert "--load" in out
 
 
 def test_seats_default_to_the_human_first_and_bots_elsewhere() -> None:
@@ -523,7 +533,8 @@ def test_end_of_input_leaves_cleanly(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     status, out, err = run(["loa", *FAST], ["b1-d3"], monkeypatch, capsys)
-    assert status == 0 and err == ""
+    assert status == 0
+    assert err == ""
     assert out.endswith("Black to move> \nEnd of input: the game is left unfinished.\n")
 
 

@@ -109,7 +109,8 @@ async def test_a_reload_keeps_the_seat(server: Server, open_client: OpenClient) 
     assert await ann.page.get_attribute("body", "data-seat") == "0"
     assert await ann.page.locator("#seats li.me[data-seat='0']").count() == 1
     moves = await ann.page.locator("#moves li").all_text_contents()
-    assert len(moves) == 2 and "b1-d3" in moves[0]
+    assert len(moves) == 2
+    assert "b1-d3" in moves[0]
     legal = await ann.legal()
     assert legal
     await ann.play(legal[0])
@@ -136,7 +137,9 @@ async def test_a_phone_sized_screen(server: Server, open_client: OpenClient) -> 
     await pia.wait_my_turn()
     board = await pia.page.locator("#board svg").bounding_box()
     width = pia.page.viewport_size["width"] if pia.page.viewport_size else 0
-    assert board is not None and board["x"] >= 0 and board["x"] + board["width"] <= width
+    assert board is not None
+    assert board["x"] >= 0
+    assert board["x"] + board["width"] <= width
     await pia.page.tap("[data-hit='c1']")
     await pia.page.wait_for_selector("[data-target='c3']", state="attached")
     await pia.page.tap("[data-hit='c3']")

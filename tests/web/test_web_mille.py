@@ -147,7 +147,8 @@ async def test_a_person_plays_a_whole_hand_against_a_bot(server: Server, open_cl
     match, actions = stored_match(server, match_id)
     assert check_frames(ann_frames, 0, match, actions) > 20
     assert check_frames(eve_frames, None, match, actions) > 20
-    assert ann.errors == [] and eve.errors == []
+    assert ann.errors == []
+    assert eve.errors == []
 
 
 @pytest.mark.slow
@@ -182,4 +183,5 @@ async def test_two_people_play_a_hand_and_neither_receives_the_others_hand(serve
     match, actions = stored_match(server, match_id)
     assert check_frames(frames[0], 0, match, actions) > 20
     assert check_frames(frames[1], 1, match, actions) > 20
-    assert ann.errors == [] and bob.errors == []
+    assert ann.errors == []
+    assert bob.errors == []
