@@ -292,3 +292,25 @@ async def test_the_lobby_list_tells_news_once_and_keeps_focus(server: Server,
     assert "Orange: free" in (await page.locator(f"[data-match='{second}'] .seats").text_content() or "")
     assert ann.errors == [], ann.errors
 
+
+
+async def test_the_turn_banner_is_not_read_out_again_when_its_words_have_not_changed(
+    server: Server, open_client: OpenClient,
+) -> None:
+    # The banner is a live region: rewriting it with the same words makes a screen reader say them
+    # again, as the lobby's list once did every 4 s.
+    ann = await open_client("Ann")
+    await take_seat_0_against_bots(ann, server, "loa")
+    await ann.wait_my_turn()
+    said = await ann.page.text_content("#turn")
+    rewrites = await ann.page.evaluate("""() => {
+        let count = 0;
+        const observer = new MutationObserver((records) => { count += records.length; });
+        const watch = {childList: true, subtree: true, characterData: true};
+        observer.observe(document.getElementById("turn"), watch);
+        window.parlourMatch.render();
+        window.parlourMatch.render();
+        return new Promise((done) => setTimeout(() => { observer.disconnect(); done(count); }, 50));
+    }""")
+    assert rewrites == 0
+    assert await ann.page.text_content("#turn") == said

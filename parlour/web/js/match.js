@@ -312,6 +312,11 @@ class MatchPage {
       html("span", { class: "hint" }, [hint]),
     ])];
     if (extra) parts.push(html("div", { style: "margin-left:auto" }, [extra]));
+    // The banner is a live region: redrawn with the same words it would be read out again at
+    // every update. Its buttons (extra) belong to this update's play, so those are always new.
+    const key = `${banner.className}|${parts.map((part) => part.textContent).join("|")}`;
+    if (!extra && banner.dataset.said === key) return;
+    banner.dataset.said = key;
     banner.replaceChildren(...parts);
   }
 
