@@ -17,7 +17,7 @@ of its opponents' (two players: less the opponent's). A score counts:
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Final, cast
 
 from parlour.engine import MAX_EVAL, Action, Evaluator, State
@@ -106,67 +106,26 @@ class BilobaEvaluator(Evaluator):
         return values
 
     def scores(self, state: BilobaState) -> list[int]:
-        """Every seat's score (0 for a seat that is out)."""
-        board, pawns, players = state.board, state.pawns, state.players
-        mover = state.seat
-        near = [0] * players
-        ring = [0] * players
-        occupied = 0
-        for colour in range(players):
-            mask = 0
-            for tile in pawns[colour]:
-                if tile >= 0:
-                    mask |= NEAR[tile]
-                    occupied |= 1 << tile
-                    if tile in RING:
-                        ring[colour] += 1
-            near[colour] = mask
-        empty = PLAYABLE_MASK & ~occupied
+        """Every seat's score (0 for a seat that is out): material, centre access and mobility,
+        less the penalties for its pawns flanked or under threat."""
+        board, pawns, counts, mover = state.board, state.pawns, state.counts, state.seat
+        near, ring, empty = _neighbourhoods(pawns, state.players)
         centre_open = bool(RING_MASK & empty)
-        in_replacement = state.phase == REPLACE
+        mover_can_escape = state.phase != REPLACE
         scores = []
-        for colour in range(players):
-            count = state.counts[colour]
+        for colour in range(state.players):
+            count = counts[colour]
             if not count:
                 scores.append(0)
                 continue
-            flanked = threatened_now = threatened_later = 0
-            for tile in pawns[colour]:
-                if tile < 0:
-                    continue
-                danger = 0  # 2: flanked, 1: threatened by the mover, 0: neither (later counted apart)
-                later = False
-                for a, b in AXES[tile]:
-                    left, right = board[a], board[b]
-                    if left >= 0 and left != colour:
-                        if right == left:
-                            danger = 2
-                            break
-                        if right == EMPTY and (near[left] >> b & 1 or (centre_open and b in RING
-                                                                       and ring[left])):
-                            if left == mover:
-                                danger = 1
-                            else:
-                                later = True
-                    if right >= 0 and right != colour and left == EMPTY and (
-                            near[right] >> a & 1 or (centre_open and a in RING and ring[right])):
-                        if right == mover:
-                            danger = max(danger, 1)
-                        else:
-                            later = True
-                if danger == 2:
-                    flanked += 1
-                elif danger == 1:
-                    threatened_now += 1
-                elif later:
-                    threatened_later += 1
-            if count <= 2 and colour != mover and not state.can_capture_soon(colour):
-                material = 0  # BIL-32: removed at its next turn start
-            else:
-                material = PAWN * count
-            score = material + CENTRE_ACCESS * ring[colour] + MOBILITY * (near[colour] & empty).bit_count()
+            score = CENTRE_ACCESS * ring[colour] + MOBILITY * (near[colour] & empty).bit_count()
+            if count > 2 or colour == mover or state.can_capture_soon(colour):
+                score += PAWN * count  # else BIL-32: removed at its next turn start, no material
+            flanked, threatened_now, threatened_later = _dangers(
+                board, pawns[colour], colour, mover, near, ring, centre_open
+            )
             if flanked:
-                if colour == mover and not in_replacement:
+                if colour == mover and mover_can_escape:
                     score -= FLANKED_ESCAPE + FLANKED * (flanked - 1)
                 else:
                     score -= FLANKED * flanked
@@ -189,6 +148,65 @@ class BilobaEvaluator(Evaluator):
             if enemy >= 0 and enemy != colour and board[far] == colour and far != origin:
                 return True
         return False
+
+
+def _neighbourhoods(pawns: Sequence[Sequence[int]], players: int) -> tuple[list[int], list[int], int]:
+    """Per colour, the mask of the playable tiles next to its pawns and its pawns on the centre's
+    neighbours; and the mask of the empty playable tiles (the centre left out)."""
+    near = [0] * players
+    ring = [0] * players
+    occupied = 0
+    for colour in range(players):
+        mask = 0
+        for tile in pawns[colour]:
+            if tile >= 0:
+                mask |= NEAR[tile]
+                occupied |= 1 << tile
+                if tile in RING:
+                    ring[colour] += 1
+        near[colour] = mask
+    return near, ring, PLAYABLE_MASK & ~occupied
+
+
+def _dangers(
+    board: Sequence[int], tiles: Sequence[int], colour: int, mover: int,
+    near: list[int], ring: list[int], centre_open: bool,
+) -> tuple[int, int, int]:
+    """How many of ``colour``'s pawns (on ``tiles``) are flanked by an enemy (BIL-22), threatened
+    by the seat to move and threatened only by enemies not to move. A pawn is threatened by an
+    enemy on one side of it when the tile on the other side is empty and that enemy can step
+    there: a pawn of its is next to that tile, or the tile is around the centre, the centre
+    route is open and the enemy has a pawn around the centre too."""
+    flanked = threatened_now = threatened_later = 0
+    for tile in tiles:
+        if tile < 0:
+            continue
+        danger = 0  # 2: flanked, 1: threatened by the mover, 0: neither (later counted apart)
+        later = False
+        for a, b in AXES[tile]:
+            left, right = board[a], board[b]
+            if left >= 0 and left != colour:
+                if right == left:
+                    danger = 2
+                    break
+                if right == EMPTY and (near[left] >> b & 1 or (centre_open and b in RING and ring[left])):
+                    if left == mover:
+                        danger = 1
+                    else:
+                        later = True
+            if right >= 0 and right != colour and left == EMPTY and (
+                    near[right] >> a & 1 or (centre_open and a in RING and ring[right])):
+                if right == mover:
+                    danger = 1
+                else:
+                    later = True
+        if danger == 2:
+            flanked += 1
+        elif danger == 1:
+            threatened_now += 1
+        elif later:
+            threatened_later += 1
+    return flanked, threatened_now, threatened_later
 
 
 EVALUATOR: Final[Callable[[], Evaluator]] = BilobaEvaluator
