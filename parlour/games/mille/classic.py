@@ -291,16 +291,11 @@ class _Pass:
         return values
 
     def value(self, kind: int) -> int:
-        t = self.t
+        """MIL-107: the value of one card of a kind the pass looks at (the running counts move)."""
         if kind <= D50:
             return self._small(kind)
         if kind <= D200:
-            if kind == D200:
-                self.twos += 1
-                if self.twos > 2:
-                    return 0
-            d = VALUES[kind]
-            return self._goal_test(kind, d // 8 + (-1 if t.limited else 1))
+            return self._large(kind)
         if kind in REPAIR_KINDS:
             return self._repair(kind)
         if kind == END_OF_LIMIT:
@@ -308,29 +303,11 @@ class _Pass:
         if kind == GO:
             return self._go()
         if kind == SPEED_LIMIT:
-            if t.miles[t.op] + 50 >= t.goal:
-                return 1 if t.goal == 700 and not self.play_mode else 0
-            if self.can_attack or (self.play_mode and not t.op_rolling):
-                return 1
-            return self._attack(2 if t.have(RIGHT_OF_WAY) else 3, RIGHT_OF_WAY, END_OF_LIMIT)
+            return self._speed_limit()
         if kind == STOP:
-            if t.theirs(RIGHT_OF_WAY):
-                return -1
-            value = (3 if t.have(RIGHT_OF_WAY) else 4) * (4 + t.seen[GO])
-            if t.miles[t.me] == 0 or self.end_found or t.onecard:
-                value += 5
-            if not self.play_mode:
-                self.attacks += 1
-                value = _div(value, self.attacks)
-            if t.miles[t.op] == 0:
-                value += 5
-            if not t.op_rolling:
-                value -= 5
-            if self.play_mode and t.have(RIGHT_OF_WAY):
-                value += 5
-            return value
+            return self._stop()
         safety = SAFETY[kind]  # Out of Gas, Flat Tire, Accident
-        return self._attack(3 if t.have(safety) else 4, safety, REMEDY[kind])
+        return self._attack(3 if self.t.have(safety) else 4, safety, REMEDY[kind])
 
     def _small(self, kind: int) -> int:
         t = self.t
@@ -347,6 +324,14 @@ class _Pass:
             value = 10 if t.miles[t.me] > 0 else 20  # insurance against a Speed Limit
             self.low_found = True
         return self._goal_test(kind, value)
+
+    def _large(self, kind: int) -> int:
+        """The 75, 100 and 200: a third 200 is worth nothing, as a hand allows only two."""
+        if kind == D200:
+            self.twos += 1
+            if self.twos > 2:
+                return 0
+        return self._goal_test(kind, VALUES[kind] // 8 + (-1 if self.t.limited else 1))
 
     def _goal_test(self, kind: int, value: int) -> int:
         t = self.t
@@ -399,6 +384,32 @@ class _Pass:
             return 0
         value = _div(3 * need + t.seen[GO] - memory.numgos, self.cnt[GO] ** 2)
         self.cnt[GO] -= 1
+        return value
+
+    def _speed_limit(self) -> int:
+        t = self.t
+        if t.miles[t.op] + 50 >= t.goal:  # they can finish under a limit anyway
+            return 1 if t.goal == 700 and not self.play_mode else 0
+        if self.can_attack or (self.play_mode and not t.op_rolling):
+            return 1
+        return self._attack(2 if t.have(RIGHT_OF_WAY) else 3, RIGHT_OF_WAY, END_OF_LIMIT)
+
+    def _stop(self) -> int:
+        t = self.t
+        if t.theirs(RIGHT_OF_WAY):
+            return -1
+        value = (3 if t.have(RIGHT_OF_WAY) else 4) * (4 + t.seen[GO])
+        if t.miles[t.me] == 0 or self.end_found or t.onecard:
+            value += 5
+        if not self.play_mode:
+            self.attacks += 1
+            value = _div(value, self.attacks)
+        if t.miles[t.op] == 0:
+            value += 5
+        if not t.op_rolling:
+            value -= 5
+        if self.play_mode and t.have(RIGHT_OF_WAY):
+            value += 5
         return value
 
     def _attack(self, base: int, safety: int, remedy: int) -> int:
@@ -488,46 +499,84 @@ def _decide(state: MilleState, t: _Table, memory: Memory, die: random.Random) ->
     if state.step == EXTENSION:
         played = state.events[-1].card  # the distance card that reached 700
         return EXTEND_YES if t.extend(t.hand_miles() + VALUES[played]) else EXTEND_NO
-    for slot, kind in enumerate(t.slots):  # step 1: cure at once
-        if kind >= EXTRA_TANK and state.cures(t.me, kind):
-            return _safety(state, kind, slot)
+    cure = _cure(state, t)  # step 1
+    if cure is not None:
+        return cure
     if state.step == DRAW_STEP:
         return DRAW  # step 2
     assert state.step == PLAY_STEP
     # Step 3: classify.
     useful = [kind != EMPTY and kind < EXTRA_TANK and t.useful(kind) for kind in t.slots]
     n_play = sum(useful)
-    can_attack = any(
-        ok and (kind in BATTLE_HAZARDS
-                or (kind == SPEED_LIMIT and t.seen[D25] == COPIES[D25] and t.seen[D50] == COPIES[D50]))
-        for kind, ok in zip(t.slots, useful, strict=True)
-    )
+    can_attack = _can_attack(t, useful)
     can_finish = any(ok and kind <= D200 and VALUES[kind] == t.rem
                      for kind, ok in zip(t.slots, useful, strict=True))
     # Step 4: finish and stop here?
     stop_here = can_finish and (t.goal == 1000 or not t.extend(t.hand_miles()))
-    # Step 5: release a safety.
+    released = _released(state, t, n_play, stop_here, can_attack, die)  # step 5
+    if released is not None:
+        return released
+    # Step 6: need.
+    top = state.battle[t.me]
+    if top in BATTLE_HAZARDS:
+        memory.need[REMEDY[top]] += 1
+    return _choose(state, t, memory, useful, n_play, can_attack)  # steps 7 and 8
+
+
+def _cure(state: MilleState, t: _Table) -> Action | None:
+    """MIL-106 step 1: the first safety in the slots whose hazard is on the bot (MIL-36)."""
+    for slot, kind in enumerate(t.slots):
+        if kind >= EXTRA_TANK and state.cures(t.me, kind):
+            return _safety(state, kind, slot)
+    return None
+
+
+def _can_attack(t: _Table, useful: list[bool]) -> bool:
+    """MIL-106 step 3: a useful hazard in the hand; a Speed Limit counts only when every 25
+    and 50 is seen, since none is then left for the other player to roll on under it."""
+    return any(
+        ok and (kind in BATTLE_HAZARDS
+                or (kind == SPEED_LIMIT and t.seen[D25] == COPIES[D25] and t.seen[D50] == COPIES[D50]))
+        for kind, ok in zip(t.slots, useful, strict=True)
+    )
+
+
+def _released(state: MilleState, t: _Table, n_play: int, stop_here: bool, can_attack: bool,
+              die: random.Random) -> Action | None:
+    """MIL-106 step 5: the first safety in the slots that ``_release`` lets go, if any."""
     for slot, kind in enumerate(t.slots):
         if kind < EXTRA_TANK:
             continue
         if _release(t, kind, n_play, stop_here, can_attack, die):
             return _safety(state, kind, slot)
-    # Step 6: need.
-    top = state.battle[t.me]
-    if top in BATTLE_HAZARDS:
-        memory.need[REMEDY[top]] += 1
-    # Steps 7 and 8: value the hand, choose.
+    return None
+
+
+def _choose(state: MilleState, t: _Table, memory: Memory, useful: list[bool], n_play: int,
+            can_attack: bool) -> Action:
+    """MIL-106 steps 7 and 8: value the hand in play mode when a card is useful, again in
+    discard mode when play mode gives up, and play the best card or discard the least."""
     valuing = _Pass(t, memory, n_play > 0, n_play, can_attack)
     values = valuing.values()
     if valuing.restart:
         valuing = _Pass(t, memory, False, 0, can_attack)
         values = valuing.values()
     if valuing.play_mode:
-        best, best_value = -1, 0
-        for slot, value in enumerate(values):
-            if useful[slot] and value is not None and (best < 0 or value >= best_value):
-                best, best_value = slot, value
-        return play_action(t.slots[best], best)
+        return _play_best(t, values, useful)
+    return _discard_least(state, t, values)
+
+
+def _play_best(t: _Table, values: list[int | None], useful: list[bool]) -> Action:
+    """The useful card of the highest value; on a tie the last slot, as the BSD program does."""
+    best, best_value = -1, 0
+    for slot, value in enumerate(values):
+        if useful[slot] and value is not None and (best < 0 or value >= best_value):
+            best, best_value = slot, value
+    return play_action(t.slots[best], best)
+
+
+def _discard_least(state: MilleState, t: _Table, values: list[int | None]) -> Action:
+    """The card of the lowest value, on a tie the last slot; a safety is played, never discarded."""
     low, low_value = -1, 0
     for slot, value in enumerate(values):
         if value is not None and (low < 0 or value <= low_value):
