@@ -61,50 +61,79 @@ def page(path: Path) -> Response:
     return PlainTextResponse(f"This page is not installed ({path.name} is missing from parlour/web).", 404)
 
 
-def build_app(
-    store: Store,
-    pubsub: PubSub | None = None,
-    bots: BotPool | None = None,
-    on_ready: Callable[[], None] | None = None,
-) -> Starlette:
-    """The server's application over ``store``; ``on_ready`` runs once every match is resumed."""
-    pool = bots or BotPool()
-    lobby = Lobby(store, pubsub or MemoryPubSub(), pool)
+async def games(request: Request) -> Response:
+    return JSONResponse({"games": [game_json(game, help_address(name)) for name, game in GAMES.items()]})
+
+
+async def game_start(request: Request) -> Response:
+    """The set-up of a game with its default options, as a spectator sees it (for pictures)."""
+    name = request.path_params["name"]
+    game = GAMES.get(name)
+    if game is None:
+        return error_response(ProtocolError("unknown_game", f"no game {name[:40]!r}", 404))
+    return JSONResponse({"view": game.new().view(None)})
+
+
+async def lobby_page(request: Request) -> Response:
+    return page(WEB / "index.html")
+
+
+async def match_page(request: Request) -> Response:
+    return page(WEB / "match.html")
+
+
+async def help_page(request: Request) -> Response:
+    name = request.path_params["game"]
+    if name not in GAMES:
+        return PlainTextResponse(f"No game called {name[:40]!r}.", 404)
+    return page(WEB / "help" / f"{name}.html")
+
+
+def join_request(body: Any) -> tuple[int | None, str | None]:
+    """The seat asked for (``None``: any free one) and the player's name in a join request's body."""
+    if not isinstance(body, dict):
+        raise ProtocolError("bad_request", f"the body must be a JSON object, not {json_kind(body)}")
+    seat = body.get("seat")
+    if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int)):
+        raise ProtocolError("bad_request", f'"seat" must be a seat number, not {json_kind(seat)}')
+    return seat, read_name(body.get("name"))
+
+
+class LobbyHandlers:
+    """The handlers that need the lobby: its life with the server's, the match API and the
+    match WebSocket."""
+
+    def __init__(
+        self, store: Store, lobby: Lobby, pool: BotPool, on_ready: Callable[[], None] | None,
+    ) -> None:
+        self.store = store
+        self.lobby = lobby
+        self.pool = pool
+        self.on_ready = on_ready
 
     @contextlib.asynccontextmanager
-    async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        await lobby.load()
+    async def lifespan(self, app: Starlette) -> AsyncIterator[None]:
+        await self.lobby.load()
         # What is loaded now lives as long as the server: keep it out of the collector's full
         # passes, which would otherwise stall every match for tens of milliseconds.
         gc.collect()
         gc.freeze()
-        if on_ready is not None:
-            on_ready()
+        if self.on_ready is not None:
+            self.on_ready()
         try:
             yield
         finally:
-            await lobby.close()
-            pool.close()
-            await store.close()
+            await self.lobby.close()
+            self.pool.close()
+            await self.store.close()
 
-    async def games(request: Request) -> Response:
-        return JSONResponse({"games": [game_json(game, help_address(name)) for name, game in GAMES.items()]})
-
-    async def game_start(request: Request) -> Response:
-        """The set-up of a game with its default options, as a spectator sees it (for pictures)."""
-        name = request.path_params["name"]
-        game = GAMES.get(name)
-        if game is None:
-            return error_response(ProtocolError("unknown_game", f"no game {name[:40]!r}", 404))
-        return JSONResponse({"view": game.new().view(None)})
-
-    async def list_matches(request: Request) -> Response:
+    async def list_matches(self, request: Request) -> Response:
         include_over = request.query_params.get("all", "").lower() in ("1", "true", "yes")
-        return JSONResponse({"matches": lobby.listing(include_over)})
+        return JSONResponse({"matches": self.lobby.listing(include_over)})
 
-    async def create_match(request: Request) -> Response:
+    async def create_match(self, request: Request) -> Response:
         try:
-            match, seat, token = await lobby.create(await read_body(request))
+            match, seat, token = await self.lobby.create(await read_body(request))
         except ProtocolError as error:
             return error_response(error)
         answer: dict[str, Any] = {"match": match.summary()}
@@ -112,31 +141,26 @@ def build_app(
             answer |= {"seat": seat, "token": token}
         return JSONResponse(answer, status_code=201)
 
-    async def show_match(request: Request) -> Response:
+    async def show_match(self, request: Request) -> Response:
         try:
-            return JSONResponse({"match": lobby.get(request.path_params["id"]).summary()})
+            return JSONResponse({"match": self.lobby.get(request.path_params["id"]).summary()})
         except ProtocolError as error:
             return error_response(error)
 
-    async def join_match(request: Request) -> Response:
+    async def join_match(self, request: Request) -> Response:
         try:
-            match = lobby.get(request.path_params["id"])
-            body = await read_body(request)
-            if not isinstance(body, dict):
-                raise ProtocolError("bad_request", f"the body must be a JSON object, not {json_kind(body)}")
-            seat = body.get("seat")
-            if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int)):
-                raise ProtocolError("bad_request", f'"seat" must be a seat number, not {json_kind(seat)}')
-            seat, token = await match.claim(seat, read_name(body.get("name")))
+            match = self.lobby.get(request.path_params["id"])
+            seat, name = join_request(await read_body(request))
+            seat, token = await match.claim(seat, name)
         except ProtocolError as error:
             return error_response(error)
         summary = match.summary()
         return JSONResponse({"match": summary, "seat": seat, "token": token, "ws": summary["ws"]})
 
-    async def match_socket(websocket: WebSocket) -> None:
+    async def match_socket(self, websocket: WebSocket) -> None:
         await websocket.accept()
         try:
-            match = lobby.get(websocket.path_params["id"])
+            match = self.lobby.get(websocket.path_params["id"])
         except ProtocolError as error:
             await websocket.send_text(encode(error_message(error)))
             await websocket.close(NO_MATCH_CLOSE)
@@ -154,31 +178,30 @@ def build_app(
             with contextlib.suppress(Exception):
                 await sender
 
-    async def lobby_page(request: Request) -> Response:
-        return page(WEB / "index.html")
 
-    async def match_page(request: Request) -> Response:
-        return page(WEB / "match.html")
-
-    async def help_page(request: Request) -> Response:
-        name = request.path_params["game"]
-        if name not in GAMES:
-            return PlainTextResponse(f"No game called {name[:40]!r}.", 404)
-        return page(WEB / "help" / f"{name}.html")
-
+def build_app(
+    store: Store,
+    pubsub: PubSub | None = None,
+    bots: BotPool | None = None,
+    on_ready: Callable[[], None] | None = None,
+) -> Starlette:
+    """The server's application over ``store``; ``on_ready`` runs once every match is resumed."""
+    pool = bots or BotPool()
+    lobby = Lobby(store, pubsub or MemoryPubSub(), pool)
+    handlers = LobbyHandlers(store, lobby, pool, on_ready)
     routes = [
         Route("/api/games", games, methods=["GET"]),
         Route("/api/games/{name}/start", game_start, methods=["GET"]),
-        Route("/api/matches", list_matches, methods=["GET"]),
-        Route("/api/matches", create_match, methods=["POST"]),
-        Route("/api/matches/{id}", show_match, methods=["GET"]),
-        Route("/api/matches/{id}/join", join_match, methods=["POST"]),
-        WebSocketRoute("/ws/matches/{id}", match_socket),
+        Route("/api/matches", handlers.list_matches, methods=["GET"]),
+        Route("/api/matches", handlers.create_match, methods=["POST"]),
+        Route("/api/matches/{id}", handlers.show_match, methods=["GET"]),
+        Route("/api/matches/{id}/join", handlers.join_match, methods=["POST"]),
+        WebSocketRoute("/ws/matches/{id}", handlers.match_socket),
         Route("/", lobby_page),
         Route("/match/{id}", match_page),
         Route("/help/{game}", help_page),
         Mount("/static", StaticFiles(directory=WEB, check_dir=False), name="static"),
     ]
-    app = Starlette(routes=routes, lifespan=lifespan)
+    app = Starlette(routes=routes, lifespan=handlers.lifespan)
     app.state.lobby = lobby
     return app
