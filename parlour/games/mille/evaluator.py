@@ -76,39 +76,67 @@ def received_since_lacking(events: list[Event], seat: int) -> dict[int, int]:
     fourré (MIL-36, MIL-39; the classic bot does, and anyone else should): so ``seat`` lacked the
     safety of a hazard it let its coup window close on, and of a hazard it played or discarded
     another card under. Read from the public events alone (MIL-57 item 7)."""
-    since: dict[int, int] = {}
-    battle, limited, window = EMPTY, False, EMPTY
+    reading = _Lacking()
     for event in events:
         if event.kind == "draw" and event.seat == seat:
-            if window != EMPTY:  # the coup window closed on a draw (MIL-39)
-                since[SAFETY[window]] = 0
-                window = EMPTY
-            for safety in since:
-                since[safety] += event.number
+            reading.drew(event.number)
         elif event.kind == "play" and event.seat != seat:
-            if event.card in BATTLE_HAZARDS:
-                battle = window = event.card
-            elif event.card == SPEED_LIMIT:
-                limited, window = True, SPEED_LIMIT
+            reading.attacked(event.card)
         elif event.kind in ("play", "discard") and event.seat == seat:
-            window = EMPTY
-            if event.card in SAFETIES:
-                if event.card == RIGHT_OF_WAY:
-                    limited = False
-                    if battle == STOP:
-                        battle = GO
-                elif battle == HAZARD_OF.get(event.card):
-                    battle = GO
-                continue
-            for hazard in (battle, SPEED_LIMIT if limited else EMPTY):
-                if hazard in SAFETY:  # a hazard it could have cured: it had no cure
-                    since[SAFETY[hazard]] = 0
-            if event.kind == "play":
-                if event.card in HAZARD_OF or event.card == GO:
-                    battle = event.card
-                elif event.card == END_OF_LIMIT:
-                    limited = False
-    return since
+            reading.moved(event.kind, event.card)
+    return reading.since
+
+
+class _Lacking:
+    """``received_since_lacking`` as it reads the events: the seat's battle top and speed limit,
+    the hazard its coup window is open on, and the counts so far."""
+
+    __slots__ = ("battle", "limited", "since", "window")
+
+    def __init__(self) -> None:
+        self.since: dict[int, int] = {}
+        self.battle, self.limited, self.window = EMPTY, False, EMPTY
+
+    def drew(self, number: int) -> None:
+        """The seat drew ``number`` cards."""
+        since = self.since
+        if self.window != EMPTY:  # the coup window closed on a draw (MIL-39)
+            since[SAFETY[self.window]] = 0
+            self.window = EMPTY
+        for safety in since:
+            since[safety] += number
+
+    def attacked(self, card: int) -> None:
+        """The other seat played ``card``: a hazard on the seat opens its coup window."""
+        if card in BATTLE_HAZARDS:
+            self.battle = self.window = card
+        elif card == SPEED_LIMIT:
+            self.limited, self.window = True, SPEED_LIMIT
+
+    def moved(self, kind: str, card: int) -> None:
+        """The seat played or discarded ``card`` (``kind`` says which), closing its coup window."""
+        self.window = EMPTY
+        if card in SAFETIES:
+            self._safety(card)
+            return
+        # A card other than a safety under a hazard it could have cured: it had no cure.
+        for hazard in (self.battle, SPEED_LIMIT if self.limited else EMPTY):
+            if hazard in SAFETY:
+                self.since[SAFETY[hazard]] = 0
+        if kind == "play":
+            if card in HAZARD_OF or card == GO:
+                self.battle = card
+            elif card == END_OF_LIMIT:
+                self.limited = False
+
+    def _safety(self, card: int) -> None:
+        """A safety the seat played: it lifts its hazard (Right of Way: a Stop and the limit)."""
+        if card == RIGHT_OF_WAY:
+            self.limited = False
+            if self.battle == STOP:
+                self.battle = GO
+        elif self.battle == HAZARD_OF.get(card):
+            self.battle = GO
 
 
 def place_safeties(world: MilleState, seat: int, rng: random.Random) -> None:
