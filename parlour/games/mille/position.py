@@ -389,9 +389,7 @@ class _Reader:
     def flow(self, data: dict[str, Any], position: Position) -> None:
         """The phase and step (MIL-60), checked against the hands of cards and the pile."""
         phase = data.get("phase", "game_over" if position.outcome else "decision")
-        starter = starter_of(position.hand_serial)
-        to_act = data.get("to_act", starter)
-        holding = [7 - position.slots[s].count(EMPTY) for s in (0, 1)]
+        to_act = data.get("to_act", starter_of(position.hand_serial))
         draw = self.obj(data.get("draw") or {}, "hand.draw")
         position.drawn = self.bool_(data.get("drawn", False), "hand.drawn")
         if phase == "game_over":
@@ -403,26 +401,43 @@ class _Reader:
             raise self.fail("match.result", "only a finished game has a result")
         position.mover = self.int_(to_act, "hand.to_act", 0, 1)
         if phase == "chance":
-            chance = data.get("chance", "deal")
-            if chance == "deal":
-                position.step = DEAL
-                position.deal_index = self.int_(data.get("dealt", 0), "hand.dealt", 0, 11)
-                position.mover = 0 if position.deal_index < HAND_SIZE else 1
-            elif chance == "draw":
-                position.step = DRAWING
-                position.drawn = True
-                position.draw_size = self.int_(draw.get("size", 1), "hand.draw.size", 1, 2)
-                position.pending = self.int_(draw.get("left", 1), "hand.draw.left", 1, position.draw_size)
-                if position.pending > len(position.pile):
-                    raise self.fail("hand.draw.left", "the pile has not that many cards")
-            else:
-                raise self.fail("hand.chance", f"must be 'deal' or 'draw', not {chance!r}")
+            self.chance(data, draw, position)
             return
         if phase != "decision":
             raise self.fail("hand.phase", f"must be chance, decision or game_over, not {phase!r}")
+        self.decision(data, draw, position)
+
+    def chance(self, data: dict[str, Any], draw: dict[str, Any], position: Position) -> None:
+        """A chance phase: a card of the deal or of a draw is next (MIL-60)."""
+        chance = data.get("chance", "deal")
+        if chance == "deal":
+            position.step = DEAL
+            position.deal_index = self.int_(data.get("dealt", 0), "hand.dealt", 0, 11)
+            position.mover = 0 if position.deal_index < HAND_SIZE else 1
+        elif chance == "draw":
+            position.step = DRAWING
+            position.drawn = True
+            position.draw_size = self.int_(draw.get("size", 1), "hand.draw.size", 1, 2)
+            position.pending = self.int_(draw.get("left", 1), "hand.draw.left", 1, position.draw_size)
+            if position.pending > len(position.pile):
+                raise self.fail("hand.draw.left", "the pile has not that many cards")
+        else:
+            raise self.fail("hand.chance", f"must be 'deal' or 'draw', not {chance!r}")
+
+    def decision(self, data: dict[str, Any], draw: dict[str, Any], position: Position) -> None:
+        """A decision phase: the step of the seat to act, which must hold a card to act on."""
         if position.stale:
             raise self.fail("hand.between_hands", "only the deal of the next hand comes between hands")
-        step = data.get("step", "play" if position.drawn or not position.pile else "draw")
+        # Unsaid, the step follows from the pile and whether the seat has drawn.
+        self.step(data.get("step", "play" if position.drawn or not position.pile else "draw"), position)
+        holding = 7 - position.slots[position.mover].count(EMPTY)
+        if position.step != EXTENSION and holding == 0:
+            raise self.fail("hand.to_act", "a seat with no card in hand cannot act")
+        if position.drawn:
+            position.draw_size = self.int_(draw.get("size", 1), "hand.draw.size", 1, 2)
+
+    def step(self, step: Any, position: Position) -> None:
+        """The decision step by name, checked against the pile, the draw and the mileage."""
         if step == "draw":
             position.step = DRAW_STEP
             if not position.pile or position.drawn:
@@ -438,10 +453,6 @@ class _Reader:
                 raise self.fail("hand.step", "the extension step comes only at exactly 700 miles")
         else:
             raise self.fail("hand.step", f"must be draw, play or extension, not {step!r}")
-        if position.step != EXTENSION and holding[position.mover] == 0:
-            raise self.fail("hand.to_act", "a seat with no card in hand cannot act")
-        if position.drawn:
-            position.draw_size = self.int_(draw.get("size", 1), "hand.draw.size", 1, 2)
 
     def events(self, data: dict[str, Any], position: Position) -> None:
         events = data.get("events")
