@@ -900,47 +900,63 @@ class MilleState(State):
 
     def _legal_decision(self, action: Action, kind: int, slot: int | None) -> Action:
         """The decision ``action`` stands for here, or the MIL-65 message of why it is illegal."""
-        step = self.step
-        if (action >= EXTEND_YES) != (step == EXTENSION):
+        if (action >= EXTEND_YES) != (self.step == EXTENSION):
             raise IllegalActionError("not now")
         if action >= EXTEND_YES:
             return action
-        seat = self.mover
         if action == DRAW:
-            if self.drawn:
-                raise IllegalActionError("already picked")
-            if not self.pile:
-                raise IllegalActionError("no more cards")
-            return DRAW
+            return self._legal_draw()
+        seat = self.mover
         holds = (self.slots[seat][slot] == kind) if slot is not None else kind in self.slots[seat]
-        safety = kind >= EXTRA_TANK
-        if step == DRAW_STEP:
-            # MIL-35, MIL-88: before drawing only a curing safety may leave the hand.
-            if action >= DISCARD or not safety or not holds:
-                raise IllegalActionError("must pick first")
-            if action < DRAW:
-                if not self.is_coup(seat, kind):
-                    raise IllegalActionError("no coup fourre")
-                return action
-            if not self.cures(seat, kind):
-                raise IllegalActionError("must pick first")
-            return COUP + kind if self.is_coup(seat, kind) else action
+        if self.step == DRAW_STEP:
+            return self._legal_before_drawing(action, kind, seat, holds)
         if not holds:
             raise IllegalActionError("no card there")
+        return self._legal_card(action, kind, seat)
+
+    def _legal_draw(self) -> Action:
+        """MIL-65: a draw, once a turn while the pile has cards."""
+        if self.drawn:
+            raise IllegalActionError("already picked")
+        if not self.pile:
+            raise IllegalActionError("no more cards")
+        return DRAW
+
+    def _legal_before_drawing(self, action: Action, kind: int, seat: int, holds: bool) -> Action:
+        """MIL-35, MIL-88: before drawing only a curing safety may leave the hand."""
+        if action >= DISCARD or kind < EXTRA_TANK or not holds:
+            raise IllegalActionError("must pick first")
+        if action < DRAW:
+            return self._legal_coup(action, kind, seat)
+        if not self.cures(seat, kind):
+            raise IllegalActionError("must pick first")
+        return self._safety_play(action, kind, seat)
+
+    def _legal_card(self, action: Action, kind: int, seat: int) -> Action:
+        """MIL-65 after the draw: a play, discard or coup of a card ``seat`` holds."""
+        safety = kind >= EXTRA_TANK
         if action >= DISCARD:
             if safety:
                 raise IllegalActionError("discard a safety?")
             return action
         if action < DRAW:
-            if not self.is_coup(seat, kind):
-                raise IllegalActionError("no coup fourre")
-            return action
+            return self._legal_coup(action, kind, seat)
         if safety:
-            return COUP + kind if self.is_coup(seat, kind) else action
+            return self._safety_play(action, kind, seat)
         error = self.play_error(seat, kind)
         if error is not None:
             raise IllegalActionError(error)
         return action
+
+    def _legal_coup(self, action: Action, kind: int, seat: int) -> Action:
+        """A coup fourré claimed by name (MIL-39)."""
+        if not self.is_coup(seat, kind):
+            raise IllegalActionError("no coup fourre")
+        return action
+
+    def _safety_play(self, action: Action, kind: int, seat: int) -> Action:
+        """A safety played: it is the coup fourré when one is open for it (MIL-39)."""
+        return COUP + kind if self.is_coup(seat, kind) else action
 
     # --- what leaves the engine -------------------------------------------------------------------
 
