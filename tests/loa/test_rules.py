@@ -257,15 +257,11 @@ def test_view_marks_the_last_capture() -> None:
     assert state.view(0)["content"]["last_move"] == "a2-c2"
 
 
-def test_action_parts_name_squares_piece_and_capture() -> None:
-    """LOA-4: a move's parts are its two squares and the mover's colour; a capture says so."""
+def test_action_parts_name_the_squares_and_a_capture() -> None:
+    """LOA-4: a move's parts are its two squares; a capture says so."""
     state = LOA.new()
-    assert state.action_parts(state.parse_action("b1-b3")) == {
-        "kind": "move", "from": "b1", "to": "b3", "piece": "black"
-    }
-    assert state.action_parts(state.parse_action("c1-a3")) == {
-        "kind": "capture", "from": "c1", "to": "a3", "piece": "black"
-    }
+    assert state.action_parts(state.parse_action("b1-b3")) == {"kind": "move", "from": "b1", "to": "b3"}
+    assert state.action_parts(state.parse_action("c1-a3")) == {"kind": "capture", "from": "c1", "to": "a3"}
     assert state.action_parts(PASS) == {"kind": "pass"}
 
 

@@ -288,9 +288,9 @@ def test_a_state_sampled_from_a_view_is_the_same_position() -> None:
     assert sampled.position_key() == state.position_key()
 
 
-def test_action_parts_name_the_square_and_the_mark() -> None:
+def test_action_parts_name_the_square() -> None:
     state = played("b2")
-    assert state.action_parts(0) == {"kind": "place", "to": "a1", "piece": "o"}
+    assert state.action_parts(0) == {"kind": "place", "to": "a1"}
 
 
 def test_a_state_has_no_dict() -> None:

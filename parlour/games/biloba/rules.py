@@ -41,7 +41,6 @@ from parlour.games.biloba.board import (
     CENTRE_NEIGHBOUR_SET,
     CENTRE_NEIGHBOURS,
     COLOUR_LETTERS,
-    COLOUR_NAMES,
     EMPTY,
     GRID_NEIGHBOURS,
     HALF_LINES,
@@ -706,17 +705,16 @@ class BilobaState(State):
 
     def action_parts(self, action: Action) -> JSONDict:
         """A legal action as data. ``kind``: ``step`` (BIL-15), ``jump`` (BIL-16, with ``over``,
-        the tile jumped over), ``route`` (a centre route, BIL-18) or ``replace`` (BIL-28, with
-        ``pawn``, the pending pawn's tile, and ``tile``, the vacated tile it fills). Every kind has
-        ``from`` and ``to`` (where the pawn starts and ends), ``path`` (the tiles it stands on, in
-        order: ``[from, e5, to]`` for a route) and ``piece`` (the mover's colour)."""
+        the tile jumped over), ``route`` (a centre route, BIL-18, with ``path``: ``[from, e5, to]``)
+        or ``replace`` (BIL-28: ``from`` is the pending pawn, ``to`` the vacated tile it fills).
+        Every kind has ``from`` and ``to``. Parts travel with every legal action, so they repeat
+        nothing: whose pawn it is, the view's ``to_move`` says."""
         tiles = [NAMES[t] for t in decode_action(action)]
-        parts: JSONDict = {"kind": "", "from": tiles[0], "to": tiles[-1], "path": tiles,
-                           "piece": COLOUR_NAMES[self.seat]}
+        parts: JSONDict = {"kind": "", "from": tiles[0], "to": tiles[-1]}
         if action >= REPLACE_BASE:
-            return parts | {"kind": "replace", "pawn": tiles[0], "tile": tiles[1]}
+            return parts | {"kind": "replace"}
         if len(tiles) == 3:
-            return parts | {"kind": "route"}
+            return parts | {"kind": "route", "path": tiles}
         origin, target = decode_action(action)
         if target in STEPS[origin]:
             return parts | {"kind": "step"}

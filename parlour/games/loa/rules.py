@@ -345,15 +345,14 @@ class LoaState(State):
 
     def action_parts(self, action: Action) -> JSONDict:
         """``kind``: ``move``, ``capture`` (the move lands on an enemy piece, LOA-4) or ``pass``
-        (LOA-5); a move or capture has ``from`` and ``to`` (square names) and ``piece`` (the
-        mover's colour, ``black`` or ``white``)."""
+        (LOA-5); a move or capture has ``from`` and ``to`` (square names). Whose piece it is, the
+        view's ``to_move`` says: parts travel with every legal action, so they repeat nothing."""
         if action == PASS:
             return {"kind": "pass"}
         return {
             "kind": "capture" if self.is_capture(action) else "move",
             "from": square_name(action >> 6),
             "to": square_name(action & 63),
-            "piece": SIDE_NAMES[self.turn],
         }
 
     def _last_move_text(self) -> str | None:

@@ -151,7 +151,7 @@ class TicTacToeState(State):
         return square
 
     def action_parts(self, action: Action) -> JSONDict:
-        return {"kind": "place", "to": square_name(action), "piece": MARKS[self.turn]}
+        return {"kind": "place", "to": square_name(action)}
 
     def position_json(self) -> JSONDict:
         return {"board": board_rows(self.marks), "to_move": MARKS[self.turn]}
