@@ -18,7 +18,9 @@ from parlour.games.mille import (
     play_action,
     split_hint,
 )
-from parlour.games.mille.cards import DRIVING_ACE, GO, KINDS, SAFETIES, TOKENS
+from parlour.games.mille.actions import CARD, COUP, DISCARD, DRAW, EXTEND_NO, PLAY
+from parlour.games.mille.cards import DRIVING_ACE, EMPTY, GO, KINDS, SAFETIES, STOP, TOKENS
+from parlour.games.mille.notation import Written, read_action
 
 SIX = ["25", "50", "75", "gasoline", "spare-tire", "repairs"]
 
@@ -87,6 +89,32 @@ def test_nonsense_is_unparsable(text: str) -> None:
     state = table({"cards": ["go", *SIX]}, {"cards": SIX}, drawn=True)
     with pytest.raises(NotationError):
         state.parse_action(text)
+
+
+@pytest.mark.parametrize(("text", "written"), [
+    ("draw", Written(None, DRAW, EMPTY, None)),
+    ("1: extend n", Written(1, EXTEND_NO, EMPTY, None)),
+    ("0:play Stop @3", Written(0, PLAY + STOP, STOP, 3)),
+    ("discard go @p", Written(None, DISCARD + GO, GO, 0)),
+    ("coup driving_ace", Written(None, COUP + DRIVING_ACE, DRIVING_ACE, None)),
+    ("card GO", Written(None, CARD + GO, GO, None)),
+])
+def test_the_reader_knows_syntax_only(text: str, written: Written) -> None:
+    """MIL-64, MIL-66: ``read_action`` says what the text says, asking no position (a play of a
+    safety stays a play, the seat prefix is kept for the rules to check)."""
+    assert read_action(text) == written
+
+
+@pytest.mark.parametrize("text", ["", "fly", "play 250", "coup go", "extend maybe", "2: draw", "0: card go",
+                                  "order on", "new_game", "play go @7"])
+def test_the_reader_refuses_nonsense_as_the_state_does(text: str) -> None:
+    """MIL-65: the reader's NotationError is the one ``parse_action`` raises, word for word."""
+    state = table({"cards": ["go", *SIX]}, {"cards": SIX}, drawn=True)
+    with pytest.raises(NotationError) as by_state:
+        state.parse_action(text)
+    with pytest.raises(NotationError) as by_reader:
+        read_action(text)
+    assert str(by_reader.value) == str(by_state.value)
 
 
 def test_a_decision_for_the_seat_not_to_act() -> None:

@@ -1,4 +1,9 @@
-"""Mille Bornes for two (``specs/mille.md``): hidden hands, a shuffled deck, chance as a player."""
+"""Mille Bornes for two (``specs/mille.md``): hidden hands, a shuffled deck, chance as a player.
+
+``cards`` (card kinds, tokens and names, the shuffle), ``actions`` (actions as integers),
+``notation`` (actions as text, both ways), ``position`` (a position as data, its JSON read),
+``views`` (seat views, the position JSON written, sampling), ``rules`` (make/unmake, the game),
+``render`` (text), ``classic`` (the BSD computer player), ``evaluator`` and ``bench``."""
 
 from parlour.games.mille.actions import (
     CARD,
@@ -10,13 +15,13 @@ from parlour.games.mille.actions import (
     HINT,
     PLAY,
     action_kind,
-    action_text,
     card_action,
     coup_action,
     discard_action,
     play_action,
     split_hint,
 )
+from parlour.games.mille.notation import action_text
 from parlour.games.mille.position import (
     DEAL,
     DRAW_STEP,

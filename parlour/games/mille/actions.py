@@ -7,6 +7,7 @@ Actions sort in the canonical order of MIL-63:
 * ``CARD + k``: the chance outcome "a card of kind k is dealt or drawn" (MIL-62).
 
 A slot hint (MIL-64, ``play go @5``) adds ``HINT * (slot + 1)`` to a play, discard or coup.
+The text of an action, written and read, is ``notation``'s.
 
 Hand ordering (MIL-17) and a new game (MIL-56) are not actions: no seat's decision, they belong
 to the program that shows a hand or runs a match (``parlour mille``; ``Mille.next_game``). Earlier
@@ -18,8 +19,8 @@ from __future__ import annotations
 
 from typing import Final
 
-from parlour.engine import Action, NotationError
-from parlour.games.mille.cards import EMPTY, KINDS, SAFETIES, SLOT_NAMES, TOKENS
+from parlour.engine import Action
+from parlour.games.mille.cards import EMPTY, KINDS
 
 COUP: Final = 0
 DRAW: Final = 32
@@ -69,47 +70,3 @@ def action_kind(action: Action) -> int:
         return base - CARD
     return EMPTY
 
-
-def action_text(action: Action) -> str:
-    """The MIL-64 text of an action (without the seat prefix of a record line)."""
-    base, slot = split_hint(action)
-    hint = "" if slot is None else f" @{SLOT_NAMES[slot]}"
-    if base == DRAW:
-        return "draw"
-    if base == EXTEND_YES:
-        return "extend yes"
-    if base == EXTEND_NO:
-        return "extend no"
-    kind = action_kind(base)
-    if base < DRAW and kind in SAFETIES:
-        return f"coup {TOKENS[kind]}{hint}"
-    if PLAY <= base < PLAY + KINDS:
-        return f"play {TOKENS[kind]}{hint}"
-    if DISCARD <= base < DISCARD + KINDS:
-        return f"discard {TOKENS[kind]}{hint}"
-    if CARD <= base < CARD + KINDS:
-        return f"card {TOKENS[kind]}"
-    raise NotationError(f"not a Mille Bornes action: {action!r}")
-
-
-def action_parts(action: Action) -> dict[str, object]:
-    """The parts an action's code alone tells (``MilleState.action_parts`` adds what the position
-    tells): ``kind`` is the verb of MIL-64 (``draw``, ``play``, ``discard``, ``coup``, ``extend``,
-    ``card``); a play, discard or coup names its ``card`` (a MIL-1 token; for a coup fourré, the
-    safety), and so does a chance outcome; ``extend`` says ``yes`` (true or false); a hinted
-    action its ``slot`` (``P``, ``1``…).
-
-    A chance outcome's card is hidden from every seat but the one that receives it (MIL-57), and
-    parts carry no reader: they are for the engine's users (search, tests) and for the seat to
-    move's own legal actions, which never include chance. A front end shows another seat's
-    action through ``action_text_for`` (``card ?``), never through its parts."""
-    base, slot = split_hint(action)
-    verb = action_text(action).split()[0]
-    parts: dict[str, object] = {"kind": verb}
-    if verb == "extend":
-        parts["yes"] = base == EXTEND_YES
-    elif action_kind(base) != EMPTY:
-        parts["card"] = TOKENS[action_kind(base)]
-    if slot is not None:
-        parts["slot"] = SLOT_NAMES[slot]
-    return parts

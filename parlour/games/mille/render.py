@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from parlour.games.mille.actions import action_text
 from parlour.games.mille.cards import EMPTY, NAMES, SLOT_NAMES, VALUES
+from parlour.games.mille.notation import action_text
 from parlour.games.mille.position import DEAL, DRAWING, EXTENSION, LINE_NAMES, OVER, Event, HandScore
 
 if TYPE_CHECKING:

@@ -1,16 +1,16 @@
 """Mille Bornes: the rules of ``specs/mille.md`` (MIL-…) with make/unmake.
 
-Actions are the small ints of ``actions``. Hinted actions (``play go @5``) are never listed as
-legal (the list shows one decision per card kind, MIL-63) but are legal: a hint chooses which copy
-leaves the hand, never the rules. Hand ordering (MIL-17) and a new game (MIL-56) are not actions
-(see ``actions``): a program keeps ordering as a way of showing a hand, and starts the next game
-of a match with ``Mille.next_game``.
+Actions are the small ints of ``actions``, written and read as text by ``notation``, whose
+reader knows syntax only: whose turn it is and MIL-65's legality are checked here. Hinted actions
+(``play go @5``) are never listed as legal (the list shows one decision per card kind, MIL-63) but
+are legal: a hint chooses which copy leaves the hand, never the rules. Hand ordering (MIL-17) and
+a new game (MIL-56) are not actions (see ``actions``): a program keeps ordering as a way of
+showing a hand, and starts the next game of a match with ``Mille.next_game``.
 """
 
 from __future__ import annotations
 
 import random
-import re
 from typing import Any, Final, NoReturn
 
 from parlour.engine import (
@@ -38,8 +38,6 @@ from parlour.games.mille.actions import (
     PLAY,
     RETIRED,
     action_kind,
-    action_parts,
-    action_text,
     hinted,
     split_hint,
 )
@@ -63,12 +61,10 @@ from parlour.games.mille.cards import (
     SLOT_NAMES,
     SPEED_LIMIT,
     STOP,
-    TOKENS,
     VALUES,
-    parse_card,
-    parse_slot,
     shuffled_deck,
 )
+from parlour.games.mille.notation import action_parts, action_text, read_action
 from parlour.games.mille.position import (
     DEAL,
     DRAW_STEP,
@@ -95,17 +91,6 @@ _REPAIR_OR_EMPTY: Final = (EMPTY, *REPAIR_KINDS)
 _GO_BASES: Final = (EMPTY, STOP, *REPAIR_KINDS)
 """MIL-28: the battle tops a Go may be played on."""
 _FULL_DECK_ODDS: Final = [(CARD + k, COPIES[k] / DECK_SIZE) for k in range(KINDS)]
-
-_NOT_ACTIONS: Final = {
-    # MIL-16.4, MIL-17: a display preference that never uses a turn and is no decision (MIL-63
-    # does not list it); a program keeps it and sorts the hand it shows (``parlour mille``'s O).
-    "order": "hand ordering is a setting of the program that shows your hand (MIL-17)",
-    # MIL-56, MIL-60: "not a decision of either seat"; the game is over, nobody is to move.
-    "new_game": "the program running the match starts the next game (MIL-56, Mille.next_game)",
-}
-"""Texts of MIL-64 that earlier versions read as recorded entries, and why they are no actions."""
-_VERB: Final = re.compile(r"(?:([0-9]+)\s*:\s*)?([a-z_]+)(?:\s+(.*?))?")
-_HINTED: Final = re.compile(r"(.*?)\s*@\s*(\S+)")
 
 
 class NotToActError(IllegalActionError):
@@ -846,52 +831,23 @@ class MilleState(State):
         return split_hint(self._parse(text))[0]
 
     def _parse(self, text: str) -> Action:
-        """``parse_action`` with the slot hint kept in the action."""
-        cleaned = " ".join(text.strip().lower().split())
-        match = _VERB.fullmatch(cleaned)
-        if match is None:
-            raise NotationError(f"not a Mille Bornes decision: {text.strip()!r}")
-        prefix, verb, rest = match[1], match[2], match[3] or ""
-        seat = None if prefix is None else int(prefix)
-        if seat is not None and seat > 1:
-            raise NotationError(f"there is no seat {prefix}: the seats are 0 and 1")
-        if verb in _NOT_ACTIONS:
-            raise NotationError(f"{text.strip()!r} is not a game action: {_NOT_ACTIONS[verb]}")
-        if verb == "card":
-            return self._parse_card(rest, seat, text)
-        if verb == "draw" and not rest:
-            action = DRAW
-            kind, slot = EMPTY, None
-        elif verb == "extend":
-            answer = {"yes": True, "y": True, "no": False, "n": False}.get(rest)
-            if answer is None:
-                raise NotationError(f"extend takes yes or no, not {rest!r}")
-            action = EXTEND_YES if answer else EXTEND_NO
-            kind, slot = EMPTY, None
-        elif verb in ("play", "discard", "coup") and rest:
-            with_slot = _HINTED.fullmatch(rest)
-            slot = None if with_slot is None else parse_slot(with_slot[2])
-            kind = parse_card(rest if with_slot is None else with_slot[1])
-            if verb == "coup" and kind < EXTRA_TANK:
-                raise NotationError(f"coup names a safety, not {TOKENS[kind]}")
-            action = {"play": PLAY, "discard": DISCARD, "coup": COUP}[verb] + kind
-        else:
-            raise NotationError(f"not a Mille Bornes decision: {text.strip()!r} "
-                                "(draw, play CARD, discard CARD, coup SAFETY, extend yes|no)")
+        """``parse_action`` with the slot hint kept in the action: ``notation.read_action`` reads
+        the text, the rules say whose turn it is and whether it is legal (MIL-65)."""
+        written = read_action(text)
+        if written.action >= CARD:
+            return self._chance_card(written.kind)
         mover = self.to_move()
         if mover == NOBODY:
             raise IllegalActionError("the game is over")
         if mover == CHANCE:
             raise NotToActError("a card must be dealt or drawn first")
-        if seat is not None and seat != mover:
-            raise NotToActError(f"seat {seat} is not to act: it is seat {mover}'s decision")
-        return hinted(self._legal_decision(action, kind, slot), slot)
+        if written.seat is not None and written.seat != mover:
+            raise NotToActError(f"seat {written.seat} is not to act: it is seat {mover}'s decision")
+        return hinted(self._legal_decision(written.action, written.kind, written.slot), written.slot)
 
-    def _parse_card(self, rest: str, seat: int | None, text: str) -> Action:
-        """A chance outcome (MIL-62): no seat's decision, so no seat prefix."""
-        if seat is not None:
-            raise NotationError(f"card has no seat prefix: {text.strip()!r}")
-        kind = parse_card(rest)
+    def _chance_card(self, kind: int) -> Action:
+        """A chance outcome (MIL-62) read as ``card K``: legal while a card is dealt or drawn and
+        the pile holds one of that kind."""
         if self.step > DRAWING:
             raise IllegalActionError("no card is being dealt or drawn")
         if not self.stale and not self.pile_count[kind]:
@@ -965,7 +921,7 @@ class MilleState(State):
         return seat_view(self, seat)
 
     def action_parts(self, action: Action) -> JSONDict:
-        """The parts of a legal action (``actions.action_parts``: ``kind``, ``card``, ``yes``, a
+        """The parts of a legal action (``notation.action_parts``: ``kind``, ``card``, ``yes``, a
         hinted ``slot``), and what the position adds:
 
         * a play, discard or coup of the seat to move: the ``slot`` its card leaves from — the
@@ -973,7 +929,7 @@ class MilleState(State):
           the card in that seat's hand (only that seat is sent its legal actions);
         * a chance outcome: the receiving ``seat`` and ``slot`` (public, MIL-60) beside its card,
           which is hidden from the other seat: such parts are never a seat's to read (a chance
-          outcome is no seat's legal action; see ``actions.action_parts``)."""
+          outcome is no seat's legal action; see ``notation.action_parts``)."""
         parts: JSONDict = action_parts(action)
         base, slot = split_hint(action)
         if base >= CARD:

@@ -8,8 +8,8 @@ import random
 from typing import TYPE_CHECKING
 
 from parlour.engine import FormatError, JSONDict
-from parlour.games.mille.actions import action_text
 from parlour.games.mille.cards import COPIES, EMPTY, KINDS, TOKENS, parse_card
+from parlour.games.mille.notation import action_text
 from parlour.games.mille.position import (
     DEAL,
     DRAWING,
