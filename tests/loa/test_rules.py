@@ -252,9 +252,11 @@ def test_view_marks_the_last_capture() -> None:
     """LOA-4: a display may write a capture as c1xa3; the view does so for the last move."""
     state = LOA.new()
     state.play_text("c1-a3")
-    assert state.view(None)["content"]["last_move"] == "c1xa3"
+    capture = {"text": "c1xa3", "from": "c1", "to": "a3", "capture": True}
+    assert state.view(None)["content"]["last_move"] == capture
     state.play_text("a2-c2")
-    assert state.view(0)["content"]["last_move"] == "a2-c2"
+    move = {"text": "a2-c2", "from": "a2", "to": "c2", "capture": False}
+    assert state.view(0)["content"]["last_move"] == move
 
 
 def test_action_parts_name_the_squares_and_a_capture() -> None:

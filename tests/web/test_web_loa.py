@@ -106,6 +106,11 @@ async def test_a_reload_keeps_the_seat(server: Server, open_client: OpenClient) 
 
     await ann.page.reload()
     await ann.wait_my_turn()
+    # The bot's move is still marked after the reload: the view says what the last move was.
+    last = (await ann.match_json())["view"]["content"]["last_move"]
+    marked = await ann.page.eval_on_selector_all("#board rect.square.last",
+                                                 "rects => rects.map(r => r.dataset.square)")
+    assert sorted(marked) == sorted([last["from"], last["to"]])
     assert await ann.page.get_attribute("body", "data-seat") == "0"
     assert await ann.page.locator("#seats li.me[data-seat='0']").count() == 1
     moves = await ann.page.locator("#moves li").all_text_contents()

@@ -340,7 +340,7 @@ class LoaState(State):
         return {
             "position": self.position_json(),
             "move_limit": self._limit,
-            "last_move": self._last_move_text(),
+            "last_move": self._last_move(),
         }
 
     def action_parts(self, action: Action) -> JSONDict:
@@ -355,13 +355,22 @@ class LoaState(State):
             "to": square_name(action & 63),
         }
 
-    def _last_move_text(self) -> str | None:
-        """The last ply, with ``x`` for a capture (LOA-4) so a display can mark it."""
+    def _last_move(self) -> JSONDict | None:
+        """The last ply as a display marks it: its text, with ``x`` for a capture (LOA-4), and, for
+        a move, its two squares and whether it captured."""
         if not self.history:
             return None
-        text = self.action_to_text(self.history[-1])
-        captured = self._undo[-1][0]
-        return text.replace("-", "x") if captured else text
+        action = self.history[-1]
+        if action == PASS:
+            return {"text": "pass"}
+        captured = bool(self._undo[-1][0])
+        text = self.action_to_text(action)
+        return {
+            "text": text.replace("-", "x") if captured else text,
+            "from": square_name(action >> 6),
+            "to": square_name(action & 63),
+            "capture": captured,
+        }
 
     def dump(self) -> str:
         """The CS61B dump (LOA-72), each line ending in a newline."""

@@ -119,16 +119,17 @@ export function drawLoaBoard(board, marks = {}, options = {}) {
   return root;
 }
 
-/** The squares that changed between two boards: [from, to] of the move, and a capture if any. */
-function difference(before, after) {
-  const emptied = allSquares().find((s) => pieceAt(before, s) && !pieceAt(after, s));
-  const filled = allSquares().find((s) => pieceAt(after, s) && pieceAt(after, s) !== pieceAt(before, s));
-  if (!emptied || !filled) return { last: [], captured: [] };
-  const taken = pieceAt(before, filled);
-  return { last: [emptied, filled], captured: taken ? [{ square: filled, piece: taken }] : [] };
-}
-
 const position = (view) => view?.content?.position ?? {};
+
+/** The last move's marks from the view alone, so a page opened mid-game shows them too: its two
+ * squares, and the piece it took (of the other colour than the one now on its square). */
+function lastMoveMarks(view) {
+  const move = view?.content?.last_move;
+  if (!move?.from) return { last: [], captured: [] };
+  const mover = pieceAt(position(view).board ?? [], move.to);
+  const taken = move.capture ? (mover === "b" ? "w" : "b") : null;
+  return { last: [move.from, move.to], captured: taken ? [{ square: move.to, piece: taken }] : [] };
+}
 
 export default {
   name: "loa",
@@ -149,8 +150,7 @@ export default {
     {}, { coords: false, title: "Lines of Action" },
   ),
   remember(memory, before, after) {
-    const none = { last: [], captured: [] };
-    memory.lastMove = before ? difference(position(before).board ?? [], position(after).board ?? []) : none;
+    memory.lastMove = lastMoveMarks(after);
   },
   hint(play) {
     const prefix = play.pick.prefix ?? [];
@@ -160,7 +160,7 @@ export default {
   },
   draw(play) {
     const { picker, click } = squarePicking(play);
-    const marks = { ...(play.memory.lastMove ?? {}) };
+    const marks = lastMoveMarks(play.view);
     if (play.legal.length) {
       marks.starts = picker.prefix.length ? new Set() : picker.starts();
       marks.selected = picker.prefix;
