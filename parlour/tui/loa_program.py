@@ -18,7 +18,7 @@ from contextlib import ExitStack, suppress
 from dataclasses import dataclass
 from typing import IO, Final
 
-from parlour.bots.base import Bot, seen_by
+from parlour.bots import Bot, seen_by
 from parlour.engine import IllegalActionError, NotationError
 from parlour.games import get_game
 from parlour.games.loa import PASS, LinesOfAction, LoaState

@@ -20,7 +20,7 @@ from typing import Any, ClassVar
 import pytest
 
 import parlour.bots
-from parlour.bots.base import Bot
+from parlour.bots import Bot
 from parlour.engine import State
 from parlour.games.loa import PASS
 from parlour.tui import loa_program

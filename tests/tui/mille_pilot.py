@@ -10,7 +10,7 @@ import pytest
 from textual import events
 from textual.pilot import Pilot
 
-from parlour.bots.base import Bot
+from parlour.bots import Bot
 from parlour.engine import Action, State
 from parlour.games.mille import MilleState
 from parlour.games.mille.cards import EXTRA_TANK, SLOT_NAMES, parse_card

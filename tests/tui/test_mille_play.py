@@ -19,7 +19,7 @@ from mille_pilot import (
     settle,
 )
 
-from parlour.bots.base import seen_by
+from parlour.bots import seen_by
 from parlour.engine import Action, State
 from parlour.games.mille import MilleState
 from parlour.games.mille.cards import TOKENS

@@ -18,8 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final, Literal, Protocol, runtime_checkable
 
-from parlour.bots import bot_kinds, make_bot
-from parlour.bots.base import Bot, seen_by
+from parlour.bots import Bot, bot_kinds, make_bot, seen_by
 from parlour.engine import Action, IllegalActionError, JSONDict, State
 from parlour.games import get_game
 from parlour.games.mille import Mille, MilleState
