@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final, Generic, TypeVar
 
@@ -448,14 +448,18 @@ class MatchRecord:
             raise FormatError("match record: actions must be a list of integers")
         return cls(game, players, dict(options), seed, start, list(actions))
 
-    def replay(self, game: Game[State]) -> State:
-        """The state this record reaches, every action checked against the rules."""
+    def replay(self, game: Game[StateT], play: Callable[[StateT, Action], None] | None = None) -> StateT:
+        """The state this record reaches, every action checked against the rules (by ``play``: a
+        game whose records say more than its actions, such as Mille's slot hints, passes its own)."""
         if game.info.name != self.game:
             raise FormatError(f"this is a record of {self.game!r}, not {game.info.name!r}")
         state = game.new(self.players, self.options, self.seed, self.start)
         for ply, action in enumerate(self.actions):
             try:
-                state.play(action)
+                if play is None:
+                    state.play(action)
+                else:
+                    play(state, action)
             except IllegalActionError as error:
                 raise FormatError(f"action {ply + 1} of the record: {error}") from None
         return state

@@ -1018,17 +1018,9 @@ class Mille(Game[MilleState]):
         earlier version that holds a hand ordering or a new game (no actions now) is refused in
         words."""
         record = MatchRecord.from_json(data)
-        if record.game != self.info.name:
-            raise FormatError(f"this is a record of {record.game!r}, not {self.info.name!r}")
         if any(RETIRED <= action < HINT for action in record.actions):
             raise FormatError("this Mille Bornes record comes from an earlier parlour: it holds hand "
                               "ordering or new game entries, which are no longer game actions")
-        state = self.new(record.players, record.options, record.seed, record.start)
-        for ply, action in enumerate(record.actions):
-            try:
-                state.play_hinted(action)
-            except IllegalActionError as error:
-                raise FormatError(f"action {ply + 1} of the record: {error}") from None
-        return state
+        return record.replay(self, MilleState.play_hinted)
 
 
