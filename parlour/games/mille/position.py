@@ -1,4 +1,5 @@
-"""A Mille Bornes position as data: what the state holds, read from and written to JSON.
+"""A Mille Bornes position as data: what the state holds, read from and written to JSON (both
+ways here; the seat views in ``views`` are built from its public blocks).
 
 The JSON form (``MilleState.position_json``, what ``Mille.new(start=…)`` accepts) follows the
 ``match`` and ``hand`` blocks of the save file (MIL-70), with a few keys added so that every
@@ -10,9 +11,9 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from typing import Any, Final, NamedTuple
+from typing import TYPE_CHECKING, Any, Final, NamedTuple
 
-from parlour.engine import FormatError, NotationError, Outcome
+from parlour.engine import FormatError, JSONDict, NotationError, Outcome
 from parlour.games.mille.cards import (
     COPIES,
     D200,
@@ -26,6 +27,9 @@ from parlour.games.mille.cards import (
     VALUES,
     parse_card,
 )
+
+if TYPE_CHECKING:
+    from parlour.games.mille.rules import MilleState
 
 # The engine's steps (MIL-60): two chance steps, three decision steps, and the end of a game.
 DEAL, DRAWING, DRAW_STEP, PLAY_STEP, EXTENSION, OVER = range(6)
@@ -464,6 +468,84 @@ class _Reader:
         if not isinstance(events, list):
             raise self.fail("hand.events", "must be a list")
         position.events = [self.event(e, f"hand.events[{i}]") for i, e in enumerate(events)]
+
+
+# --- the JSON form, written ----------------------------------------------------------------------
+
+
+def flow_json(state: MilleState) -> JSONDict:
+    """Phase, step and whose turn it is (MIL-60): public."""
+    step = state.step
+    chance = step <= DRAWING
+    if step == OVER:
+        to_act: int | None = None
+    elif chance:
+        to_act = state.receiving()[0]
+    else:
+        to_act = state.mover
+    return {
+        "phase": "chance" if chance else "game_over" if step == OVER else "decision",
+        "step": None if chance else STEP_NAMES[step],
+        "chance": STEP_NAMES[step] if chance else None,
+        "to_act": to_act,
+        "drawn": state.drawn,
+        "dealt": state.deal_index if step == DEAL else None,
+        "draw": {"size": state.draw_size, "left": state.pending} if state.drawn else None,
+        "between_hands": state.stale,
+        "starter": starter_of(state.hand_serial),
+        "goal": state.goal,
+        "extended": state.extended,
+    }
+
+
+def match_json(state: MilleState) -> JSONDict:
+    """The match block (MIL-70): games, hands and totals so far: public."""
+    outcome = state.outcome()
+    return {
+        "game_no": state.game_no,
+        "hand_no": state.hand_no,
+        "hand_serial": state.hand_serial,
+        "games_won": list(state.games_won),
+        "totals": list(state.game_total),
+        "result": outcome.to_json() if outcome else None,
+        "last_hand": score_json(state.last_hand) if state.last_hand else None,
+    }
+
+
+def table_json(state: MilleState, seat: int) -> JSONDict:
+    """A seat's cards on the table (MIL-15, MIL-57 item 6)."""
+    return {
+        "battle": token(state.battle[seat]),
+        "speed": token(state.speed[seat]),
+        "battle_pile": [TOKENS[k] for k in state.battle_pile[seat]],
+        "speed_pile": [TOKENS[k] for k in state.speed_pile[seat]],
+        "safeties": [{"card": TOKENS[k], "coup": coup} for k, coup in state.safeties[seat]],
+        "miles": {TOKENS[k]: n for k, n in enumerate(state.miles[seat])},
+        "hand_total": state.hand_total[seat],
+        "coup_window": token(state.window[seat]),
+    }
+
+
+def write_position(state: MilleState) -> JSONDict:
+    """Everything but the history, as ``Mille.new(start=…)`` reads it (the MIL-70 blocks)."""
+    hand = flow_json(state)
+    seats = []
+    for s in (0, 1):
+        entry = {"slots": [token(k) for k in state.slots[s]],
+                 "received": [TOKENS[k] for k in state.received[s]]}
+        entry.update(table_json(state, s))
+        seats.append(entry)
+    hand.update(
+        pile=[TOKENS[k] for k in reversed(state.pile)],
+        discards=[TOKENS[k] for k in state.discards],
+        seats=seats,
+        events=[event_json(e) for e in state.events],
+    )
+    return {"match": match_json(state), "hand": hand}
+
+
+
+# --- the JSON form, read ------------------------------------------------------------------------
 
 
 def read_position(start: Any, seed: int) -> Position:

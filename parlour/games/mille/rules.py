@@ -82,9 +82,10 @@ from parlour.games.mille.position import (
     Position,
     read_position,
     starter_of,
+    write_position,
 )
 from parlour.games.mille.render import table
-from parlour.games.mille.views import hidden_texts, sample_position, seat_view, write_position
+from parlour.games.mille.views import hidden_texts, sample_position, seat_view
 
 PLAY_OUT: Final = "play-out"
 _REPAIR_OR_EMPTY: Final = (EMPTY, *REPAIR_KINDS)

@@ -1,5 +1,6 @@
-"""What leaves a Mille Bornes state: seat views (MIL-57), the texts they must never contain, the
-position JSON, and a full position sampled from a view (MIL-58) for determinised search."""
+"""What leaves a Mille Bornes state: seat views (MIL-57), built from the public blocks of the
+position's JSON form (``position``), the texts they must never contain, and a full position
+sampled from a view (MIL-58) for determinised search."""
 
 from __future__ import annotations
 
@@ -10,71 +11,10 @@ from typing import TYPE_CHECKING
 from parlour.engine import FormatError, JSONDict
 from parlour.games.mille.cards import COPIES, EMPTY, KINDS, TOKENS, parse_card
 from parlour.games.mille.notation import action_text
-from parlour.games.mille.position import (
-    DEAL,
-    DRAWING,
-    OVER,
-    STEP_NAMES,
-    event_json,
-    score_json,
-    starter_of,
-    token,
-)
+from parlour.games.mille.position import event_json, flow_json, match_json, table_json, token
 
 if TYPE_CHECKING:
     from parlour.games.mille.rules import MilleState
-
-
-def _flow(state: MilleState) -> JSONDict:
-    """Phase, step and whose turn it is (MIL-60): public."""
-    step = state.step
-    chance = step <= DRAWING
-    if step == OVER:
-        to_act: int | None = None
-    elif chance:
-        to_act = state.receiving()[0]
-    else:
-        to_act = state.mover
-    return {
-        "phase": "chance" if chance else "game_over" if step == OVER else "decision",
-        "step": None if chance else STEP_NAMES[step],
-        "chance": STEP_NAMES[step] if chance else None,
-        "to_act": to_act,
-        "drawn": state.drawn,
-        "dealt": state.deal_index if step == DEAL else None,
-        "draw": {"size": state.draw_size, "left": state.pending} if state.drawn else None,
-        "between_hands": state.stale,
-        "starter": starter_of(state.hand_serial),
-        "goal": state.goal,
-        "extended": state.extended,
-    }
-
-
-def _match(state: MilleState) -> JSONDict:
-    outcome = state.outcome()
-    return {
-        "game_no": state.game_no,
-        "hand_no": state.hand_no,
-        "hand_serial": state.hand_serial,
-        "games_won": list(state.games_won),
-        "totals": list(state.game_total),
-        "result": outcome.to_json() if outcome else None,
-        "last_hand": score_json(state.last_hand) if state.last_hand else None,
-    }
-
-
-def _table(state: MilleState, seat: int) -> JSONDict:
-    """A seat's cards on the table (MIL-15, MIL-57 item 6)."""
-    return {
-        "battle": token(state.battle[seat]),
-        "speed": token(state.speed[seat]),
-        "battle_pile": [TOKENS[k] for k in state.battle_pile[seat]],
-        "speed_pile": [TOKENS[k] for k in state.speed_pile[seat]],
-        "safeties": [{"card": TOKENS[k], "coup": coup} for k, coup in state.safeties[seat]],
-        "miles": {TOKENS[k]: n for k, n in enumerate(state.miles[seat])},
-        "hand_total": state.hand_total[seat],
-        "coup_window": token(state.window[seat]),
-    }
 
 
 def private_part(state: MilleState, seat: int) -> JSONDict:
@@ -94,7 +34,7 @@ def seat_view(state: MilleState, seat: int | None) -> JSONDict:
     order, the seed or the record."""
     seats = []
     for s in (0, 1):
-        public = _table(state, s)
+        public = table_json(state, s)
         public.update(
             mileage=state.mileage[s],
             rolling=state.rolling(s),
@@ -105,14 +45,14 @@ def seat_view(state: MilleState, seat: int | None) -> JSONDict:
             drawn=state.drawn and state.mover == s,
         )
         seats.append(public)
-    hand = _flow(state)
+    hand = flow_json(state)
     hand.update(
         pile_size=len(state.pile),
         discards=[TOKENS[k] for k in state.discards],
         events=[event_json(e) for e in state.events],
         seats=seats,
     )
-    content: JSONDict = {"match": _match(state), "hand": hand}
+    content: JSONDict = {"match": match_json(state), "hand": hand}
     if seat is not None:
         content["private"] = private_part(state, seat)
     return content
@@ -135,24 +75,6 @@ def hidden_texts(state: MilleState, seat: int | None) -> list[str]:
     if len(state.pile) >= 10:  # shorter lists could match a public pile by chance
         secrets.append(json.dumps([TOKENS[k] for k in reversed(state.pile)]))
     return secrets
-
-
-def write_position(state: MilleState) -> JSONDict:
-    """Everything but the history, as ``Mille.new(start=…)`` reads it (the MIL-70 blocks)."""
-    hand = _flow(state)
-    seats = []
-    for s in (0, 1):
-        entry = {"slots": [token(k) for k in state.slots[s]],
-                 "received": [TOKENS[k] for k in state.received[s]]}
-        entry.update(_table(state, s))
-        seats.append(entry)
-    hand.update(
-        pile=[TOKENS[k] for k in reversed(state.pile)],
-        discards=[TOKENS[k] for k in state.discards],
-        seats=seats,
-        events=[event_json(e) for e in state.events],
-    )
-    return {"match": _match(state), "hand": hand}
 
 
 # --- sampling a position consistent with a view (MIL-58) -----------------------------------------
