@@ -168,7 +168,7 @@ class Game(ABC, Generic[GameState]):
     def create(self, players: int, options: dict[str, Any], seed: int, start: JSONDict | None) -> GameState:
         """The state for checked ``players`` and complete ``options`` (``new`` checked them)."""
 
-    def state_from_json(self, data: Any) -> State:
+    def state_from_json(self, data: Any) -> GameState:
         """Rebuilds a state from ``State.to_json()`` by replaying its record (so undo still works)."""
         return MatchRecord.from_json(data).replay(self)
 
