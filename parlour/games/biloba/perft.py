@@ -7,8 +7,10 @@ moves branch and each replacement step takes its first option in text order.
 
 from __future__ import annotations
 
+from parlour.games.biloba.actions import decode_action
 from parlour.games.biloba.board import LINES
-from parlour.games.biloba.rules import MOVE, OVER, REPLACE, BilobaState, decode_action
+from parlour.games.biloba.position import MOVE, OVER, REPLACE
+from parlour.games.biloba.rules import BilobaState
 
 
 def perft(state: BilobaState, depth: int, full: bool = True) -> int:

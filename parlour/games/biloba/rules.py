@@ -28,14 +28,7 @@ from parlour.engine import (
     Outcome,
     State,
 )
-from parlour.games.biloba.actions import (
-    REPLACE_BASE,
-    ROUTE_INDEX,
-    decode_action,
-    is_replacement,
-    move_action,
-    replacement_action,
-)
+from parlour.games.biloba.actions import REPLACE_BASE, ROUTE_INDEX, decode_action
 from parlour.games.biloba.board import (
     CENTRE,
     CENTRE_NEIGHBOUR_SET,
@@ -66,21 +59,6 @@ from parlour.games.biloba.position import (
     write_position,
 )
 from parlour.games.biloba.render import board_text
-
-__all__ = [
-    "MOVE",
-    "OVER",
-    "REPLACE",
-    "REPLACE_BASE",
-    "Biloba",
-    "BilobaState",
-    "Event",
-    "action_text",
-    "decode_action",
-    "is_replacement",
-    "move_action",
-    "replacement_action",
-]
 
 SEAT_NAMES: Final = ("Orange", "Blue", "Red", "Green")
 
