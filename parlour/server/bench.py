@@ -43,13 +43,15 @@ class UsageError(Exception):
     pass
 
 
-class _Parser(argparse.ArgumentParser):
+class Parser(argparse.ArgumentParser):
+    """An argument parser that raises ``UsageError`` instead of exiting (``bench traffic`` uses it too)."""
+
     def error(self, message: str) -> NoReturn:
         raise UsageError(message)
 
 
-def build_parser() -> _Parser:
-    parser = _Parser(
+def build_parser() -> Parser:
+    parser = Parser(
         prog="parlour bench server",
         description="Concurrent bot-against-bot matches over WebSockets: latency and server CPU.",
     )

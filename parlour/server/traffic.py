@@ -27,15 +27,12 @@ import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any
 
 from websockets.asyncio.client import ClientConnection, connect
 
+from parlour.server.bench import Parser, UsageError
 from parlour.server.process import post, start_server, stop_server
-
-
-class UsageError(Exception):
-    pass
 
 
 class CountingConnection(ClientConnection):
@@ -48,13 +45,8 @@ class CountingConnection(ClientConnection):
         super().data_received(data)
 
 
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> NoReturn:
-        raise UsageError(message)
-
-
-def build_parser() -> _Parser:
-    parser = _Parser(
+def build_parser() -> Parser:
+    parser = Parser(
         prog="parlour bench traffic",
         description="The bytes one seat receives over one match against random bots.",
     )
