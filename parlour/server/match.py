@@ -85,6 +85,7 @@ class Match:
         self.thinking: dict[int, asyncio.Task[None]] = {}
         """Bot decisions under way, by the version they decide at."""
         self._rendered: dict[int | None, str] = {}
+        """The latest event's ``update`` by seat; emptied when an event is added (it holds no seats)."""
 
     # --- what the match is ---------------------------------------------------------------------
 
@@ -226,7 +227,6 @@ class Match:
         if not claimed or record.kind != "open":
             raise ProtocolError("seat_taken", f"{label} is already taken", 409)
         record.kind, record.token_hash, record.name = "person", digest, name
-        self._rendered.clear()
         if self.status == "running":
             await self.pubsub.publish(self.channel, {"kind": "started"})
             self.queue.put_nowait(_SETTLE)
@@ -245,7 +245,6 @@ class Match:
             await self._seats_changed()
 
     async def _seats_changed(self) -> None:
-        self._rendered.clear()
         await self.pubsub.publish(self.channel, {"kind": "seats"})
 
     # --- the writer ------------------------------------------------------------------------------
