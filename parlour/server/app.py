@@ -86,6 +86,8 @@ async def help_page(request: Request) -> Response:
     name = request.path_params["game"]
     if name not in GAMES:
         return PlainTextResponse(f"No game called {name[:40]!r}.", 404)
+    if help_address(name) is None:  # an example game may have no rules page: nothing is missing
+        return PlainTextResponse(f"{GAMES[name].info.title} has no rules page.", 404)
     return page(WEB / "help" / f"{name}.html")
 
 

@@ -31,6 +31,8 @@ def test_games_are_described_by_their_metadata(server: Server) -> None:
         assert entry["help"] == (f"/help/{name}" if has_page else None)
         if has_page:
             assert server.call("GET", entry["help"])[0] == 200
+        else:  # it says so, not that the install lost a file
+            assert server.call("GET", f"/help/{name}") == (404, f"{info.title} has no rules page.")
         assert entry["end_reasons"] == dict(info.end_reasons)
         assert entry["end_reasons"]
         assert entry["listed"] is info.listed
