@@ -122,9 +122,8 @@ class TicTacToeState(State):
         action = self.history.pop()
         self.turn = 1 - self.turn
         self.marks[self.turn] &= ~(1 << action)
-        # Play went on before the last move, so no outcome is lost; judge again all the same
-        # rather than keep a stack for one bit of state.
-        self._outcome = self._judge()
+        # Play went on before the last move, so the position it restores had no outcome.
+        self._outcome = None
 
     def copy_into(self, clone: TicTacToeState) -> None:
         clone.marks = self.marks.copy()
