@@ -11,7 +11,7 @@ import random
 from abc import ABC, abstractmethod
 from typing import Final
 
-from parlour.engine.game import CHANCE, Action, State
+from parlour.engine.game import CHANCE, Action, State, draw_chance
 
 MAX_EVAL: Final = 100_000
 """Evaluations stay strictly inside ±MAX_EVAL, far below the searches' win scores."""
@@ -89,8 +89,7 @@ class Playouts(ABC):
 
     def chance(self, state: State, rng: random.Random) -> Action:
         """A chance outcome drawn with its probability."""
-        outcomes = state.chance_outcomes()
-        return rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0]
+        return draw_chance(state, rng)
 
     def horizon(self, state: State, root: State) -> bool:
         """Whether a playout from ``root`` stops at ``state`` to be scored (the game's end only,

@@ -372,11 +372,7 @@ class State(ABC):
         Keyed on (seed, ply) rather than a running generator, so undo and replay give the same
         outcome again.
         """
-        outcomes = self.chance_outcomes()
-        rng = random.Random(f"{self.seed}/{len(self.history)}")
-        actions = [action for action, _ in outcomes]
-        weights = [probability for _, probability in outcomes]
-        return rng.choices(actions, weights)[0]
+        return draw_chance(self, random.Random(f"{self.seed}/{len(self.history)}"))
 
     def record(self) -> MatchRecord:
         return MatchRecord(
@@ -465,16 +461,20 @@ class MatchRecord:
         return state
 
 
+def draw_chance(state: State, rng: random.Random) -> Action:
+    """The pending chance decision of ``state``, drawn from ``rng`` with its probabilities."""
+    outcomes = state.chance_outcomes()
+    return rng.choices([action for action, _ in outcomes], [probability for _, probability in outcomes])[0]
+
+
 def random_playout(state: State, rng: random.Random, max_plies: int | None = None) -> int:
     """Plays random legal actions (chance resolved by its odds) until the end; returns plies."""
     plies = 0
     while not state.is_over() and (max_plies is None or plies < max_plies):
         if state.to_move() == CHANCE:
-            outcomes = state.chance_outcomes()
-            action = rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0]
+            state.apply(draw_chance(state, rng))
         else:
-            action = rng.choice(state.legal_actions())
-        state.apply(action)
+            state.apply(rng.choice(state.legal_actions()))
         plies += 1
     return plies
 
