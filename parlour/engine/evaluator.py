@@ -12,6 +12,7 @@ from abc import ABC, abstractmethod
 from typing import Final
 
 from parlour.engine.game import CHANCE, Action, State, draw_chance
+from parlour.engine.player import seen_by
 
 MAX_EVAL: Final = 100_000
 """Evaluations stay strictly inside ±MAX_EVAL, far below the searches' win scores."""
@@ -66,7 +67,7 @@ class Playouts(ABC):
 
     def determinise(self, root: State, seat: int, rng: random.Random) -> State:
         """Another full state with ``root``'s view for ``seat`` (``root`` was sampled from it)."""
-        return root.game.sample_state(root.view(seat), rng)
+        return seen_by(root, seat, rng)
 
     @abstractmethod
     def policy(self, state: State, rng: random.Random) -> Action:
