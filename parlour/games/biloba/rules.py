@@ -687,13 +687,14 @@ class BilobaState(State):
         or ``replace`` (BIL-28: ``from`` is the pending pawn, ``to`` the vacated tile it fills).
         Every kind has ``from`` and ``to``. Parts travel with every legal action, so they repeat
         nothing: whose pawn it is, the view's ``to_move`` says."""
-        tiles = [NAMES[t] for t in decode_action(action)]
+        squares = decode_action(action)
+        tiles = [NAMES[t] for t in squares]
         parts: JSONDict = {"kind": "", "from": tiles[0], "to": tiles[-1]}
         if action >= REPLACE_BASE:
             return parts | {"kind": "replace"}
         if len(tiles) == 3:
             return parts | {"kind": "route", "path": tiles}
-        origin, target = decode_action(action)
+        origin, target = squares
         if target in STEPS[origin]:
             return parts | {"kind": "step"}
         return parts | {"kind": "jump", "over": NAMES[(origin + target) // 2]}
