@@ -10,6 +10,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -155,10 +156,14 @@ def allowed(finding: Finding) -> bool:
     return any(finding.path.startswith(prefix) and finding.game == game for prefix, game in GAME_PROGRAMS)
 
 
-def modules() -> Iterator[tuple[str, ast.AST]]:
+@cache
+def modules() -> tuple[tuple[str, ast.AST], ...]:
+    """Every module of the package, parsed once for both checks."""
+    parsed = []
     for file in sorted(PACKAGE.rglob("*.py")):
         path = file.relative_to(ROOT).as_posix()
-        yield path, ast.parse(file.read_text(encoding="utf-8"), filename=path)
+        parsed.append((path, ast.parse(file.read_text(encoding="utf-8"), filename=path)))
+    return tuple(parsed)
 
 
 def layer_findings() -> list[Finding]:
