@@ -39,9 +39,11 @@ def error_response(error: ProtocolError) -> JSONResponse:
 
 
 async def read_body(request: Request) -> Any:
-    raw = await request.body()
-    if len(raw) > MAX_MESSAGE:
-        raise ProtocolError("bad_request", f"the body is longer than {MAX_MESSAGE} bytes")
+    raw = b""
+    async for chunk in request.stream():  # read no further than the limit: a huge body is never held
+        raw += chunk
+        if len(raw) > MAX_MESSAGE:
+            raise ProtocolError("bad_request", f"the body is longer than {MAX_MESSAGE} bytes")
     if not raw.strip():
         return {}
     try:

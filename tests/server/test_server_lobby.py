@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import socket
 from typing import Any
 
 import pytest
 from server_helpers import Client, check_message, open_client
-from server_process import Server
+from server_process import WAIT, Server
 
 from parlour.bots import bot_kinds
 from parlour.games import GAMES, get_game
+from parlour.server.messages import MAX_MESSAGE
 
 LOA = get_game("loa")
 
@@ -137,6 +139,21 @@ def test_bad_json_body(server: Server) -> None:
     status, answer = server.call("POST", "/api/matches", raw=b"{not json")
     assert status == 400
     assert answer["error"]["code"] == "bad_json"
+
+
+def test_a_body_over_the_limit_is_refused_without_reading_the_rest(server: Server) -> None:
+    """A body is read no further than MAX_MESSAGE: a chunked body that never ends is refused as
+    soon as it passes the limit (the server once waited for, and held, the whole body)."""
+    host, port = server.base.removeprefix("http://").rstrip("/").split(":")
+    with socket.create_connection((host, int(port)), timeout=WAIT) as connection:
+        connection.sendall(b"POST /api/matches HTTP/1.1\r\nHost: test\r\nContent-Type: application/json\r\n"
+                           b"Transfer-Encoding: chunked\r\n\r\n")
+        chunk = b"x" * 16384
+        for _ in range(MAX_MESSAGE // len(chunk) + 2):  # past the limit, and no last chunk ever
+            connection.sendall(b"%x\r\n%s\r\n" % (len(chunk), chunk))
+        answer = connection.recv(65536).decode(errors="replace")
+    assert answer.startswith("HTTP/1.1 400"), answer[:200]
+    assert "the body is longer than" in answer
 
 
 def test_bad_joins(server: Server) -> None:
