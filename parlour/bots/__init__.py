@@ -28,7 +28,7 @@ and paranoid alpha-beta for more (``STRONG_SEARCHES``; one bot that picks by the
 of players when the game allows several counts).
 
 The interfaces a game's package implements live in the engine (``Evaluator``, ``Playouts``,
-``Bot``, ``seen_by``) and are named here too.
+``Bot``); ``Bot`` and ``seen_by`` are named here too, for the front ends that run bots.
 """
 
 from __future__ import annotations
@@ -48,12 +48,10 @@ from parlour.bots.greedy import GreedyBot
 from parlour.bots.paranoid import ParanoidBot
 from parlour.bots.random_bot import RandomBot
 from parlour.engine import (
-    MAX_EVAL,
     Bot,
     Evaluator,
     Game,
     GameInfo,
-    NullEvaluator,
     OptionError,
     ParlourError,
     Playouts,
@@ -219,5 +217,5 @@ def make_bot(game: str, kind: str, seed: int = 0) -> Bot:
     return bot
 
 
-__all__ = ["DEFAULT_BOT", "KINDS", "MAX_EVAL", "STRONG_SEARCHES", "Bot", "BotKind", "Evaluator",
-           "NullEvaluator", "Playouts", "Provided", "bot_kinds", "make_bot", "provided", "seen_by"]
+__all__ = ["DEFAULT_BOT", "KINDS", "STRONG_SEARCHES", "Bot", "BotKind", "Provided", "bot_kinds", "make_bot",
+           "provided", "seen_by"]
