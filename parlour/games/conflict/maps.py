@@ -13,7 +13,7 @@ import re
 from collections import deque
 from collections.abc import Iterable
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from typing import Final
 
 from parlour.engine import FormatError, JSONDict
@@ -53,6 +53,12 @@ class Map:
     def square_name(self, square: int) -> str:
         return square_name(self.cols, square)
 
+    @cached_property
+    def terrain_rows(self) -> tuple[str, ...]:
+        """The terrain as rows of CON-10 glyphs, worked out once (every view carries them)."""
+        terrain = "".join(GLYPHS[t] for t in self.terrain)
+        return tuple(terrain[start:start + self.cols] for start in range(0, self.size, self.cols))
+
     def text(self) -> str:
         """The map in the format of CON-10 (what ``parse_map`` reads back)."""
         lines = ["conflict-map 1", f"name {self.name}", f"size {self.cols}x{self.rows}", "terrain"]
@@ -68,12 +74,11 @@ class Map:
     def json(self) -> JSONDict:
         """The map as data for front ends (a match's view carries it): terrain rows in the glyphs
         of CON-10, bases by seat (1-4), mines by square, and CON-13's warnings."""
-        terrain = "".join(GLYPHS[t] for t in self.terrain)
         return {
             "name": self.name,
             "cols": self.cols,
             "rows": self.rows,
-            "terrain": [terrain[start:start + self.cols] for start in range(0, self.size, self.cols)],
+            "terrain": list(self.terrain_rows),
             "bases": {str(seat + 1): self.square_name(square) for seat, square in enumerate(self.bases)},
             "mines": {
                 self.square_name(square): seat + 1
