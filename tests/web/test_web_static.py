@@ -11,7 +11,7 @@ import pytest
 from parlour.games import GAMES
 
 WEB = Path(__file__).resolve().parents[2] / "parlour" / "web"
-SHARED = ["js/match.js", "js/page.js", "js/net.js", "js/lobby.js", "js/games.js", "js/svg.js",
+SHARED = ["js/match.js", "js/page.js", "js/net.js", "js/lobby.js", "js/svg.js",
           "js/boards/generic.js", "js/boards/picker.js", "match.html", "index.html"]
 """The files every game goes through: none of them may name a game."""
 

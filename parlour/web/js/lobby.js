@@ -1,6 +1,6 @@
 // The lobby: create a match, list open and running ones, join a free seat or watch.
 
-import { gameUi } from "./games.js";
+import { boardFor } from "./boards/index.js";
 import { api, names, tokens } from "./net.js";
 import { html } from "./svg.js";
 
@@ -19,7 +19,7 @@ function currentGame() {
 }
 
 function swatchFor(game, seat, options) {
-  const ui = gameUi(game);
+  const ui = boardFor(game);
   return html("span", { class: `swatch swatch-${ui ? ui.swatch(seat, options) : "white"}` });
 }
 
@@ -28,7 +28,7 @@ function swatchFor(game, seat, options) {
 function renderGameChoice() {
   const box = $("game-choice");
   box.replaceChildren(...games.map((game, i) => {
-    const ui = gameUi(game.name);
+    const ui = boardFor(game.name);
     const input = html("input", { type: "radio", name: "game", value: game.name, checked: i === 0 });
     input.addEventListener("change", renderForm);
     const players = game.min_players === game.max_players ? `${game.min_players} players` : `${game.min_players}–${game.max_players} players`;
@@ -178,7 +178,7 @@ function decoration(picture) {
 }
 
 function thumbnail(game) {
-  const ui = gameUi(game);
+  const ui = boardFor(game);
   if (!ui) return html("div", { class: "thumb", "aria-hidden": "true" });
   const picture = decoration(ui.thumbnail());
   picture.classList.add("thumb");

@@ -58,5 +58,3 @@ export function boardFor(game, force = null) {
   if (force === "generic") return generic;
   return BOARDS[game] ?? generic;
 }
-
-export { generic };
