@@ -119,8 +119,6 @@ class Link:
         self.say = say
         self.socket: ClientConnection | None = None
         self.token: str | None = None
-        self.version: int | None = None
-        """The last version seen, for the hello after a reconnection."""
 
     def open(self) -> None:
         try:
@@ -163,8 +161,6 @@ class Link:
             except ValueError:
                 continue
             if isinstance(message, dict):
-                if isinstance(message.get("version"), int) and message.get("type") in ("state", "update"):
-                    self.version = message["version"]
                 return message
 
     def ask(self, message: dict[str, Any], answers: tuple[str, ...]) -> dict[str, Any]:
@@ -191,10 +187,8 @@ class Link:
             time.sleep(min(0.25 * 2**attempt, 2.0))
             with contextlib.suppress(OSError, InvalidHandshake, TimeoutError, ConnectionClosed):
                 self.socket = self.connect(5)
-                hello: dict[str, Any] = {"type": "hello", "token": self.token}
-                if self.version is not None:
-                    hello["last_version"] = self.version
-                self.socket.send(json.dumps(hello))
+                # The answering state lists every event: the session tells those it missed.
+                self.socket.send(json.dumps({"type": "hello", "token": self.token}))
                 self.say("Reconnected.")
                 return
         raise JoinError(f"lost the connection to {self.target.page_url} and could not get it back")
