@@ -1,7 +1,7 @@
-"""A ``parlour serve`` child process for the benchmarks, and the two HTTP calls they make.
+"""A ``parlour serve`` child process for the benchmarks, and the HTTP ``post`` they make.
 
-Kept apart from the server's own modules so that a benchmark's client side imports nothing but
-the standard library (it can then measure a server started from another checkout).
+Standard library only, apart from the server's own modules: a benchmark's client side starts and
+calls a server without importing it (so the server may come from another checkout).
 """
 
 from __future__ import annotations
