@@ -104,9 +104,6 @@ class Board:
             self._hostile[controller] = masks
         return masks
 
-    def distance_within(self, cls: int, start: int, goal: int, steps: int) -> bool:
-        return (self.balls[cls][start][steps] >> goal) & 1 == 1
-
     # --- the search ------------------------------------------------------------------------------
 
     def finals(self, cls: int, start: int, die: int, hostile: int) -> int:

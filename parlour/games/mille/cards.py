@@ -35,9 +35,6 @@ NAMES: Final = (
 COPIES: Final = (10, 10, 10, 12, 4, 2, 2, 2, 4, 3, 6, 6, 6, 14, 6, 1, 1, 1, 1)
 DECK_SIZE: Final = 101
 VALUES: Final = (25, 50, 75, 100, 200)
-"""Miles of the distance kinds D25…D200."""
-
-DISTANCES: Final = range(D25, D200 + 1)
 BATTLE_HAZARDS: Final = (OUT_OF_GAS, FLAT_TIRE, ACCIDENT, STOP)
 REPAIR_KINDS: Final = (GASOLINE, SPARE_TIRE, REPAIRS)
 SAFETIES: Final = (EXTRA_TANK, PUNCTURE_PROOF, DRIVING_ACE, RIGHT_OF_WAY)
@@ -58,14 +55,6 @@ SLOT_NAMES: Final = ("P", "1", "2", "3", "4", "5", "6")
 
 _BY_TOKEN: Final = {token: kind for kind, token in enumerate(TOKENS)}
 _SEPARATORS: Final = re.compile(r"[\s_-]+")
-
-
-def is_distance(kind: int) -> bool:
-    return kind <= D200
-
-
-def is_safety(kind: int) -> bool:
-    return kind >= EXTRA_TANK
 
 
 def parse_card(text: str) -> int:
