@@ -1,8 +1,8 @@
 """Mille Bornes for two (``specs/mille.md``): hidden hands, a shuffled deck, chance as a player.
 
 ``cards`` (card kinds, tokens and names, the shuffle), ``actions`` (actions as integers),
-``notation`` (actions as text, both ways), ``position`` (a position as data, its JSON read),
-``views`` (seat views, the position JSON written, sampling), ``rules`` (make/unmake, the game),
+``notation`` (actions as text, both ways), ``position`` (a position as data, its JSON read and
+written), ``views`` (seat views, sampling), ``rules`` (make/unmake, the game),
 ``render`` (text), ``classic`` (the BSD computer player), ``evaluator`` and ``bench``."""
 
 from parlour.games.mille.actions import (
