@@ -20,9 +20,7 @@ def game_package(game: Game[State]) -> str | None:
     """The dotted name of the package that defines ``game``'s class (``parlour.games.loa``), or
     ``None`` for a class defined in a module of no package (a script, a test), which has no parts."""
     module = sys.modules[type(game).__module__]
-    if hasattr(module, "__path__"):  # defined in a package's __init__
-        return module.__name__
-    spec = module.__spec__
+    spec = module.__spec__  # a package's own name is its parent: a class in its __init__ counts
     package = spec.parent if spec is not None else module.__package__
     return package or None
 
