@@ -130,6 +130,28 @@ async def test_a_reload_keeps_the_seat(server: Server, open_client: OpenClient) 
         assert client.errors == [], f"{client.name}'s console: {client.errors}"
 
 
+async def test_picking_a_piece_redraws_neither_the_moves_nor_the_legal_list(
+    server: Server, open_client: OpenClient,
+) -> None:
+    """A click that only picks a piece draws the board again, not the lists beside it (a long game's
+    move list and a big legal list would be rebuilt at every click); a move redraws them."""
+    ann = await open_client("Ann")
+    await create_match(ann, server, game="loa", seats={0: "you", 1: "bot:random"})
+    await ann.wait_my_turn()
+    old = "els => els.forEach(e => { e.dataset.old = '1'; })"
+    await ann.page.eval_on_selector_all("#moves li, #legal button", old)
+    await ann.click_square("c1")
+    await ann.page.wait_for_selector("[data-target='c3']", state="attached")
+    assert await ann.page.locator("#legal button:not([data-old])").count() == 0
+    assert await ann.page.locator("#moves li:not([data-old])").count() == 0
+    await ann.click_square("c3")
+    await ann.wait_version(2)
+    await ann.wait_my_turn()
+    assert await ann.page.locator("#moves li:not([data-old])").count() == 2
+    assert await ann.page.locator("#legal button:not([data-old])").count() == len(await ann.legal()) > 0
+    assert ann.errors == [], ann.errors
+
+
 async def no_sideways_scroll(client: Client) -> None:
     overflow = await client.page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
     assert overflow <= 0, f"the page is {overflow}px wider than the phone's screen"

@@ -8,6 +8,7 @@ import { html } from "./svg.js";
 import { MatchSocket, names, tokens } from "./net.js";
 
 const $ = (id) => document.getElementById(id);
+const NO_ACTIONS = Object.freeze([]);
 
 function matchIdFromUrl() {
   const parts = location.pathname.split("/").filter(Boolean);
@@ -44,6 +45,8 @@ class MatchPage {
     this.focus = null;       // the board square that last held the keyboard focus
     this.animate = false;
     this.waiting = false;    // an action was sent; its update has not come back yet
+    this.movesShown = null;  // what the move list and the legal list were last drawn from
+    this.legalShown = null;
     this.socket = new MatchSocket(id, { onMessage: (m) => this.receive(m), onStatus: (s) => this.connection(s) });
   }
 
@@ -404,6 +407,11 @@ class MatchPage {
     const list = $("moves");
     const who = (seat) => (seat === "chance" ? "Chance" : this.seatName(seat));
     const captured = this.board.captured?.(this.memory) ?? [];
+    // A redraw within one position (a click of a half-made choice) leaves the list as it is: it can
+    // be a long one, and a reader who scrolled it up keeps their place.
+    const key = `${this.moves.length}|${this.moves[this.moves.length - 1]?.version}|${captured.map((c) => c.square).join(" ")}`;
+    if (key === this.movesShown) return;
+    this.movesShown = key;
     list.replaceChildren(...this.moves.map((move, i) => {
       const marks = i === this.moves.length - 1 && captured.length
         ? html("span", { class: "muted", title: "captured" }, [` ✕${captured.map((c) => c.square).join(" ")}`]) : null;
@@ -419,9 +427,11 @@ class MatchPage {
   }
 
   renderLegal() {
-    const legal = this.myTurn() && !this.waiting ? this.snap.legal : [];
-    $("legal-count").textContent = String(legal.length);
+    const legal = this.myTurn() && !this.waiting ? this.snap.legal : NO_ACTIONS;
     $("legal-wrap").hidden = !this.myTurn();
+    if (legal === this.legalShown) return; // the same list (it may be hundreds of buttons)
+    this.legalShown = legal;
+    $("legal-count").textContent = String(legal.length);
     $("legal").replaceChildren(...legal.map(({ text }) => html("button", {
       type: "button", "data-action": text, onclick: () => this.play(text),
     }, [text])));
