@@ -48,10 +48,7 @@ from parlour.games.mille.cards import (
     STOP,
 )
 from parlour.games.mille.classic import Memory, classic_decision
-from parlour.games.mille.position import HAND_SIZE, Event
-
-GAME_TARGET: Final = 5000
-"""MIL-55: a game ends after the hand at whose end a total reaches 5000."""
+from parlour.games.mille.position import GAME_TARGET, HAND_SIZE, Event
 
 HAND_POINTS: Final = 1150.0
 """About what a seat scores in a hand between two classic bots (they need 4.4 hands a game)."""
