@@ -3,7 +3,7 @@
 // rows of available and reserve pieces. The match view (conflict-table.js) draws from `flat(view)`:
 // the view's `content.position` with the content's map, controllers and events beside it.
 
-import { clickLayer, crossPath, html, roving, svg } from "../svg.js";
+import { clickLayer, crossPath, fileRank, html, roving, squareName, svg } from "../svg.js";
 
 export const SEAT_COLOURS = ["red", "orange", "green", "yellow"];
 const FILL = { red: "#d8352c", orange: "#f08a24", green: "#2f9e4f", yellow: "#e8c420" };
@@ -17,12 +17,14 @@ const MARGIN = 18;
 
 // ---- the map (CON-10, CON-11) ----
 
-export function squareAt(col, row) {
-  return `${String.fromCharCode(97 + col)}${row + 1}`;
+/** The square at column `col`, row `row`, both counted from 0 (svg.js names squares by rank, from 1). */
+function squareAt(col, row) {
+  return squareName(col, row + 1);
 }
 
-export function colRow(square) {
-  return [square.charCodeAt(0) - 97, Number(square.slice(1)) - 1];
+function colRow(square) {
+  const { file, rank } = fileRank(square);
+  return [file, rank - 1];
 }
 
 /** Squares touch across a side or a corner (CON-6). */
