@@ -27,16 +27,21 @@ WAIT = 15.0
 """Seconds any single expected answer may take before the test fails (a bound, not a timing)."""
 
 
+ROOMY = {"create_burst": 100_000, "join_burst": 100_000, "open_per_address": 100_000, "open_total": 100_000}
+"""Limits for test servers that create many matches from one address; a limit's own test sets it."""
+
+
 class Server:
     """``parlour serve --port 0`` on the SQLite file ``workdir/NAME.sqlite3``, logging to
     ``workdir/NAME.log``; the address is read from its first line. ``start`` again after a
     ``kill`` or ``stop`` restarts it on the same file (on a new port)."""
 
-    def __init__(self, workdir: Path, name: str = "parlour") -> None:
+    def __init__(self, workdir: Path, name: str = "parlour", limits: dict[str, float] | None = None) -> None:
         workdir.mkdir(parents=True, exist_ok=True)
         self.db = workdir / f"{name}.sqlite3"
         self.log = workdir / f"{name}.log"
         self.data_home = workdir / "data"
+        self.limits = ROOMY | (limits or {})
         self.process: subprocess.Popen[bytes] | None = None
         self.base = ""
 
@@ -45,7 +50,8 @@ class Server:
         with self.log.open("ab") as log:
             self.process = subprocess.Popen(
                 [sys.executable, "-m", "parlour.cli", "serve", "--port", "0", "--db", str(self.db),
-                 "--workers", "1", "--log-level", "info"],
+                 "--workers", "1", "--log-level", "info",
+                 *(f"--limit={name}={value:g}" for name, value in self.limits.items())],
                 cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=log, stdin=subprocess.DEVNULL,
             )
         line = read_line(self.process, START_SECONDS)

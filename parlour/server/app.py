@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import gc
 import json
 import logging
 from collections.abc import AsyncIterator, Callable
@@ -21,8 +20,9 @@ from starlette.websockets import WebSocket, WebSocketState
 from parlour.games import GAMES
 from parlour.server.bots import BotPool
 from parlour.server.connection import Connection
-from parlour.server.lobby import Lobby, game_json, read_name
-from parlour.server.messages import MAX_MESSAGE, ProtocolError, encode, error_message, json_kind
+from parlour.server.limits import Limits
+from parlour.server.lobby import Lobby, game_json
+from parlour.server.messages import MAX_MESSAGE, ProtocolError, encode, error_message, json_kind, read_name
 from parlour.server.pubsub import MemoryPubSub, PubSub
 from parlour.server.storage import Store
 
@@ -93,6 +93,11 @@ async def help_page(request: Request) -> Response:
     return page(WEB / "help" / f"{name}.html")
 
 
+def client_address(request: Request) -> str:
+    """The address a request came from (what per-client limits count)."""
+    return request.client.host if request.client is not None else "unknown"
+
+
 def join_request(body: Any) -> tuple[int | None, str | None]:
     """The seat asked for (``None``: any free one) and the player's name in a join request's body."""
     if not isinstance(body, dict):
@@ -118,10 +123,6 @@ class LobbyHandlers:
     @contextlib.asynccontextmanager
     async def lifespan(self, app: Starlette) -> AsyncIterator[None]:
         await self.lobby.load()
-        # What is loaded now lives as long as the server: keep it out of the collector's full
-        # passes, which would otherwise stall every match for tens of milliseconds.
-        gc.collect()
-        gc.freeze()
         if self.on_ready is not None:
             self.on_ready()
         try:
@@ -132,12 +133,14 @@ class LobbyHandlers:
             await self.store.close()
 
     async def list_matches(self, request: Request) -> Response:
-        include_over = request.query_params.get("all", "").lower() in ("1", "true", "yes")
-        return JSONResponse({"matches": self.lobby.listing(include_over)})
+        try:
+            return JSONResponse(await self.lobby.page(dict(request.query_params)))
+        except ProtocolError as error:
+            return error_response(error)
 
     async def create_match(self, request: Request) -> Response:
         try:
-            match, seat, token = await self.lobby.create(await read_body(request))
+            match, seat, token = await self.lobby.create(await read_body(request), client_address(request))
         except ProtocolError as error:
             return error_response(error)
         answer: dict[str, Any] = {"match": match.summary()}
@@ -188,10 +191,12 @@ def build_app(
     pubsub: PubSub | None = None,
     bots: BotPool | None = None,
     on_ready: Callable[[], None] | None = None,
+    limits: Limits | None = None,
 ) -> Starlette:
     """The server's application over ``store``; ``on_ready`` runs once every match is resumed."""
     pool = bots or BotPool()
-    lobby = Lobby(store, pubsub or MemoryPubSub(), pool)
+    limits = limits or Limits()
+    lobby = Lobby(store, pubsub or MemoryPubSub(), pool, limits)
     handlers = LobbyHandlers(store, lobby, pool, on_ready)
     routes = [
         Route("/api/games", games, methods=["GET"]),
@@ -208,4 +213,5 @@ def build_app(
     ]
     app = Starlette(routes=routes, lifespan=handlers.lifespan)
     app.state.lobby = lobby
+    app.state.limits = limits
     return app

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import logging
 import math
 import secrets
@@ -11,8 +12,9 @@ from parlour.bots import DEFAULT_BOT, KINDS, bot_kinds
 from parlour.engine import Game, ParlourError, State
 from parlour.games import GAMES, get_game
 from parlour.server.bots import BotPool
+from parlour.server.limits import Limits
 from parlour.server.match import Match
-from parlour.server.messages import MAX_NAME, ProtocolError, json_kind
+from parlour.server.messages import ProtocolError, json_kind, read_name
 from parlour.server.pubsub import PubSub
 from parlour.server.storage import MatchRow, SeatRecord, Store, StoreError
 
@@ -52,8 +54,9 @@ def game_json(game: Game[State], help_page: str | None) -> dict[str, Any]:
 class Lobby:
     """Every match this server holds, by id."""
 
-    def __init__(self, store: Store, pubsub: PubSub, bots: BotPool) -> None:
+    def __init__(self, store: Store, pubsub: PubSub, bots: BotPool, limits: Limits | None = None) -> None:
         self.store = store
+        self.limits = limits or Limits()
         self.pubsub = pubsub
         self.bots = bots
         self.matches: dict[str, Match] = {}
@@ -68,6 +71,10 @@ class Lobby:
                 continue
             self.matches[row.id] = match
             match.start()
+        # What is loaded now lives as long as the server: keep it out of the collector's full
+        # passes, which would otherwise stall every match for tens of milliseconds.
+        gc.collect()
+        gc.freeze()
 
     async def close(self) -> None:
         for match in self.matches.values():
@@ -79,12 +86,14 @@ class Lobby:
             raise ProtocolError("no_match", f"there is no match {match_id[:40]!r}", 404)
         return match
 
-    def listing(self, include_over: bool) -> list[dict[str, Any]]:
+    async def page(self, query: dict[str, str]) -> dict[str, Any]:
+        """One page of ``GET /api/matches`` from its query parameters (``docs/protocol.md``)."""
+        include_over = query.get("all", "").lower() in ("1", "true", "yes")
         chosen = [m for m in self.matches.values() if include_over or m.status != "over"]
         chosen.sort(key=lambda match: (match.row.created, match.id), reverse=True)
-        return [match.summary() for match in chosen]
+        return {"matches": [match.summary() for match in chosen]}
 
-    async def create(self, body: Any) -> tuple[Match, int | None, str | None]:
+    async def create(self, body: Any, address: str = "unknown") -> tuple[Match, int | None, str | None]:
         """A new match from a ``POST /api/matches`` body; with ``join``, the creator's seat and token."""
         if not isinstance(body, dict):
             raise ProtocolError("bad_request", f"the body must be a JSON object, not {json_kind(body)}")
@@ -172,11 +181,3 @@ def read_bot_seconds(value: Any) -> float:
             or not low <= value <= high:
         raise ProtocolError("bad_request", f'"bot_seconds" must be a number from {low:g} to {high:g}')
     return float(value)
-
-
-def read_name(value: Any) -> str | None:
-    if value is None:
-        return None
-    if not isinstance(value, str) or len(value) > MAX_NAME:
-        raise ProtocolError("bad_request", f'"name" must be a string of at most {MAX_NAME} characters')
-    return value.strip() or None

@@ -168,3 +168,12 @@ def error_message(error: ProtocolError, ref: MessageId = None) -> dict[str, Any]
     if ref is not None:
         message["id"] = ref
     return message
+
+
+def read_name(value: Any) -> str | None:
+    """A player's display name from a request: ``None`` when absent or blank."""
+    if value is None:
+        return None
+    if not isinstance(value, str) or len(value) > MAX_NAME:
+        raise ProtocolError("bad_request", f'"name" must be a string of at most {MAX_NAME} characters')
+    return value.strip() or None

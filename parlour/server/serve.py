@@ -16,6 +16,7 @@ import platformdirs
 import uvicorn
 
 from parlour.server.app import build_app
+from parlour.server.limits import Limits
 from parlour.server.messages import MAX_MESSAGE
 from parlour.server.process import READY
 from parlour.server.storage import SQLiteStore, StoreError
@@ -41,6 +42,12 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--workers", type=int, metavar="N",
                         help="bot worker processes (default: the CPUs, at most 4)")
     parser.add_argument("--log-level", default="warning", choices=["debug", "info", "warning", "error"])
+    parser.add_argument("--limit", action="append", default=[], metavar="NAME=VALUE",
+                        help="change one of the limits below (may be given again for others)")
+    parser.epilog = "limits (NAME default: what it bounds):\n" + "\n".join(
+        f"  {name} {default:g}: {help}" for name, default, help in Limits.described()
+    )
+    parser.formatter_class = argparse.RawDescriptionHelpFormatter
     return parser
 
 
@@ -64,7 +71,12 @@ def address(sock: socket.socket) -> str:
 
 
 def main(argv: Sequence[str]) -> int:
-    args = build_parser().parse_args(list(argv))
+    parser = build_parser()
+    args = parser.parse_args(list(argv))
+    try:
+        limits = Limits().changed(args.limit)
+    except ValueError as error:
+        parser.error(f"--limit {error}")
     from parlour.server.bots import BotPool
 
     db = args.db if args.db is not None else default_db()
@@ -85,7 +97,7 @@ def main(argv: Sequence[str]) -> int:
     def ready() -> None:
         print(f"{READY} {address(sock)} — open it in a browser (matches stored in {db})", flush=True)
 
-    app = build_app(store, bots=BotPool(args.workers), on_ready=ready)
+    app = build_app(store, bots=BotPool(args.workers), on_ready=ready, limits=limits)
     config = uvicorn.Config(
         app, log_level=args.log_level, ws_max_size=4 * MAX_MESSAGE, lifespan="on",
         timeout_graceful_shutdown=3,

@@ -1,0 +1,133 @@
+"""The server's limits: how much any one client (and everyone together) may ask of it.
+
+Every limit has a default fit for a club's server, can be changed with ``parlour serve --limit
+NAME=VALUE``, and is listed in ``docs/operations.md``. Rates are token buckets: a client may
+spend ``burst`` at once, then ``per_minute`` more each minute.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Final
+
+
+def limit(default: float, help: str) -> float:
+    return field(default=default, metadata={"help": help})
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Every limit, with its default."""
+
+    create_per_minute: float = limit(30, "matches one address may create a minute (after its burst)")
+    create_burst: float = limit(20, "matches one address may create at once")
+    join_per_minute: float = limit(60, "seats one address may join a minute (after its burst)")
+    join_burst: float = limit(30, "seats one address may join at once")
+    open_per_address: float = limit(20, "open (not yet started) matches one address may have created")
+    open_total: float = limit(2000, "open (not yet started) matches on the whole server")
+    open_expiry_hours: float = limit(24, "hours an open match waits for its players before it expires")
+    connections_per_address: float = limit(200, "TCP connections (HTTP and WebSocket) one address may hold")
+    header_seconds: float = limit(10, "seconds a client has to send a request's headers")
+    keep_alive_seconds: float = limit(5, "seconds an idle HTTP connection is kept open")
+    hello_seconds: float = limit(30, "seconds a new WebSocket has to say hello or join")
+    messages_per_second: float = limit(
+        20, "WebSocket messages one connection may send a second (after its burst)")
+    message_burst: float = limit(60, "WebSocket messages one connection may send at once")
+    body_bytes: float = limit(64 * 1024, "bytes in one HTTP request body or WebSocket message")
+    page_size: float = limit(100, "matches in one page of the lobby list (the most a client may ask for)")
+    client_fault_logs_per_minute: float = limit(
+        20, "log lines about clients' mistakes a minute (the rest are counted)")
+
+    @classmethod
+    def names(cls) -> list[str]:
+        return [item.name for item in dataclasses.fields(cls)]
+
+    @classmethod
+    def described(cls) -> list[tuple[str, float, str]]:
+        """(name, default, help) of every limit, in order."""
+        defaults = cls()
+        return [(item.name, getattr(defaults, item.name), item.metadata["help"])
+                for item in dataclasses.fields(cls)]
+
+    def changed(self, settings: list[str]) -> Limits:
+        """These limits with ``NAME=VALUE`` settings applied; ``ValueError`` says what is wrong."""
+        values: dict[str, float] = {}
+        for setting in settings:
+            name, equals, text = setting.partition("=")
+            name = name.strip().replace("-", "_")
+            if not equals:
+                raise ValueError(f"{setting!r}: write NAME=VALUE, e.g. create_per_minute=60")
+            if name not in self.names():
+                raise ValueError(f"no limit called {name!r} (limits: {', '.join(self.names())})")
+            try:
+                value = float(text)
+            except ValueError:
+                raise ValueError(f"{name}: {text!r} is not a number") from None
+            if not math.isfinite(value) or value <= 0:
+                raise ValueError(f"{name}: must be a number above 0, not {text!r}")
+            values[name] = value
+        return dataclasses.replace(self, **values)
+
+
+class TokenBucket:
+    """``burst`` tokens at most, refilled at ``per_second``; ``take`` spends one if there is one."""
+
+    __slots__ = ("burst", "clock", "per_second", "stamp", "tokens")
+
+    def __init__(self, burst: float, per_second: float, clock: Callable[[], float] = time.monotonic) -> None:
+        self.burst = burst
+        self.per_second = per_second
+        self.tokens = burst
+        self.clock = clock
+        self.stamp = clock()
+
+    def _refill(self) -> None:
+        now = self.clock()
+        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.per_second)
+        self.stamp = now
+
+    def take(self) -> float:
+        """0 when a token was spent; else the seconds until one will be there (nothing spent)."""
+        self._refill()
+        if self.tokens >= 1:
+            self.tokens -= 1
+            return 0.0
+        return (1 - self.tokens) / self.per_second
+
+    @property
+    def full(self) -> bool:
+        self._refill()
+        return self.tokens >= self.burst
+
+
+MAX_ADDRESSES: Final = 100_000
+"""Buckets kept at most; full buckets (clients at rest) are dropped first, so memory is bounded."""
+
+
+class AddressBuckets:
+    """One token bucket per client address."""
+
+    def __init__(self, burst: float, per_minute: float, clock: Callable[[], float] = time.monotonic) -> None:
+        self.burst = burst
+        self.per_second = per_minute / 60
+        self.clock = clock
+        self.buckets: dict[str, TokenBucket] = {}
+
+    def take(self, address: str) -> float:
+        """0 when ``address`` may go on; else the seconds it must wait."""
+        bucket = self.buckets.get(address)
+        if bucket is None:
+            if len(self.buckets) >= MAX_ADDRESSES:
+                self._forget_resting()
+            bucket = self.buckets[address] = TokenBucket(self.burst, self.per_second, self.clock)
+        return bucket.take()
+
+    def _forget_resting(self) -> None:
+        for address in [address for address, bucket in self.buckets.items() if bucket.full]:
+            del self.buckets[address]
+        while len(self.buckets) >= MAX_ADDRESSES:  # all busy: forget the oldest (gives them a fresh burst)
+            del self.buckets[next(iter(self.buckets))]
