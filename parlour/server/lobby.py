@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import gc
 import logging
 import math
 import secrets
@@ -11,6 +10,7 @@ from typing import Any, Final
 from parlour.bots import DEFAULT_BOT, KINDS, bot_kinds
 from parlour.engine import Game, ParlourError, State
 from parlour.games import GAMES, get_game
+from parlour.server import collector
 from parlour.server.bots import BotPool
 from parlour.server.limits import Limits
 from parlour.server.match import Match
@@ -71,10 +71,7 @@ class Lobby:
                 continue
             self.matches[row.id] = match
             match.start()
-        # What is loaded now lives as long as the server: keep it out of the collector's full
-        # passes, which would otherwise stall every match for tens of milliseconds.
-        gc.collect()
-        gc.freeze()
+        collector.loaded()
 
     async def close(self) -> None:
         for match in self.matches.values():
@@ -143,6 +140,7 @@ class Lobby:
         if join is not None:
             seat, token = await match.claim(join, join_name)
         match.start()
+        collector.settled()
         return match, seat, token
 
     def _new_id(self) -> str:
