@@ -60,23 +60,61 @@ class MatchRow:
     created: float = field(default_factory=time.time)
     start: JSONDict | None = None
     actions: list[Action] = field(default_factory=list)
+    progress: Progress | None = None
+    """Where the match stands, as last stored (``None`` until the store has said)."""
+
+
+MatchStatus = Literal["open", "running", "over", "expired"]
+
+
+@dataclass(frozen=True)
+class Progress:
+    """Where a match stands after its latest change: stored beside it so that the lobby can list
+    and page matches without replaying them."""
+
+    status: MatchStatus
+    version: int
+    to_move: Any
+    """The view envelope's ``to_move``: a seat, ``"chance"`` or ``None`` (over)."""
+    outcome: JSONDict | None
+    updated: float = field(default_factory=time.time)
 
 
 class Store(Protocol):
     """What the server needs from storage; every method leaves the store unchanged on error."""
 
     async def create(self, match: MatchRow) -> None:
-        """Stores a new match (with no actions)."""
+        """Stores a new match (with no actions) and its seats as given, in one transaction: a
+        seat the creator claims is already a ``person`` seat in ``match.seats``. ``match.progress``
+        must be set."""
 
-    async def claim_seat(self, match_id: str, seat: int, token_hash: str, name: str | None) -> bool:
-        """Gives an open seat to a person; ``False`` if the seat is not open (someone was quicker)."""
+    async def claim_seat(
+        self, match_id: str, seat: int, token_hash: str, name: str | None, progress: Progress
+    ) -> bool:
+        """Gives an open seat to a person and stores ``progress`` (a last seat taken starts the
+        match); ``False``, with nothing changed, if the seat is not open (someone was quicker)."""
 
-    async def append(self, match_id: str, expected_version: int, actions: Sequence[Action]) -> None:
-        """Appends actions as versions ``expected_version + 1 …``; ``VersionConflict`` if the
-        match's stored version is not ``expected_version``."""
+    async def append(
+        self, match_id: str, expected_version: int, actions: Sequence[Action], progress: Progress
+    ) -> None:
+        """Appends actions as versions ``expected_version + 1 …`` and stores ``progress`` with them;
+        ``VersionConflict`` if the match's stored version is not ``expected_version``."""
 
-    async def load_all(self) -> list[MatchRow]:
-        """Every match with its seats and actions, oldest first."""
+    async def set_progress(self, match_id: str, progress: Progress) -> None:
+        """Stores where a match stands when no action changed it (an open match expiring)."""
+
+    async def load_unfinished(self) -> list[MatchRow]:
+        """Every open or running match with its seats, actions and progress, oldest first."""
+
+    async def load_match(self, match_id: str) -> MatchRow | None:
+        """One match of any status with its seats, actions and progress; ``None`` if unknown."""
+
+    async def list_matches(
+        self, statuses: Sequence[MatchStatus], game: str | None, after: tuple[float, str] | None, limit: int
+    ) -> list[MatchRow]:
+        """At most ``limit`` matches with one of ``statuses`` (and of ``game``, when given), newest
+        first by (created, id), strictly after the cursor ``after`` = (created, id) of the last one
+        of the previous page; with seats and progress, without actions. Fast at any size (an index)."""
 
     async def close(self) -> None: ...
 
