@@ -150,13 +150,13 @@ class LobbyHandlers:
 
     async def show_match(self, request: Request) -> Response:
         try:
-            return JSONResponse({"match": self.lobby.get(request.path_params["id"]).summary()})
+            return JSONResponse({"match": (await self.lobby.get(request.path_params["id"])).summary()})
         except ProtocolError as error:
             return error_response(error)
 
     async def join_match(self, request: Request) -> Response:
         try:
-            match = self.lobby.get(request.path_params["id"])
+            match = await self.lobby.get(request.path_params["id"])
             seat, name = join_request(await read_body(request))
             seat, token = await match.claim(seat, name)
         except ProtocolError as error:
@@ -167,7 +167,7 @@ class LobbyHandlers:
     async def match_socket(self, websocket: WebSocket) -> None:
         await websocket.accept()
         try:
-            match = self.lobby.get(websocket.path_params["id"])
+            match = await self.lobby.get(websocket.path_params["id"])
         except ProtocolError as error:
             await websocket.send_text(encode(error_message(error)))
             await websocket.close(NO_MATCH_CLOSE)

@@ -77,7 +77,8 @@ class Lobby:
         for match in self.matches.values():
             await match.stop()
 
-    def get(self, match_id: str) -> Match:
+    async def get(self, match_id: str) -> Match:
+        """The match ``match_id`` (async: a finished one may have to be read from the store)."""
         match = self.matches.get(match_id)
         if match is None:
             raise ProtocolError("no_match", f"there is no match {match_id[:40]!r}", 404)
