@@ -19,7 +19,7 @@ import sqlite3
 import threading
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Final, Generic, Literal, Protocol, TypeVar
 
@@ -65,6 +65,7 @@ class MatchRow:
 
 
 MatchStatus = Literal["open", "running", "over", "expired"]
+UNFINISHED: Final[tuple[MatchStatus, ...]] = ("open", "running")
 
 
 @dataclass(frozen=True)
@@ -395,7 +396,10 @@ def _load_all(db: sqlite3.Connection) -> list[MatchRow]:
 
 
 class MemoryStore:
-    """A store that keeps everything in memory (for tests and throwaway servers)."""
+    """A store that keeps everything in memory (for tests and throwaway servers).
+
+    It refuses what SQLite would refuse (text that is not valid Unicode), so that a server on
+    either store takes and refuses the same things."""
 
     def __init__(self) -> None:
         self.matches: dict[str, MatchRow] = {}
@@ -403,25 +407,77 @@ class MemoryStore:
     async def create(self, match: MatchRow) -> None:
         if match.id in self.matches:
             raise StoreError(f"match {match.id} exists")
+        if match.progress is None:
+            raise StoreError(f"match {match.id} has no progress to store")
+        _check_text([match.options, match.start, [(seat.bot, seat.name) for seat in match.seats]])
         stored = copy.deepcopy(match)
         stored.actions = []
         self.matches[match.id] = stored
 
-    async def claim_seat(self, match_id: str, seat: int, token_hash: str, name: str | None) -> bool:
-        record = self.matches[match_id].seats[seat]
-        if record.kind != "open":
+    async def claim_seat(
+        self, match_id: str, seat: int, token_hash: str, name: str | None, progress: Progress
+    ) -> bool:
+        stored = self._get(match_id)
+        if not 0 <= seat < len(stored.seats) or stored.seats[seat].kind != "open":
             return False
+        _check_text([token_hash, name, progress.to_move, progress.outcome])
+        record = stored.seats[seat]
         record.kind, record.token_hash, record.name = "person", token_hash, name
+        stored.progress = progress
         return True
 
-    async def append(self, match_id: str, expected_version: int, actions: Sequence[Action]) -> None:
-        stored = self.matches[match_id].actions
-        if len(stored) != expected_version:
-            raise VersionConflict(f"match {match_id} is at version {len(stored)}, not {expected_version}")
-        stored.extend(actions)
+    async def append(
+        self, match_id: str, expected_version: int, actions: Sequence[Action], progress: Progress
+    ) -> None:
+        stored = self._get(match_id)
+        if len(stored.actions) != expected_version:
+            raise VersionConflict(
+                f"match {match_id} is at version {len(stored.actions)}, not {expected_version}"
+            )
+        _check_text([progress.to_move, progress.outcome])
+        stored.actions.extend(actions)
+        stored.progress = progress
 
-    async def load_all(self) -> list[MatchRow]:
-        return [copy.deepcopy(row) for row in sorted(self.matches.values(), key=lambda r: (r.created, r.id))]
+    async def set_progress(self, match_id: str, progress: Progress) -> None:
+        _check_text([progress.to_move, progress.outcome])
+        self._get(match_id).progress = progress
+
+    async def load_unfinished(self) -> list[MatchRow]:
+        return [copy.deepcopy(row) for row in sorted(self.matches.values(), key=_age)
+                if row.progress is not None and row.progress.status in UNFINISHED]
+
+    async def load_match(self, match_id: str) -> MatchRow | None:
+        row = self.matches.get(match_id)
+        return None if row is None else copy.deepcopy(row)
+
+    async def list_matches(
+        self, statuses: Sequence[MatchStatus], game: str | None, after: tuple[float, str] | None, limit: int
+    ) -> list[MatchRow]:
+        chosen = sorted(
+            (row for row in self.matches.values()
+             if row.progress is not None and row.progress.status in statuses
+             and (game is None or row.game == game) and (after is None or _age(row) < after)),
+            key=_age, reverse=True,
+        )
+        return [copy.deepcopy(replace(row, actions=[])) for row in chosen[:max(limit, 0)]]
 
     async def close(self) -> None:
         pass
+
+    def _get(self, match_id: str) -> MatchRow:
+        row = self.matches.get(match_id)
+        if row is None:
+            raise StoreError(f"there is no match {match_id}")
+        return row
+
+
+def _age(row: MatchRow) -> tuple[float, str]:
+    return row.created, row.id
+
+
+def _check_text(value: Any) -> None:
+    """``StoreError`` if some text in ``value`` (JSON-like) could not be stored as UTF-8."""
+    try:
+        json.dumps(value, ensure_ascii=False).encode()
+    except (UnicodeEncodeError, TypeError, ValueError) as error:
+        raise StoreError(f"storage: {error}") from None
