@@ -7,11 +7,13 @@ about extra fields (ignored), so newer clients still talk to this server.
 from __future__ import annotations
 
 import json
+import unicodedata
 from dataclasses import dataclass
 from typing import Any, Final
 
 MAX_MESSAGE: Final = 64 * 1024
-"""Characters in one client message; longer ones are refused with ``bad_message``."""
+"""The default of ``Limits.body_bytes``: characters in one client message (``decode`` takes the
+server's limit); longer ones are refused with ``bad_message``."""
 
 MAX_TEXT: Final = 1000
 """Characters in an action's text, a token or an id."""
@@ -66,14 +68,15 @@ ClientMessage = Hello | Join | ActionMessage | Ping
 MessageId = str | int | None
 
 
-def decode(frame: str | bytes | None) -> dict[str, Any]:
-    """The JSON object in a WebSocket frame; ``bad_json`` or ``bad_message`` otherwise."""
+def decode(frame: str | bytes | None, longest: int = MAX_MESSAGE) -> dict[str, Any]:
+    """The JSON object in a WebSocket frame of at most ``longest`` characters; ``bad_json`` or
+    ``bad_message`` otherwise."""
     if frame is None:
         raise ProtocolError("bad_json", "an empty frame: send one JSON object as text")
     if isinstance(frame, bytes):
         raise ProtocolError("bad_json", "binary frames are not accepted: send JSON as a text frame")
-    if len(frame) > MAX_MESSAGE:
-        raise ProtocolError("bad_message", f"the message is longer than {MAX_MESSAGE} characters")
+    if len(frame) > longest:
+        raise ProtocolError("bad_message", f"the message is longer than {longest} characters")
     try:
         data = json.loads(frame)
     except (ValueError, RecursionError) as error:
@@ -86,7 +89,7 @@ def decode(frame: str | bytes | None) -> dict[str, Any]:
 def message_id(data: dict[str, Any]) -> MessageId:
     """The client's ``id`` to echo back, or ``None`` (also when it is not a short string or an integer)."""
     value = data.get("id")
-    if isinstance(value, str) and len(value) <= MAX_TEXT:
+    if isinstance(value, str) and len(value) <= MAX_TEXT and text_fault(value) is None:
         return value
     if isinstance(value, int) and not isinstance(value, bool) and abs(value) < 2**53:
         return value
@@ -108,7 +111,7 @@ def read(data: dict[str, Any]) -> ClientMessage:
             raise ProtocolError("bad_message", f'"spectator" must be true or false, not {shown}')
         return Hello(token, spectator, optional_count(data, "last_version"))
     if kind == "join":
-        return Join(optional_count(data, "seat"), optional_string(data, "name", MAX_NAME))
+        return Join(optional_count(data, "seat"), read_name(data.get("name"), "bad_message"))
     if kind == "action":
         text = optional_string(data, "text", MAX_TEXT)
         if text is None:
@@ -129,7 +132,7 @@ def optional_string(data: dict[str, Any], name: str, longest: int) -> str | None
         raise ProtocolError("bad_message", f'"{name}" must be a string, not {json_kind(value)}')
     if len(value) > longest:
         raise ProtocolError("bad_message", f'"{name}" is longer than {longest} characters')
-    return value
+    return check_text(value, name, longest)
 
 
 def optional_count(data: dict[str, Any], name: str) -> int | None:
@@ -170,10 +173,73 @@ def error_message(error: ProtocolError, ref: MessageId = None) -> dict[str, Any]
     return message
 
 
-def read_name(value: Any) -> str | None:
-    """A player's display name from a request: ``None`` when absent or blank."""
+def read_name(value: Any, wrong_type: str = "bad_request") -> str | None:
+    """A player's display name from a request: ``None`` when absent or blank. A name that is not a
+    string gets ``wrong_type`` (``bad_message`` on the WebSocket); bad text gets ``bad_text``."""
     if value is None:
         return None
-    if not isinstance(value, str) or len(value) > MAX_NAME:
-        raise ProtocolError("bad_request", f'"name" must be a string of at most {MAX_NAME} characters')
-    return value.strip() or None
+    if not isinstance(value, str):
+        raise ProtocolError(wrong_type, f'"name" must be a string of at most {MAX_NAME} characters')
+    return check_text(value, "name", MAX_NAME).strip() or None
+
+
+# --- text ---------------------------------------------------------------------------------------
+
+JOINERS: Final = frozenset("\u200c\u200d")
+"""Format characters a real name needs: zero-width (non-)joiners shape Persian and Indic words and
+join emoji sequences. Every other format character (bidi overrides, invisible marks) is refused."""
+
+REFUSED: Final = {
+    "Cc": "a control character",
+    "Cf": "an invisible format character",
+    "Cs": "a lone surrogate (not Unicode text)",
+    "Co": "a private-use character",
+    "Cn": "an unassigned code point",
+}
+"""Unicode categories no text of a client may hold, and how an error calls them."""
+
+
+def text_fault(value: str) -> str | None:
+    """What is wrong with the characters of ``value`` (``None``: nothing)."""
+    for index, char in enumerate(value):
+        category = unicodedata.category(char)
+        if category[0] == "C" and char not in JOINERS:
+            kind = REFUSED.get(category, "a character that is not text")
+            return f"character {index + 1} is {kind} (U+{ord(char):04X})"
+    return None
+
+
+def check_text(value: str, field: str, longest: int) -> str:
+    """``value`` when it is text fit to store and show: valid Unicode (a lone surrogate from a JSON
+    ``\\ud800`` escape is not), no control or invisible characters, at most ``longest``
+    characters. Otherwise ``bad_text``, saying where (the text itself is not echoed: it may not
+    even be encodable)."""
+    if len(value) > longest:
+        raise ProtocolError("bad_text", f"{field}: longer than {longest} characters")
+    fault = text_fault(value)
+    if fault is not None:
+        raise ProtocolError("bad_text", f"{field}: {fault}")
+    return value
+
+
+PATH_SHOWN: Final = 200
+"""Characters of a JSON path an error shows at most (a deeply nested value is cut short)."""
+
+
+def check_json_text(value: Any, field: str, longest: int = MAX_TEXT) -> None:
+    """Checks every string inside a decoded JSON value (object keys too) with ``check_text``;
+    the error names the path, e.g. ``options.colours[2]``. Iterative: a value nested as deep as the
+    JSON reader allows must not exhaust the stack."""
+    pending: list[tuple[Any, str]] = [(value, field)]
+    while pending:
+        item, path = pending.pop()
+        if isinstance(item, str):
+            check_text(item, path, longest)
+        elif isinstance(item, dict):
+            for key, inner in item.items():
+                check_text(str(key), f"{path} (a key)", longest)
+                # The path grows with each level; past a point the error names the level above.
+                pending.append((inner, f"{path}.{key}" if len(path) < PATH_SHOWN else path))
+        elif isinstance(item, list):
+            pending.extend((inner, f"{path}[{index}]" if len(path) < PATH_SHOWN else path)
+                           for index, inner in enumerate(item))
