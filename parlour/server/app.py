@@ -134,7 +134,7 @@ class LobbyHandlers:
 
     async def list_matches(self, request: Request) -> Response:
         try:
-            return JSONResponse(await self.lobby.page(dict(request.query_params)))
+            return JSONResponse(await self.lobby.page(request.query_params.multi_items()))
         except ProtocolError as error:
             return error_response(error)
 

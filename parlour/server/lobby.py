@@ -84,9 +84,10 @@ class Lobby:
             raise ProtocolError("no_match", f"there is no match {match_id[:40]!r}", 404)
         return match
 
-    async def page(self, query: dict[str, str]) -> dict[str, Any]:
-        """One page of ``GET /api/matches`` from its query parameters (``docs/protocol.md``)."""
-        include_over = query.get("all", "").lower() in ("1", "true", "yes")
+    async def page(self, query: list[tuple[str, str]]) -> dict[str, Any]:
+        """One page of ``GET /api/matches`` from its query parameters, in order, a name possibly
+        repeated (``docs/protocol.md``)."""
+        include_over = dict(query).get("all", "").lower() in ("1", "true", "yes")
         chosen = [m for m in self.matches.values() if include_over or m.status != "over"]
         chosen.sort(key=lambda match: (match.row.created, match.id), reverse=True)
         return {"matches": [match.summary() for match in chosen]}
