@@ -14,6 +14,7 @@ import asyncio
 import contextlib
 import copy
 import json
+import logging
 import queue
 import sqlite3
 import threading
@@ -24,6 +25,8 @@ from pathlib import Path
 from typing import Any, Final, Generic, Literal, Protocol, TypeVar
 
 from parlour.engine import Action, JSONDict
+
+log = logging.getLogger("parlour.server")
 
 SeatKind = Literal["open", "person", "bot"]
 
@@ -120,6 +123,9 @@ class Store(Protocol):
     async def close(self) -> None: ...
 
 
+SCHEMA_VERSION: Final = 1
+"""``PRAGMA user_version`` of a file in today's schema; 0 is a file from before progress was kept."""
+
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS matches (
     id TEXT PRIMARY KEY,
@@ -129,7 +135,12 @@ CREATE TABLE IF NOT EXISTS matches (
     options TEXT NOT NULL,
     seed INTEGER NOT NULL,
     start TEXT,
-    bot_seconds REAL NOT NULL
+    bot_seconds REAL NOT NULL,
+    status TEXT NOT NULL DEFAULT 'running',
+    version INTEGER NOT NULL DEFAULT 0,
+    to_move TEXT,
+    outcome TEXT,
+    updated REAL NOT NULL DEFAULT 0
 );
 CREATE TABLE IF NOT EXISTS seats (
     match_id TEXT NOT NULL REFERENCES matches(id),
@@ -149,46 +160,88 @@ CREATE TABLE IF NOT EXISTS events (
 );
 """
 
+INDEXES = """
+CREATE INDEX IF NOT EXISTS matches_by_status ON matches (status, created DESC, id DESC);
+CREATE INDEX IF NOT EXISTS matches_by_game ON matches (game, status, created DESC, id DESC);
+"""
+# The lobby pages newest first within one status (and one game): each page is a walk down one of
+# these indexes from the cursor, never a sort of the table.
+
+PROGRESS_COLUMNS: Final = (
+    ("status", "TEXT NOT NULL DEFAULT 'running'"), ("version", "INTEGER NOT NULL DEFAULT 0"),
+    ("to_move", "TEXT"), ("outcome", "TEXT"), ("updated", "REAL NOT NULL DEFAULT 0"),
+)
+MATCH_COLUMNS: Final = ("id, created, game, players, options, seed, start, bot_seconds,"
+                        " status, version, to_move, outcome, updated")
+SET_PROGRESS: Final = ("UPDATE matches SET status = ?, version = ?, to_move = ?, outcome = ?, updated = ?"
+                       " WHERE id = ?")
+
 
 class SQLiteStore:
     """The default store: one SQLite file in WAL mode, written by a thread of its own.
 
-    Every call is queued to the writer thread, which commits whatever has queued up in one
+    Every write is queued to the writer thread, which commits whatever has queued up in one
     transaction (group commit; each call in its own savepoint, so one failure fails one call)
     and only then answers the callers: the event loop never waits on the disk, and many matches'
     actions cost one commit. ``synchronous=NORMAL`` in WAL mode makes a commit survive the death
     of the process (SIGKILL); only losing power can lose the last commits.
+
+    Reads run on connections of their own in worker threads: in WAL mode a reader sees the last
+    commit without waiting for the writer, and the event loop waits on neither.
+
+    The write-ahead log is copied into the database by passive checkpoints while writes go on
+    and cut to nothing by a truncating one once the writer has been idle a moment;
+    ``journal_size_limit`` bounds what is left of it after a busy spell in between.
     """
 
     CHECKPOINT_SECONDS: Final = 5.0
+    IDLE_SECONDS: Final = 1.0
+    """Seconds without a commit after which the log is checkpointed and truncated."""
+    JOURNAL_LIMIT: Final = 8 * 1024 * 1024
+    """Bytes of write-ahead log kept after it is reset (``PRAGMA journal_size_limit``)."""
+    READERS: Final = 2
 
     def __init__(self, path: Path | str) -> None:
         self.path = str(path)
-        self.db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+        self.db = _connect(self.path)
         self.db.execute("PRAGMA journal_mode=WAL")
         self.db.execute("PRAGMA synchronous=NORMAL")
-        self.db.execute("PRAGMA busy_timeout=5000")
         # Checkpoints copy the log into the database and fsync both; a passive one never blocks
         # the writer, so they run in a thread of their own rather than inside some commit.
         self.db.execute("PRAGMA wal_autocheckpoint=0")
-        self.db.executescript(SCHEMA)
+        try:
+            open_schema(self.db)
+        except BaseException:
+            self.db.close()
+            raise
+        self._readers: queue.SimpleQueue[sqlite3.Connection] = queue.SimpleQueue()
+        for _ in range(self.READERS):
+            reader = _connect(self.path)
+            reader.execute("PRAGMA query_only=1")
+            self._readers.put(reader)
         self._pending: list[_Work[Any]] = []
         self._work: queue.SimpleQueue[list[_Work[Any]] | None] = queue.SimpleQueue()
+        self._commits = 0
+        self._last_commit = time.monotonic()
         self._writer = threading.Thread(target=self._write, name="sqlite writer", daemon=True)
         self._stop = threading.Event()
         self._checkpointer = threading.Thread(target=self._checkpoint, name="sqlite checkpoints", daemon=True)
         self._writer.start()
         self._checkpointer.start()
 
-    # --- the interface ---
+    # --- the interface: writes ---
 
     async def create(self, match: MatchRow) -> None:
+        progress = match.progress
+        if progress is None:
+            raise StoreError(f"match {match.id} has no progress to store")
+
         def create(db: sqlite3.Connection) -> None:
             db.execute(
-                "INSERT INTO matches (id, created, game, players, options, seed, start, bot_seconds)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                (match.id, match.created, match.game, match.players, json.dumps(match.options),
-                 match.seed, None if match.start is None else json.dumps(match.start), match.bot_seconds),
+                f"INSERT INTO matches ({MATCH_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (match.id, match.created, match.game, match.players, _json(match.options), match.seed,
+                 None if match.start is None else _json(match.start), match.bot_seconds,
+                 *_progress_values(progress)),
             )
             db.executemany(
                 "INSERT INTO seats (match_id, seat, kind, bot, name, token_hash) VALUES (?, ?, ?, ?, ?, ?)",
@@ -198,20 +251,28 @@ class SQLiteStore:
 
         await self._do(create)
 
-    async def claim_seat(self, match_id: str, seat: int, token_hash: str, name: str | None) -> bool:
+    async def claim_seat(
+        self, match_id: str, seat: int, token_hash: str, name: str | None, progress: Progress
+    ) -> bool:
         def claim(db: sqlite3.Connection) -> bool:
             cursor = db.execute(
                 "UPDATE seats SET kind = 'person', token_hash = ?, name = ?"
                 " WHERE match_id = ? AND seat = ? AND kind = 'open'",
                 (token_hash, name, match_id, seat),
             )
-            return cursor.rowcount == 1
+            if cursor.rowcount != 1:
+                return False
+            db.execute(SET_PROGRESS, (*_progress_values(progress), match_id))
+            return True
 
         return await self._do(claim)
 
-    async def append(self, match_id: str, expected_version: int, actions: Sequence[Action]) -> None:
+    async def append(
+        self, match_id: str, expected_version: int, actions: Sequence[Action], progress: Progress
+    ) -> None:
         rows = list(actions)
         now = time.time()
+        stored_progress = (*_progress_values(progress), match_id)
 
         def append(db: sqlite3.Connection) -> None:
             (stored,) = db.execute(
@@ -224,27 +285,61 @@ class SQLiteStore:
                 [(match_id, expected_version + offset, action, now)
                  for offset, action in enumerate(rows, start=1)],
             )
+            db.execute(SET_PROGRESS, stored_progress)
 
         # The same check and insert as one statement per action, for batches of appends only.
         fast = [(match_id, expected_version + offset, action, now, match_id, expected_version + offset - 1)
                 for offset, action in enumerate(rows, start=1)]
-        await self._do(append, fast)
+        await self._do(append, _Appends(fast, stored_progress))
 
-    async def load_all(self) -> list[MatchRow]:
-        return await self._do(_load_all)
+    async def set_progress(self, match_id: str, progress: Progress) -> None:
+        def store(db: sqlite3.Connection) -> None:
+            if db.execute(SET_PROGRESS, (*_progress_values(progress), match_id)).rowcount != 1:
+                raise StoreError(f"there is no match {match_id}")
+
+        await self._do(store)
+
+    # --- the interface: reads ---
+
+    async def load_unfinished(self) -> list[MatchRow]:
+        return await self._read(_load_unfinished)
+
+    async def load_match(self, match_id: str) -> MatchRow | None:
+        return await self._read(lambda db: _load_match(db, match_id))
+
+    async def list_matches(
+        self, statuses: Sequence[MatchStatus], game: str | None, after: tuple[float, str] | None, limit: int
+    ) -> list[MatchRow]:
+        return await self._read(lambda db: _list_matches(db, statuses, game, after, limit))
 
     async def close(self) -> None:
         self._work.put(None)
         await asyncio.to_thread(self._writer.join)
         self._stop.set()
         await asyncio.to_thread(self._checkpointer.join)
+        for _ in range(self.READERS):
+            self._readers.get().close()
         self.db.close()
 
     # --- the threads ---
 
-    async def _do(
-        self, work: Callable[[sqlite3.Connection], T], appends: list[tuple[Any, ...]] | None = None
-    ) -> T:
+    async def _read(self, work: Callable[[sqlite3.Connection], T]) -> T:
+        return await asyncio.to_thread(self._run_read, work)
+
+    def _run_read(self, work: Callable[[sqlite3.Connection], T]) -> T:
+        db = self._readers.get()
+        try:
+            db.execute("BEGIN")  # one snapshot for all the statements of one read
+            try:
+                return work(db)
+            finally:
+                db.execute("COMMIT")
+        except sqlite3.Error as error:
+            raise StoreError(f"storage: {error}") from None
+        finally:
+            self._readers.put(db)
+
+    async def _do(self, work: Callable[[sqlite3.Connection], T], appends: _Appends | None = None) -> T:
         loop = asyncio.get_running_loop()
         future: asyncio.Future[T] = loop.create_future()
         self._pending.append(_Work(work, loop, future, appends))
@@ -276,6 +371,8 @@ class SQLiteStore:
             outcomes = self._commit_appends(batch)
             if outcomes is None:
                 outcomes = self._commit(batch)
+            self._commits += 1
+            self._last_commit = time.monotonic()
             answers: dict[asyncio.AbstractEventLoop, list[tuple[asyncio.Future[Any], Any]]] = {}
             for work, outcome in zip(batch, outcomes, strict=True):
                 answers.setdefault(work.loop, []).append((work.future, outcome))
@@ -286,14 +383,15 @@ class SQLiteStore:
                 return
 
     def _commit_appends(self, batch: list[_Work[Any]]) -> list[BaseException | _Done] | None:
-        """A batch of appends in three statements, ``None`` if it is not that simple.
+        """A batch of appends in four statements, ``None`` if it is not that simple.
 
         Few statements matter: each one hands the interpreter lock to the event loop's thread and
         back, and taking it back can wait for the loop's switch interval when the loop is busy.
         """
-        if any(work.appends is None for work in batch):
+        appends = [work.appends for work in batch]
+        if any(append is None for append in appends):
             return None
-        rows = [row for work in batch for row in work.appends or ()]
+        rows = [row for append in appends if append is not None for row in append.events]
         db = self.db
         try:
             db.execute("BEGIN IMMEDIATE")
@@ -305,6 +403,7 @@ class SQLiteStore:
             if cursor.rowcount != len(rows):  # a version conflict: sort it out one by one
                 db.execute("ROLLBACK")
                 return None
+            db.executemany(SET_PROGRESS, [append.progress for append in appends if append is not None])
             db.execute("COMMIT")
         except sqlite3.Error:
             with contextlib.suppress(sqlite3.Error):
@@ -338,16 +437,55 @@ class SQLiteStore:
         return outcomes
 
     def _checkpoint(self) -> None:
-        db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+        """Passive checkpoints every few seconds while commits go on, a truncating one once idle."""
+        db = _connect(self.path)
+        done = self._commits  # commits already in the database file
+        passive = time.monotonic()
         try:
-            while not self._stop.wait(self.CHECKPOINT_SECONDS):
+            while not self._stop.wait(self.IDLE_SECONDS / 4):
+                commits, now = self._commits, time.monotonic()
+                if commits == done:
+                    continue
                 with contextlib.suppress(sqlite3.Error):
-                    db.execute("PRAGMA wal_checkpoint(PASSIVE)")
+                    if now - self._last_commit >= self.IDLE_SECONDS:
+                        (busy, _, _) = db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+                        if not busy:
+                            done = commits
+                        passive = now
+                    elif now - passive >= self.CHECKPOINT_SECONDS:
+                        db.execute("PRAGMA wal_checkpoint(PASSIVE)")
+                        passive = now
         finally:
             db.close()
 
 
+def _connect(path: str) -> sqlite3.Connection:
+    db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    db.execute("PRAGMA busy_timeout=5000")
+    db.execute(f"PRAGMA journal_size_limit={SQLiteStore.JOURNAL_LIMIT}")
+    return db
+
+
+def _json(value: Any) -> str:
+    # Not ASCII-escaped: text that is not valid Unicode (a lone surrogate) then fails to encode
+    # and fails its whole call, instead of being stored as an escape that comes back broken.
+    return json.dumps(value, ensure_ascii=False)
+
+
+def _progress_values(progress: Progress) -> tuple[Any, ...]:
+    outcome = None if progress.outcome is None else _json(progress.outcome)
+    return progress.status, progress.version, _json(progress.to_move), outcome, progress.updated
+
+
 T = TypeVar("T")
+
+
+@dataclass
+class _Appends:
+    """An append's rows for the few-statement batch of ``_commit_appends``."""
+
+    events: list[tuple[Any, ...]]
+    progress: tuple[Any, ...]
 
 
 @dataclass
@@ -355,8 +493,7 @@ class _Work(Generic[T]):
     run: Callable[[sqlite3.Connection], T]
     loop: asyncio.AbstractEventLoop
     future: asyncio.Future[T]
-    appends: list[tuple[Any, ...]] | None = None
-    """For an append: its rows for the one-statement insert of ``_commit_appends``."""
+    appends: _Appends | None = None
 
 
 @dataclass
@@ -374,25 +511,99 @@ def _answer(answered: list[tuple[asyncio.Future[Any], BaseException | _Done]]) -
             future.set_exception(outcome)
 
 
-def _load_all(db: sqlite3.Connection) -> list[MatchRow]:
-    rows: dict[str, MatchRow] = {}
-    for row in db.execute(
-        "SELECT id, created, game, players, options, seed, start, bot_seconds FROM matches"
-        " ORDER BY created, id"
-    ):
-        match_id, created, game, players, options, seed, start, bot_seconds = row
-        rows[match_id] = MatchRow(
-            id=match_id, game=game, players=players, options=json.loads(options), seed=seed,
-            seats=[], bot_seconds=bot_seconds, created=created,
-            start=None if start is None else json.loads(start),
-        )
+# --- reading ---
+
+
+def _match_row(values: Sequence[Any]) -> MatchRow:
+    (match_id, created, game, players, options, seed, start, bot_seconds,
+     status, version, to_move, outcome, updated) = values
+    return MatchRow(
+        id=match_id, game=game, players=players, options=json.loads(options), seed=seed, seats=[],
+        bot_seconds=bot_seconds, created=created, start=None if start is None else json.loads(start),
+        progress=Progress(status, version, json.loads(to_move) if to_move is not None else None,
+                          None if outcome is None else json.loads(outcome), updated),
+    )
+
+
+def _add_seats(
+    db: sqlite3.Connection, rows: dict[str, MatchRow], where: str, arguments: Sequence[Any]
+) -> None:
     for match_id, kind, bot, name, token_hash in db.execute(
-        "SELECT match_id, kind, bot, name, token_hash FROM seats ORDER BY match_id, seat"
+        f"SELECT match_id, kind, bot, name, token_hash FROM seats WHERE {where} ORDER BY match_id, seat",
+        arguments,
     ):
         rows[match_id].seats.append(SeatRecord(kind, bot, name, token_hash))
-    for match_id, action in db.execute("SELECT match_id, action FROM events ORDER BY match_id, version"):
+
+
+def _load_unfinished(db: sqlite3.Connection) -> list[MatchRow]:
+    unfinished = "status IN ('open', 'running')"
+    rows = {row.id: row for row in map(_match_row, db.execute(
+        f"SELECT {MATCH_COLUMNS} FROM matches WHERE {unfinished} ORDER BY created, id"))}
+    chosen = f"match_id IN (SELECT id FROM matches WHERE {unfinished})"
+    _add_seats(db, rows, chosen, ())
+    for match_id, action in db.execute(
+        f"SELECT match_id, action FROM events WHERE {chosen} ORDER BY match_id, version"
+    ):
         rows[match_id].actions.append(action)
     return list(rows.values())
+
+
+def _load_match(db: sqlite3.Connection, match_id: str) -> MatchRow | None:
+    found = db.execute(f"SELECT {MATCH_COLUMNS} FROM matches WHERE id = ?", (match_id,)).fetchone()
+    if found is None:
+        return None
+    row = _match_row(found)
+    _add_seats(db, {match_id: row}, "match_id = ?", (match_id,))
+    row.actions = [action for (action,) in db.execute(
+        "SELECT action FROM events WHERE match_id = ? ORDER BY version", (match_id,))]
+    return row
+
+
+def _list_matches(
+    db: sqlite3.Connection, statuses: Sequence[MatchStatus], game: str | None,
+    after: tuple[float, str] | None, limit: int,
+) -> list[MatchRow]:
+    # One walk down an index per status, each from the cursor and at most a page long; the
+    # newest of them make the page.
+    where = "status = ?" + ("" if game is None else " AND game = ?")
+    if after is not None:
+        where += " AND (created, id) < (?, ?)"
+    arguments = (*(() if game is None else (game,)), *(() if after is None else after), max(limit, 0))
+    found: list[MatchRow] = []
+    for status in dict.fromkeys(statuses):
+        found += map(_match_row, db.execute(
+            f"SELECT {MATCH_COLUMNS} FROM matches WHERE {where} ORDER BY created DESC, id DESC LIMIT ?",
+            (status, *arguments)))
+    found.sort(key=lambda row: (row.created, row.id), reverse=True)
+    rows = {row.id: row for row in found[:max(limit, 0)]}
+    if rows:
+        _add_seats(db, rows, f"match_id IN ({', '.join('?' * len(rows))})", list(rows))
+    return list(rows.values())
+
+
+# --- opening and migrating ---
+
+
+def open_schema(db: sqlite3.Connection) -> None:
+    """Makes the tables of a new file, or brings an older file's up to ``SCHEMA_VERSION``."""
+    db.execute("BEGIN IMMEDIATE")  # another process opening the same file waits for this one
+    try:
+        (version,) = db.execute("PRAGMA user_version").fetchone()
+        if version > SCHEMA_VERSION:
+            raise StoreError(f"the database has schema {version}, newer than this parlour's {SCHEMA_VERSION}")
+        if version < SCHEMA_VERSION:
+            tables = {name for (name,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+            if "matches" not in tables:
+                _run_script(db, SCHEMA)
+            else:
+                _migrate(db)
+            _run_script(db, INDEXES)
+            db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+        db.execute("COMMIT")
+    except BaseException:
+        with contextlib.suppress(sqlite3.Error):
+            db.execute("ROLLBACK")
+        raise
 
 
 class MemoryStore:
@@ -481,3 +692,53 @@ def _check_text(value: Any) -> None:
         json.dumps(value, ensure_ascii=False).encode()
     except (UnicodeEncodeError, TypeError, ValueError) as error:
         raise StoreError(f"storage: {error}") from None
+
+
+def _run_script(db: sqlite3.Connection, script: str) -> None:
+    # Statement by statement: ``executescript`` would commit the transaction it is part of.
+    for statement in script.split(";"):
+        if statement.strip():
+            db.execute(statement)
+
+
+def _migrate(db: sqlite3.Connection) -> None:
+    """Gives a file of schema 0 (matches without progress) its progress columns, working out each
+    match's progress by replaying it with its game's rules (once: the file then says schema 1)."""
+    for name, declaration in PROGRESS_COLUMNS:
+        db.execute(f"ALTER TABLE matches ADD COLUMN {name} {declaration}")
+    seats: dict[str, list[str]] = {}
+    for match_id, kind in db.execute("SELECT match_id, kind FROM seats ORDER BY match_id, seat"):
+        seats.setdefault(match_id, []).append(kind)
+    progress = []
+    matches = db.execute("SELECT id, created, game, players, options, seed, start FROM matches").fetchall()
+    for match_id, created, game, players, options, seed, start in matches:
+        actions = [action for (action,) in db.execute(
+            "SELECT action FROM events WHERE match_id = ? ORDER BY version", (match_id,))]
+        (updated,) = db.execute("SELECT MAX(created) FROM events WHERE match_id = ?", (match_id,)).fetchone()
+        found = replayed_progress(
+            game, players, json.loads(options), seed, None if start is None else json.loads(start),
+            actions, seats.get(match_id, []), created if updated is None else updated,
+        )
+        progress.append((*_progress_values(found), match_id))
+    db.executemany(SET_PROGRESS, progress)
+
+
+def replayed_progress(
+    game: str, players: int, options: dict[str, Any], seed: int, start: JSONDict | None,
+    actions: Sequence[Action], seats: Sequence[str], updated: float,
+) -> Progress:
+    """Where a match stands, found by replaying its actions; a match that cannot be replayed (an
+    unknown game, a damaged record) is ``running`` so that the server still tries it, and says
+    why it cannot resume, at start-up."""
+    from parlour.games import get_game  # only migrations replay: the store needs no rules otherwise
+
+    try:
+        state = get_game(game).new(players, options, seed, start)
+        for action in actions:
+            state.play(action)
+    except Exception as error:
+        log.warning("migrating: a match of %s cannot be replayed (%s); it stays unfinished", game, error)
+        return Progress("running", len(actions), None, None, updated)
+    over = state.is_over()
+    status: MatchStatus = "over" if over else "open" if "open" in seats else "running"
+    return Progress(status, len(actions), state.to_move_json(), state.outcome_json(), updated)
