@@ -1,10 +1,23 @@
-"""The lobby: the games on offer, creating matches, and bringing every stored match back to life."""
+"""The lobby: the games on offer, creating matches, listing them a page at a time, and bringing
+stored matches back: the unfinished ones at start-up, a finished one when someone asks for it.
+
+Only open and running matches live in memory; a match that ends moves to a small cache of
+finished ones and leaves it when newer ones come, and open matches nobody joined expire.
+"""
 
 from __future__ import annotations
 
+import asyncio
+import base64
+import binascii
+import collections
+import contextlib
+import json
 import logging
 import math
 import secrets
+import time
+from collections.abc import Coroutine, Sequence
 from typing import Any, Final
 
 from parlour.bots import DEFAULT_BOT, KINDS, bot_kinds
@@ -13,15 +26,27 @@ from parlour.games import GAMES, get_game
 from parlour.server import collector
 from parlour.server.bots import BotPool
 from parlour.server.limits import Limits
-from parlour.server.match import Match
-from parlour.server.messages import ProtocolError, json_kind, read_name
+from parlour.server.match import Match, new_token, progress_of, seat_names_of, summary_json
+from parlour.server.messages import ProtocolError, check_json_text, json_kind, read_name
 from parlour.server.pubsub import PubSub
-from parlour.server.storage import MatchRow, SeatRecord, Store, StoreError
+from parlour.server.storage import MatchRow, MatchStatus, SeatRecord, Store, StoreError
 
 log = logging.getLogger("parlour.server")
 
 DEFAULT_BOT_SECONDS: Final = 1.0
 BOT_SECONDS_RANGE: Final = (0.01, 60.0)
+
+FINISHED_KEPT: Final = 64
+"""Finished matches kept in memory (the latest to end or be asked for); the rest are read from
+the store when someone asks."""
+
+EXPIRY_CHECK_SECONDS: Final = 60.0
+"""How often open matches are checked for expiry (more often when they expire sooner)."""
+
+LISTED: Final[tuple[MatchStatus, ...]] = ("open", "running", "over")
+"""The statuses a client may ask the list for (expired matches are gone from the lobby)."""
+
+DEFAULT_LISTED: Final[tuple[MatchStatus, ...]] = ("open", "running")
 
 
 def game_json(game: Game[State], help_page: str | None) -> dict[str, Any]:
@@ -51,8 +76,9 @@ def game_json(game: Game[State], help_page: str | None) -> dict[str, Any]:
     }
 
 
+
 class Lobby:
-    """Every match this server holds, by id."""
+    """Every open and running match this server holds, by id, and a few finished ones."""
 
     def __init__(self, store: Store, pubsub: PubSub, bots: BotPool, limits: Limits | None = None) -> None:
         self.store = store
@@ -60,96 +86,338 @@ class Lobby:
         self.pubsub = pubsub
         self.bots = bots
         self.matches: dict[str, Match] = {}
+        """Open and running matches."""
+        self.finished: collections.OrderedDict[str, Match] = collections.OrderedDict()
+        """Finished (or expired) matches lately ended or asked for, the latest last."""
+        self.waiting: dict[str, str] = {}
+        """Open matches: the address that created each ("" for those loaded at start-up)."""
+        self.tasks: set[asyncio.Task[None]] = set()
+
+    # --- life ------------------------------------------------------------------------------------
 
     async def load(self) -> None:
-        """Replays every stored match and starts the unfinished ones (their bots included)."""
-        for row in await self.store.load_all():
+        """Brings back the unfinished matches (not replayed: each replays when first needed), then,
+        in the background, wakes those whose next move is the server's and expires old open ones."""
+        for row in await self.store.load_unfinished():
             try:
-                match = Match(row, get_game(row.game), self.store, self.pubsub, self.bots)
+                match = self._match(row)
             except Exception as error:  # one damaged or unknown match must not keep the server down
                 log.error("match %s cannot be resumed: %s", row.id, error)
                 continue
             self.matches[row.id] = match
-            match.start()
+            if match.status == "open":
+                self.waiting[row.id] = ""
         collector.loaded()
+        self._background(self._wake_all())
+        self._background(self._expire_regularly())
 
     async def close(self) -> None:
-        for match in self.matches.values():
+        for task in list(self.tasks):
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+        for match in [*self.matches.values(), *self.finished.values()]:
             await match.stop()
 
+    def _background(self, work: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.create_task(work)
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
+
+    async def _wake_all(self) -> None:
+        """Resumes the matches waiting for chance or a bot one at a time, letting the server
+        answer in between (each resumed match replays its actions)."""
+        for match in [match for match in self.matches.values() if match.waits_for_server()]:
+            try:
+                match.start()
+            except Exception as error:  # a damaged match stays as it is; the others go on
+                log.error("match %s cannot be resumed: %s", match.id, error)
+            await asyncio.sleep(0)
+
+    def _match(self, row: MatchRow, read_only: bool = False) -> Match:
+        game = get_game(row.game)
+        return Match(row, game, self.store, self.pubsub, self.bots, self._status_changed, read_only)
+
+    def _status_changed(self, match: Match) -> None:
+        """A match started, ended or expired: it leaves the open ones, and memory when it is over."""
+        if match.status != "open":
+            self.waiting.pop(match.id, None)
+        if match.status in ("over", "expired") and self.matches.pop(match.id, None) is not None:
+            self._keep_finished(match)
+            if match.status == "over":
+                collector.settled()
+
+    def _keep_finished(self, match: Match) -> None:
+        self.finished[match.id] = match
+        self.finished.move_to_end(match.id)
+        while len(self.finished) > FINISHED_KEPT:
+            _, oldest = self.finished.popitem(last=False)
+            self._background(oldest.stop())
+
+    # --- one match -------------------------------------------------------------------------------
+
     async def get(self, match_id: str) -> Match:
-        """The match ``match_id`` (async: a finished one may have to be read from the store)."""
+        """The match ``match_id``: from memory, or read from the store (read-only) if it is over."""
         match = self.matches.get(match_id)
+        if match is not None:
+            await self._expire_if_due(match)
+            return match
+        match = self.finished.get(match_id)
+        if match is not None:
+            self.finished.move_to_end(match_id)
+            return match
+        row = await self._read(match_id)
+        match = self.matches.get(match_id) or self.finished.get(match_id)  # another request was quicker
         if match is None:
-            raise ProtocolError("no_match", f"there is no match {match_id[:40]!r}", 404)
+            match = self._match(row, read_only=True)
+            self._keep_finished(match)
         return match
 
-    async def page(self, query: list[tuple[str, str]]) -> dict[str, Any]:
+    async def _read(self, match_id: str) -> MatchRow:
+        row = None
+        if 0 < len(match_id) <= 40:  # ids are short: a long one is not worth asking the store for
+            try:
+                row = await self.store.load_match(match_id)
+            except StoreError as error:
+                log.error("reading match %s: %s", match_id, error)
+                raise ProtocolError("internal", "the match could not be read; try again", 500) from None
+        if row is None or row.game not in GAMES:
+            raise ProtocolError("no_match", f"there is no match {match_id[:40]!r}", 404)
+        return row
+
+    # --- the list --------------------------------------------------------------------------------
+
+    async def page(self, query: Sequence[tuple[str, str]]) -> dict[str, Any]:
         """One page of ``GET /api/matches`` from its query parameters, in order, a name possibly
-        repeated (``docs/protocol.md``)."""
-        include_over = dict(query).get("all", "").lower() in ("1", "true", "yes")
-        chosen = [m for m in self.matches.values() if include_over or m.status != "over"]
-        chosen.sort(key=lambda match: (match.row.created, match.id), reverse=True)
-        return {"matches": [match.summary() for match in chosen]}
+        repeated (``docs/protocol.md``): newest first, of the statuses and game asked for, from the
+        store (finished matches are not in memory) with live fields from the matches in memory."""
+        statuses, game, after, size = self._read_query(query)
+        try:
+            rows = await self.store.list_matches(statuses, game, after, size + 1)
+        except StoreError as error:
+            log.error("listing matches: %s", error)
+            raise ProtocolError("internal", "the matches could not be listed; try again", 500) from None
+        more, rows = len(rows) > size, rows[:size]
+        listed = []
+        for row in rows:
+            live = self.matches.get(row.id)
+            if live is not None:
+                listed.append(live.summary())
+            elif row.progress is not None and row.game in GAMES:
+                listed.append(summary_json(row, row.progress, seat_names_of(row)))
+        last = rows[-1] if more else None
+        return {"matches": listed, "next": None if last is None else encode_cursor(last.created, last.id)}
+
+    def _read_query(
+        self, query: Sequence[tuple[str, str]]
+    ) -> tuple[list[MatchStatus], str | None, tuple[float, str] | None, int]:
+        """(statuses, game, cursor, page size) from the query; ``bad_request`` saying what is wrong."""
+        statuses: list[MatchStatus] = []
+        game: str | None = None
+        after: tuple[float, str] | None = None
+        most = int(self.limits.page_size)
+        size = most
+        for name, value in query:
+            if name == "status":
+                statuses += [read_status(word) for word in value.split(",")]
+            elif name == "all":
+                statuses += LISTED if value.lower() in ("1", "true", "yes") else DEFAULT_LISTED
+            elif name == "game":
+                if value not in GAMES:
+                    known = ", ".join(GAMES)
+                    raise ProtocolError("bad_request", f"game: no game {value[:40]!r} (games: {known})")
+                game = value
+            elif name == "cursor":
+                after = decode_cursor(value)
+            elif name == "limit":
+                size = read_page_size(value, most)
+        chosen = [status for status in LISTED if status in statuses] or list(DEFAULT_LISTED)
+        return chosen, game, after, size
+
+    # --- expiry ----------------------------------------------------------------------------------
+
+    @property
+    def expiry_seconds(self) -> float:
+        return self.limits.open_expiry_hours * 3600
+
+    async def _expire_regularly(self) -> None:
+        """Expires open matches nobody filled in time: at start-up, then every minute (more often
+        when matches expire within minutes, so that none waits much past its time)."""
+        interval = min(EXPIRY_CHECK_SECONDS, max(0.1, self.expiry_seconds / 4))
+        while True:
+            for match_id in list(self.waiting):
+                match = self.matches.get(match_id)
+                if match is not None:
+                    await self._expire_if_due(match)
+            await asyncio.sleep(interval)
+
+    async def _expire_if_due(self, match: Match) -> None:
+        if match.status != "open" or time.time() - match.row.created < self.expiry_seconds:
+            return
+        try:
+            await match.expire()
+        except StoreError as error:  # logged; the next check tries again
+            log.error("match %s: storing its expiry: %s", match.id, error)
+
+    # --- creating --------------------------------------------------------------------------------
 
     async def create(self, body: Any, address: str = "unknown") -> tuple[Match, int | None, str | None]:
-        """A new match from a ``POST /api/matches`` body; with ``join``, the creator's seat and token."""
+        """A new match from a ``POST /api/matches`` body; with ``join``, the creator's seat and token.
+        It is stored in one go, the creator's seat already claimed: nothing is stored if any of it fails."""
         if not isinstance(body, dict):
             raise ProtocolError("bad_request", f"the body must be a JSON object, not {json_kind(body)}")
-        name = body.get("game")
-        if not isinstance(name, str):
-            raise ProtocolError("bad_request", 'say which game: {"game": "' + next(iter(GAMES)) + '", …}')
-        if name not in GAMES:
-            listed = ", ".join(sorted(known for known, game in GAMES.items() if game.info.listed))
-            raise ProtocolError("unknown_game", f"no game {name[:40]!r} (games: {listed})", 404)
-        game = get_game(name)
-        players, options = body.get("players"), body.get("options", {})
-        if players is not None and (isinstance(players, bool) or not isinstance(players, int)):
-            raise ProtocolError("bad_request", f'"players" must be a whole number, not {json_kind(players)}')
-        if options is None:
-            options = {}
-        if not isinstance(options, dict):
-            raise ProtocolError("bad_request", f'"options" must be an object, not {json_kind(options)}')
-        seed = body.get("seed")
-        if seed is None:
-            seed = secrets.randbits(62)
-        elif isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63:
-            raise ProtocolError("bad_request", '"seed" must be a whole number from 0 to 2**63 - 1')
+        game = read_game(body.get("game"))
+        players, options = read_players(body.get("players")), read_options(body.get("options"))
         try:
-            state = game.new(players, options, seed)
+            state = game.new(players, options, secrets.randbits(62))  # the seed: the server's secret
         except ParlourError as error:
             raise ProtocolError("bad_option", str(error)) from None
         seats = read_seats(game, state.players, body.get("seats"))
+        seed = read_seed(game, seats, body.get("seed"))
+        if seed is not None:
+            state = game.new(state.players, state.options, seed)
         bot_seconds = read_bot_seconds(body.get("bot_seconds", DEFAULT_BOT_SECONDS))
-        join, join_name = body.get("join"), read_name(body.get("name"))
+        join, join_name = read_join(body.get("join"), seats), read_name(body.get("name"))
+        token = None
         if join is not None:
-            if isinstance(join, bool) or not isinstance(join, int):
-                raise ProtocolError("bad_request", f'"join" must be a seat number, not {json_kind(join)}')
-            if not 0 <= join < state.players or seats[join].kind != "open":
-                raise ProtocolError("bad_seat", f'"join": seat {join} is not an open seat of this match')
+            token, digest = new_token()
+            seats[join] = SeatRecord("person", name=join_name, token_hash=digest)
+        opens = any(seat.kind == "open" for seat in seats)
+        if opens:
+            self._check_room(address)
         row = MatchRow(
-            id=self._new_id(), game=name, players=state.players, options=dict(state.options), seed=seed,
-            seats=seats, bot_seconds=bot_seconds,
+            id=self._new_id(), game=game.info.name, players=state.players, options=dict(state.options),
+            seed=state.seed, seats=seats, bot_seconds=bot_seconds, progress=progress_of(state, seats),
         )
-        match = Match(row, game, self.store, self.pubsub, self.bots)
         try:
             await self.store.create(row)
         except StoreError as error:
             log.error("creating a match: %s", error)
             raise ProtocolError("internal", "the match could not be stored", 500) from None
+        match = self._match(row)
         self.matches[row.id] = match
-        seat = token = None
-        if join is not None:
-            seat, token = await match.claim(join, join_name)
+        if opens:
+            self.waiting[row.id] = address
         match.start()
-        collector.settled()
-        return match, seat, token
+        return match, join, token
+
+    def _check_room(self, address: str) -> None:
+        """``too_many_open`` or ``server_full`` when one more open match would be too many."""
+        mine = sum(creator == address for creator in self.waiting.values())
+        if mine >= self.limits.open_per_address:
+            hours = self.limits.open_expiry_hours
+            raise ProtocolError(
+                "too_many_open",
+                f"you have {mine} open matches waiting for players, the most one address may have: "
+                f"fill the seats of one (join it, or invite friends) or wait for one to expire "
+                f"({hours:g} hours after it was created)",
+                429,
+            )
+        if len(self.waiting) >= self.limits.open_total:
+            raise ProtocolError(
+                "server_full",
+                f"the server holds {len(self.waiting)} open matches, the most it takes: join one of "
+                "them, or try again later",
+                503,
+            )
 
     def _new_id(self) -> str:
         while True:
             match_id = secrets.token_urlsafe(8)
             if match_id not in self.matches:
                 return match_id
+
+
+# --- reading a creation's body ---------------------------------------------------------------------
+
+
+def read_game(name: Any) -> Game[State]:
+    if not isinstance(name, str):
+        raise ProtocolError("bad_request", 'say which game: {"game": "' + next(iter(GAMES)) + '", …}')
+    if name not in GAMES:
+        listed = ", ".join(sorted(known for known, game in GAMES.items() if game.info.listed))
+        raise ProtocolError("unknown_game", f"no game {name[:40]!r} (games: {listed})", 404)
+    return get_game(name)
+
+
+def read_players(players: Any) -> int | None:
+    if players is None:
+        return None
+    if isinstance(players, bool) or not isinstance(players, int):
+        raise ProtocolError("bad_request", f'"players" must be a whole number, not {json_kind(players)}')
+    return players
+
+
+def read_options(options: Any) -> dict[str, Any]:
+    if options is None:
+        return {}
+    if not isinstance(options, dict):
+        raise ProtocolError("bad_request", f'"options" must be an object, not {json_kind(options)}')
+    check_json_text(options, "options")
+    return options
+
+
+def read_seed(game: Game[State], seats: list[SeatRecord], seed: Any) -> int | None:
+    """A seed the client chose (``None``: the server keeps its secret one). Refused for a game with
+    chance or hidden information unless bots play every seat: whoever knows the seed knows every
+    roll to come, every hand and the deck's order."""
+    if seed is None:
+        return None
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63:
+        raise ProtocolError("bad_request", '"seed" must be a whole number from 0 to 2**63 - 1')
+    info = game.info
+    if (info.chance or info.hidden_information) and any(seat.kind != "bot" for seat in seats):
+        raise ProtocolError(
+            "seed_not_allowed",
+            f"{info.title} has chance or hidden cards: a seed would tell what is to come, so the server "
+            "chooses it and keeps it secret (a seed may be given only when bots play every seat)",
+        )
+    return seed
+
+
+def read_join(join: Any, seats: list[SeatRecord]) -> int | None:
+    if join is None:
+        return None
+    if isinstance(join, bool) or not isinstance(join, int):
+        raise ProtocolError("bad_request", f'"join" must be a seat number, not {json_kind(join)}')
+    if not 0 <= join < len(seats) or seats[join].kind != "open":
+        raise ProtocolError("bad_seat", f'"join": seat {join} is not an open seat of this match')
+    return join
+
+
+# --- the list's query ------------------------------------------------------------------------------
+
+
+def read_status(word: str) -> MatchStatus:
+    status = word.strip()
+    for known in LISTED:
+        if status == known:
+            return known
+    raise ProtocolError("bad_request", f"status: {status[:40]!r} is not one of {', '.join(LISTED)}")
+
+
+def read_page_size(text: str, most: int) -> int:
+    if not (text.isascii() and text.isdigit()) or not 1 <= int(text) <= most:
+        raise ProtocolError("bad_request", f"limit: {text[:40]!r} is not a whole number from 1 to {most}")
+    return int(text)
+
+
+def encode_cursor(created: float, match_id: str) -> str:
+    """An opaque cursor: the next page starts after this creation time and id."""
+    return base64.urlsafe_b64encode(json.dumps([created, match_id]).encode()).decode().rstrip("=")
+
+
+def decode_cursor(text: str) -> tuple[float, str]:
+    wrong = ProtocolError("bad_request", 'cursor: not a cursor this server gave (use the list\'s "next")')
+    try:
+        decoded = json.loads(base64.urlsafe_b64decode(text + "=" * (-len(text) % 4)))
+    except (ValueError, binascii.Error, RecursionError):
+        raise wrong from None
+    if not (isinstance(decoded, list) and len(decoded) == 2 and isinstance(decoded[1], str)
+            and isinstance(decoded[0], int | float) and not isinstance(decoded[0], bool)
+            and math.isfinite(decoded[0])):
+        raise wrong
+    return float(decoded[0]), decoded[1]
 
 
 def read_seats(game: Game[State], players: int, given: Any) -> list[SeatRecord]:

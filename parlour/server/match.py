@@ -1,20 +1,28 @@
 """One match on the server: its state, its seats, and the one writer that changes it.
 
 Every action — a person's, a bot's — goes through ``Match.submit`` into the writer's queue. The
-writer checks it against the rules, stores it (``Store.append`` with the expected version),
-applies it, and only then publishes it; chance decisions that follow are resolved and stored the
-same way. Everything a client sees is rendered here from ``view(seat)``.
+writer checks it against the rules, works out the state it leads to, stores it (``Store.append``
+with the expected version and the progress it makes), and only then shows it and publishes it;
+chance decisions that follow are resolved and stored the same way. Everything a client sees is
+rendered here from ``view(seat)``.
+
+A match loaded from the store replays its actions only when its state is first needed: its
+stored ``Progress`` answers the lobby list, so a server with many waiting matches starts fast.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import hashlib
 import hmac
+import json
 import logging
 import secrets
-from dataclasses import dataclass, field
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
 from typing import Any, Final
 
 from parlour.engine import (
@@ -25,26 +33,40 @@ from parlour.engine import (
     NotationError,
     State,
 )
+from parlour.games import get_game
 from parlour.server.bots import BotPool, bot_seed, random_choice
 from parlour.server.messages import ProtocolError, encode
 from parlour.server.pubsub import PubSub
-from parlour.server.storage import MatchRow, Store, StoreError
+from parlour.server.storage import MatchRow, MatchStatus, Progress, SeatRecord, Store, StoreError
 
 log = logging.getLogger("parlour.server")
+
 
 def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-@dataclass(frozen=True)
+def new_token() -> tuple[str, str]:
+    """A seat's secret token and the hash the store keeps of it."""
+    token = secrets.token_urlsafe(24)
+    return token, hash_token(token)
+
+
+@dataclass(frozen=True, slots=True)
 class Event:
     """An accepted action: the version it made, who took it (``None``: chance), and its text as
-    each seat may read it (key ``None``: a spectator), from ``State.action_text_for``."""
+    each seat may read it: one text when every seat reads the same (perfect information), else
+    one per seat with a spectator's last (from ``State.action_text_for``)."""
 
     version: int
     seat: int | None
     action: Action
-    texts: dict[int | None, str]
+    texts: str | tuple[str, ...]
+
+    def text_for(self, seat: int | None) -> str:
+        if isinstance(self.texts, str):
+            return self.texts
+        return self.texts[-1 if seat is None else seat]
 
 
 @dataclass
@@ -59,10 +81,85 @@ _SETTLE: Final = None
 """Queued to make the writer resolve chance and wake bots (when a match starts or resumes)."""
 
 
-class Match:
-    """A match's live state; created from its stored row (replaying the stored actions)."""
+# --- what a match is, from its row alone ----------------------------------------------------------
 
-    def __init__(self, row: MatchRow, game: Game[State], store: Store, pubsub: PubSub, bots: BotPool) -> None:
+
+@functools.lru_cache(maxsize=256)
+def _seat_names(game: str, players: int, options: str) -> tuple[str, ...]:
+    return tuple(get_game(game).new(players, json.loads(options)).seat_names())
+
+
+def seat_names_of(row: MatchRow) -> tuple[str, ...]:
+    """The seats' display names of a stored match, without replaying it (cached per set-up)."""
+    if row.start is not None:  # a given position may decide the seats: build it (rare)
+        return tuple(get_game(row.game).new(row.players, row.options, 0, row.start).seat_names())
+    return _seat_names(row.game, row.players, json.dumps(row.options, sort_keys=True))
+
+
+def status_of(state: State, seats: list[SeatRecord]) -> MatchStatus:
+    if state.is_over():
+        return "over"
+    return "open" if any(seat.kind == "open" for seat in seats) else "running"
+
+
+def progress_of(state: State, seats: list[SeatRecord]) -> Progress:
+    """Where a match stands in ``state`` with these seats: what the store keeps beside it."""
+    return Progress(status_of(state, seats), len(state.history), state.to_move_json(), state.outcome_json())
+
+
+def summary_json(
+    row: MatchRow, progress: Progress, seat_names: tuple[str, ...], present: list[int] | None = None
+) -> dict[str, Any]:
+    """A match as the lobby lists it, from its row and progress: the same for a match in memory
+    and one read from the store (``present``: connections per seat; ``None``: nobody connected)."""
+    info = get_game(row.game).info
+    return {
+        "id": row.id,
+        "game": info.name,
+        "title": info.title,
+        "players": row.players,
+        "options": dict(row.options),
+        "status": progress.status,
+        "version": progress.version,
+        "to_move": progress.to_move,
+        "outcome": progress.outcome,
+        "created": row.created,
+        "url": f"/match/{row.id}",
+        "ws": f"/ws/matches/{row.id}",
+        "seats": seats_json(row.seats, seat_names, present),
+    }
+
+
+def seats_json(
+    seats: list[SeatRecord], seat_names: tuple[str, ...], present: list[int] | None
+) -> list[dict[str, Any]]:
+    return [
+        {
+            "seat": index,
+            "name": seat_names[index],
+            "kind": seat.kind,
+            "player": seat.name,
+            "bot": seat.bot,
+            "connected": seat.kind == "bot" or (present is not None and present[index] > 0),
+        }
+        for index, seat in enumerate(seats)
+    ]
+
+
+class Match:
+    """A match's live state, made from its stored row; its actions are replayed the first time
+    the state is needed. ``read_only``: a finished match read back from the store to be shown."""
+
+    def __init__(
+        self,
+        row: MatchRow,
+        game: Game[State],
+        store: Store,
+        pubsub: PubSub,
+        bots: BotPool,
+        on_status: Callable[[Match], None] | None = None,
+        read_only: bool = False,
+    ) -> None:
         self.row = row
         self.id = row.id
         self.game = game
@@ -70,15 +167,16 @@ class Match:
         self.store = store
         self.pubsub = pubsub
         self.bots = bots
+        self.on_status = on_status
+        self.read_only = read_only
         self.channel = f"match:{row.id}"
-        self.state: State = game.new(row.players, row.options, row.seed, row.start)
-        self.seat_names = self.state.seat_names()
-        self.events: list[Event] = []
-        for action in row.actions:
-            mover = self.state.to_move()
-            texts = self.texts_for(action)
-            self.state.play(action)  # checked: a damaged store must not produce a wrong game
-            self.events.append(Event(len(self.events) + 1, None if mover == CHANCE else mover, action, texts))
+        self.seat_names = seat_names_of(row)
+        self._state: State | None = None
+        self._events: list[Event] = []
+        if row.progress is None:  # a row that never had its progress stored: work it out now
+            self._replay()
+            row.progress = progress_of(self.state, row.seats)
+        self.progress: Progress = row.progress
         self.present = [0] * row.players
         self.queue: asyncio.Queue[_Submission | None] = asyncio.Queue()
         self.writer: asyncio.Task[None] | None = None
@@ -87,71 +185,82 @@ class Match:
         self._rendered: dict[int | None, str] = {}
         """The latest event's ``update`` by seat; emptied when an event is added (it holds no seats)."""
 
+    # --- the state, replayed on first use ------------------------------------------------------
+
+    @property
+    def state(self) -> State:
+        if self._state is None:
+            self._replay()
+        assert self._state is not None
+        return self._state
+
+    @property
+    def events(self) -> list[Event]:
+        if self._state is None:
+            self._replay()
+        return self._events
+
+    def _replay(self) -> None:
+        """Rebuilds the state from the stored actions, each checked: a damaged store must not
+        produce a wrong game. The stored actions are then dropped (the state's history has them)."""
+        row = self.row
+        state = self.game.new(row.players, row.options, row.seed, row.start)
+        events: list[Event] = []
+        for action in row.actions:
+            mover = state.to_move()
+            texts = self.texts_for(state, action)
+            state.play(action)
+            events.append(Event(len(events) + 1, None if mover == CHANCE else mover, action, texts))
+        row.actions = []
+        self._state, self._events = state, events
+
     # --- what the match is ---------------------------------------------------------------------
 
     @property
     def version(self) -> int:
-        return len(self.events)
+        return self.progress.version
 
     @property
-    def status(self) -> str:
-        if self.state.is_over():
-            return "over"
-        if any(seat.kind == "open" for seat in self.row.seats):
-            return "open"
-        return "running"
+    def status(self) -> MatchStatus:
+        return self.progress.status
+
+    def _set_progress(self, progress: Progress) -> None:
+        changed = progress.status != self.progress.status
+        self.progress = self.row.progress = progress
+        if changed and self.on_status is not None:
+            self.on_status(self)
 
     def seats_json(self) -> list[dict[str, Any]]:
-        return [
-            {
-                "seat": index,
-                "name": self.seat_names[index],
-                "kind": seat.kind,
-                "player": seat.name,
-                "bot": seat.bot,
-                "connected": seat.kind == "bot" or self.present[index] > 0,
-            }
-            for index, seat in enumerate(self.row.seats)
-        ]
+        return seats_json(self.row.seats, self.seat_names, self.present)
 
     def summary(self) -> dict[str, Any]:
-        return {
-            "id": self.id,
-            "game": self.info.name,
-            "title": self.info.title,
-            "players": self.row.players,
-            "options": dict(self.state.options),
-            "status": self.status,
-            "version": self.version,
-            "to_move": self.state.to_move_json(),
-            "outcome": self.state.outcome_json(),
-            "created": self.row.created,
-            "url": f"/match/{self.id}",
-            "ws": f"/ws/matches/{self.id}",
-            "seats": self.seats_json(),
-        }
+        return summary_json(self.row, self.progress, self.seat_names, self.present)
 
     # --- what a client sees (only ever through view(seat)) ------------------------------------
 
     def legal_json(self, seat: int | None) -> list[dict[str, Any]]:
         """The seat's legal actions, each as its text and its parts (empty unless it is to move)."""
+        if seat is None or self.status != "running" or self.read_only:
+            return []
         state = self.state
-        if seat is None or self.status != "running" or state.to_move() != seat:
+        if state.to_move() != seat:
             return []
         return [{"text": state.action_to_text(action), "parts": state.action_parts(action)}
                 for action in state.legal_actions()]
 
-    def texts_for(self, action: Action) -> dict[int | None, str]:
-        """The pending ``action`` as each seat and a spectator may read it (before it is applied)."""
-        seats: list[int | None] = [*range(self.state.players), None]
-        return {seat: self.state.action_text_for(action, seat) for seat in seats}
+    def texts_for(self, state: State, action: Action) -> str | tuple[str, ...]:
+        """The pending ``action`` as each seat and a spectator may read it (before it is applied):
+        one text for all when nothing is hidden."""
+        if not self.info.hidden_information:
+            return state.action_to_text(action)
+        return tuple(state.action_text_for(action, seat) for seat in [*range(state.players), None])
 
     def event_json(self, event: Event, seat: int | None) -> dict[str, Any]:
         """An event as ``seat`` may see it (a card drawn into another hand stays hidden)."""
         return {
             "version": event.version,
             "seat": "chance" if event.seat is None else event.seat,
-            "action": event.texts[seat],
+            "action": event.text_for(seat),
         }
 
     def state_message(self, seat: int | None, resync: bool = False) -> dict[str, Any]:
@@ -200,10 +309,19 @@ class Match:
                 return index
         return None
 
+    def closed_error(self) -> ProtocolError | None:
+        """Why nobody may join or act in this match any more (``None``: they may)."""
+        if self.status == "expired":
+            return ProtocolError("expired", "this match expired: nobody joined it in time", 410)
+        if self.status == "over" or self.read_only:
+            return ProtocolError("game_over", "the game is over: no seat can be joined", 409)
+        return None
+
     async def claim(self, seat: int | None, name: str | None) -> tuple[int, str]:
         """Gives a seat to a person: (seat, secret token). ``ProtocolError`` if it cannot."""
-        if self.state.is_over():
-            raise ProtocolError("game_over", "the game is over: no seat can be joined", 409)
+        closed = self.closed_error()
+        if closed is not None:
+            raise closed
         if seat is None:
             free = [index for index, record in enumerate(self.row.seats) if record.kind == "open"]
             if not free:
@@ -217,22 +335,33 @@ class Match:
             raise ProtocolError("bad_seat", f"{label} is played by bot:{record.bot}")
         if record.kind != "open":
             raise ProtocolError("seat_taken", f"{label} is already taken", 409)
-        token = secrets.token_urlsafe(24)
-        digest = hash_token(token)
+        token, digest = new_token()
+        seats = [*self.row.seats]
+        seats[seat] = SeatRecord("person", name=name, token_hash=digest)
+        still_open = any(other.kind == "open" for other in seats)
+        progress = replace(self.progress, status="open" if still_open else "running", updated=time.time())
         try:
-            claimed = await self.store.claim_seat(self.id, seat, digest, name)
+            claimed = await self.store.claim_seat(self.id, seat, digest, name, progress)
         except StoreError as error:
             log.error("match %s: claiming seat %d: %s", self.id, seat, error)
             raise ProtocolError("internal", "the seat could not be stored; try again", 500) from None
         if not claimed or record.kind != "open":
             raise ProtocolError("seat_taken", f"{label} is already taken", 409)
         record.kind, record.token_hash, record.name = "person", digest, name
+        self._set_progress(replace(self.progress, status=progress.status, updated=progress.updated))
         if self.status == "running":
             await self.pubsub.publish(self.channel, {"kind": "started"})
-            self.queue.put_nowait(_SETTLE)
+            self._wake_writer()
         else:
             await self.pubsub.publish(self.channel, {"kind": "seats"})
         return seat, token
+
+    async def expire(self) -> None:
+        """Nobody filled the match in time: it is stored as expired, and joining it answers so."""
+        progress = replace(self.progress, status="expired", updated=time.time())
+        await self.store.set_progress(self.id, progress)
+        self._set_progress(progress)
+        await self.pubsub.publish(self.channel, {"kind": "seats"})
 
     async def arrive(self, seat: int) -> None:
         self.present[seat] += 1
@@ -249,11 +378,26 @@ class Match:
 
     # --- the writer ------------------------------------------------------------------------------
 
+    def waits_for_server(self) -> bool:
+        """Whether the match's next move is the server's to make (chance or a bot), from its progress."""
+        if self.status != "running":
+            return False
+        mover = self.progress.to_move
+        return mover == "chance" or (isinstance(mover, int) and self.row.seats[mover].kind == "bot")
+
     def start(self) -> None:
-        """Starts the writer; it resolves pending chance and wakes a bot whose turn it is."""
-        if self.writer is None and not self.state.is_over():
+        """Resolves pending chance and wakes a bot whose turn it is (a match resumed from the store)."""
+        if self.waits_for_server():
+            self._wake_writer()
+
+    def _wake_writer(self) -> None:
+        """Starts the writer if need be, and has it settle (resolve chance, wake a bot)."""
+        self._ensure_writer()
+        self.queue.put_nowait(_SETTLE)
+
+    def _ensure_writer(self) -> None:
+        if self.writer is None:
             self.writer = asyncio.create_task(self._write(), name=f"match {self.id}")
-            self.queue.put_nowait(_SETTLE)
 
     async def stop(self) -> None:
         for task in [*self.thinking.values(), self.writer]:
@@ -266,8 +410,9 @@ class Match:
 
     async def submit(self, seat: int, text: str, version: int | None) -> ProtocolError | None:
         """Queues an action for the writer; ``None`` once it is stored and published, else why not."""
-        if self.writer is None:
+        if self.status in ("over", "expired") or self.read_only:
             return ProtocolError("game_over", "the game is over")
+        self._ensure_writer()
         reply: asyncio.Future[ProtocolError | None] = asyncio.get_running_loop().create_future()
         self.queue.put_nowait(_Submission(seat, text, version, reply))
         return await reply
@@ -289,7 +434,7 @@ class Match:
                     await self._settle()
                 except Exception:  # a fault in a game's chance code must not stop the writer
                     log.exception("match %s: resolving chance or waking a bot failed", self.id)
-            if self.state.is_over():
+            if self.status == "over":
                 self.writer = None
                 self._fail_queued()
                 return
@@ -301,12 +446,13 @@ class Match:
                 queued.reply.set_result(ProtocolError("game_over", "the game is over"))
 
     async def _act(self, submission: _Submission) -> ProtocolError | None:
-        seat, state = submission.seat, self.state
-        if state.is_over():
+        seat = submission.seat
+        if self.status in ("over", "expired"):
             return ProtocolError("game_over", "the game is over")
         if self.status == "open":
             waiting = sum(record.kind == "open" for record in self.row.seats)
             return ProtocolError("not_started", f"the match starts when every seat is taken ({waiting} open)")
+        state = self.state
         mover = state.to_move()
         if mover != seat:
             whose = "the chance player's" if mover == CHANCE else f"{self.seat_names[mover]}'s"
@@ -327,16 +473,23 @@ class Match:
         return await self._commit(seat, action)
 
     async def _commit(self, seat: int | None, action: Action) -> ProtocolError | None:
-        """Stores, applies and publishes one action: stored first, so what is seen is never lost."""
-        texts = self.texts_for(action)
+        """Stores, then shows and publishes one action. The state it leads to is worked out on a
+        copy and stored with its progress first: a failed store leaves the match as it was, and
+        nothing unstored is ever seen."""
+        before = self.state
+        texts = self.texts_for(before, action)
+        after = before.copy()
+        after.apply(action)
+        progress = progress_of(after, self.row.seats)
         try:
-            await self.store.append(self.id, self.version, [action])
+            await self.store.append(self.id, self.version, [action], progress)
         except StoreError as error:
             log.error("match %s: storing version %d: %s", self.id, self.version + 1, error)
             return ProtocolError("internal", "the action could not be stored; the match is unchanged", 500)
-        self.state.apply(action)
-        self.events.append(Event(self.version + 1, seat, action, texts))
+        self._state = after
+        self._events.append(Event(progress.version, seat, action, texts))
         self._rendered.clear()
+        self._set_progress(progress)
         await self.pubsub.publish(self.channel, {"kind": "event", "version": self.version})
         return None
 
@@ -367,7 +520,7 @@ class Match:
         record = self.row.seats[seat]
         assert record.bot is not None
         who = f"match {self.id}: bot:{record.bot} in seat {seat}"
-        seed = bot_seed(self.row.seed, seat, version)
+        seed = bot_seed(self.row.seed, seat, version)  # derived from the secret: never sent anywhere
         view = self.state.view(seat)
         try:
             text = await self.bots.choose(self.info.name, record.bot, seed, seat, view, self.row.bot_seconds)
