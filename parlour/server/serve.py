@@ -14,12 +14,13 @@ from typing import Final
 
 import platformdirs
 import uvicorn
+from starlette.types import ASGIApp
 
 from parlour.server.app import build_app
 from parlour.server.limits import Limits
-from parlour.server.messages import MAX_MESSAGE
 from parlour.server.process import READY
 from parlour.server.storage import SQLiteStore, StoreError
+from parlour.server.transport import protocols
 
 DEFAULT_HOST: Final = "127.0.0.1"
 DEFAULT_PORT: Final = 8080
@@ -70,6 +71,19 @@ def address(sock: socket.socket) -> str:
     return f"http://{shown}:{port}/"
 
 
+def server_config(app: ASGIApp, limits: Limits, log_level: str) -> uvicorn.Config:
+    """uvicorn's settings, from the limits: the protocols that time request heads and count
+    connections per address (``transport``), the keep-alive time and the largest WebSocket frame."""
+    http, ws = protocols(limits)
+    return uvicorn.Config(
+        app, http=http, ws=ws, log_level=log_level, lifespan="on", timeout_graceful_shutdown=3,
+        timeout_keep_alive=limits.keep_alive_seconds,  # type: ignore[arg-type]  # a float works: call_later
+        # A frame may hold body_bytes characters of up to 4 UTF-8 bytes each; the app answers a longer
+        # message with bad_message, and a frame above this is closed (1009) before it is held whole.
+        ws_max_size=4 * int(limits.body_bytes),
+    )
+
+
 def main(argv: Sequence[str]) -> int:
     parser = build_parser()
     args = parser.parse_args(list(argv))
@@ -98,10 +112,7 @@ def main(argv: Sequence[str]) -> int:
         print(f"{READY} {address(sock)} — open it in a browser (matches stored in {db})", flush=True)
 
     app = build_app(store, bots=BotPool(args.workers), on_ready=ready, limits=limits)
-    config = uvicorn.Config(
-        app, log_level=args.log_level, ws_max_size=4 * MAX_MESSAGE, lifespan="on",
-        timeout_graceful_shutdown=3,
-    )
+    config = server_config(app, limits, args.log_level)
     server = uvicorn.Server(config)
     with contextlib.suppress(KeyboardInterrupt):
         asyncio.run(server.serve(sockets=[sock]))

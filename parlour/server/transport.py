@@ -1,0 +1,180 @@
+"""The server's TCP side: what a connection may hold before the app sees a request.
+
+uvicorn's own protocols, with two guards added:
+
+- **request heads have a deadline** (``Limits.header_seconds``): a connection that has not sent a
+  whole request head in time gets a ``408`` (code ``header_timeout``) and is closed. uvicorn times
+  only the idle gap between requests (``timeout_keep_alive``); a new connection that sends
+  nothing, or a head that trickles in, was held for ever.
+- **connections per client address** (``Limits.connections_per_address``), HTTP and WebSocket
+  alike: one more is answered ``429`` (code ``too_many_connections``) and closed before a byte
+  of its request is read.
+
+A connection is counted per transport, not per protocol object: at a WebSocket upgrade the HTTP
+protocol hands its transport to a WebSocket protocol, and whichever of the two the transport
+belongs to when it closes gives the count back.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from http import HTTPStatus
+from typing import Any, ClassVar, Final
+
+import h11
+from uvicorn.config import Config
+from uvicorn.protocols.http.h11_impl import H11Protocol
+from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+from uvicorn.server import ServerState
+
+from parlour.server.limits import Limits
+
+LINGER_SECONDS: Final = 2.0
+"""How long a refused connection stays open for its client to read the answer: closing at once,
+with the client's request unread, would make the kernel reset the connection, and a reset can
+reach the client before the answer does."""
+
+logger = logging.getLogger("parlour.transport")
+
+
+def error_answer(status: HTTPStatus, code: str, message: str) -> bytes:
+    """A whole HTTP response in the JSON error shape of ``docs/protocol.md``, closing the connection."""
+    body = json.dumps({"error": {"code": code, "message": message}}).encode()
+    head = (f"HTTP/1.1 {status.value} {status.phrase}\r\n"
+            "content-type: application/json\r\n"
+            f"content-length: {len(body)}\r\n"
+            "connection: close\r\n\r\n")
+    return head.encode("ascii") + body
+
+
+def peer_host(transport: asyncio.BaseTransport) -> str:
+    """The client's address as ``app.client_address`` names it (the host without the port)."""
+    peer = transport.get_extra_info("peername")
+    return str(peer[0]) if isinstance(peer, tuple) and peer else "unknown"
+
+
+class ConnectionCount:
+    """Open connections per client address, each counted once by its transport."""
+
+    def __init__(self, most: int) -> None:
+        self.most = most
+        self.by_address: dict[str, int] = {}
+        self.held: dict[asyncio.BaseTransport, str] = {}
+
+    def admit(self, transport: asyncio.BaseTransport) -> bool:
+        """Count ``transport`` if its address holds fewer than ``most``; ``False`` (not counted) if not."""
+        host = peer_host(transport)
+        count = self.by_address.get(host, 0)
+        if count >= self.most:
+            return False
+        self.by_address[host] = count + 1
+        self.held[transport] = host
+        return True
+
+    def release(self, transport: asyncio.BaseTransport) -> None:
+        """Give back ``transport``'s place (once; a transport never counted gives nothing)."""
+        host = self.held.pop(transport, None)
+        if host is None:
+            return
+        left = self.by_address[host] - 1
+        if left:
+            self.by_address[host] = left
+        else:  # an address with nothing open leaves, so the table holds only current clients
+            del self.by_address[host]
+
+    def __len__(self) -> int:
+        return len(self.held)
+
+
+class GuardedHttp(H11Protocol):
+    """uvicorn's h11 protocol with a deadline for request heads and the per-address count."""
+
+    count: ClassVar[ConnectionCount]
+    header_seconds: ClassVar[float]
+
+    def __init__(self, config: Config, server_state: ServerState, app_state: dict[str, Any],
+                 _loop: asyncio.AbstractEventLoop | None = None) -> None:
+        super().__init__(config, server_state, app_state, _loop)
+        self.refused = False
+        self.head_timer: asyncio.TimerHandle | None = None
+
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        super().connection_made(transport)
+        if not self.count.admit(transport):
+            self.refuse()
+            return
+        # uvicorn's keep-alive timer starts only after a first response: time the first head here.
+        self.start_head_timer()
+
+    def data_received(self, data: bytes) -> None:
+        if self.refused:  # the answer is on its way; the request is never read
+            return
+        super().data_received(data)
+        # Bytes came and no request head is complete yet: a head has begun and must end in time.
+        # (The keep-alive timer, which uvicorn stops at any byte, no longer bounds this connection.)
+        if self.conn.their_state is h11.IDLE and self.head_timer is None and not self.transport.is_closing():
+            self.start_head_timer()
+
+    def handle_events(self) -> None:
+        super().handle_events()
+        if self.conn.their_state is not h11.IDLE:  # a whole head came (a request or an upgrade)
+            self.stop_head_timer()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.stop_head_timer()
+        self.count.release(self.transport)
+        super().connection_lost(exc)
+
+    def start_head_timer(self) -> None:
+        self.head_timer = self.loop.call_later(self.header_seconds, self.head_too_late)
+
+    def stop_head_timer(self) -> None:
+        if self.head_timer is not None:
+            self.head_timer.cancel()
+            self.head_timer = None
+
+    def head_too_late(self) -> None:
+        self.head_timer = None
+        if self.transport.is_closing() or self.conn.their_state is not h11.IDLE:
+            return
+        self.transport.write(error_answer(
+            HTTPStatus.REQUEST_TIMEOUT, "header_timeout",
+            f"the request's headers did not all arrive within {self.header_seconds:g} s"))
+        self.transport.close()
+
+    def refuse(self) -> None:
+        self.refused = True
+        self.transport.write(error_answer(
+            HTTPStatus.TOO_MANY_REQUESTS, "too_many_connections",
+            f"this address already holds {self.count.most} connections to the server: "
+            "close one and try again"))
+        if self.transport.can_write_eof():
+            self.transport.write_eof()  # the client reads the answer, then the end; it closes, we close
+        self.head_timer = self.loop.call_later(LINGER_SECONDS, self.transport.close)
+        logger.debug("refused a connection from %s: it holds %d", peer_host(self.transport), self.count.most)
+
+
+class GuardedWebSocket(WebSocketsSansIOProtocol):
+    """uvicorn's WebSocket protocol, giving back the connection's count when it closes."""
+
+    count: ClassVar[ConnectionCount]
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.count.release(self.transport)
+        super().connection_lost(exc)
+
+
+def protocols(limits: Limits) -> tuple[type[GuardedHttp], type[GuardedWebSocket]]:
+    """The HTTP and WebSocket protocol classes for ``uvicorn.Config(http=…, ws=…)``, sharing one count."""
+    shared = ConnectionCount(max(1, int(limits.connections_per_address)))
+
+    class Http(GuardedHttp):
+        count = shared
+        header_seconds = limits.header_seconds
+
+    class WebSocket(GuardedWebSocket):
+        count = shared
+
+    return Http, WebSocket
