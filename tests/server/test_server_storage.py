@@ -2,23 +2,42 @@
 
 from __future__ import annotations
 
+import asyncio
+import random
 import sqlite3
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
 from typing import Any
 
 import pytest
 import pytest_asyncio
 
+from parlour.games import get_game
+from parlour.server import storage
 from parlour.server.pubsub import MemoryPubSub
-from parlour.server.storage import MatchRow, MemoryStore, SeatRecord, SQLiteStore, Store, VersionConflict
+from parlour.server.storage import (
+    SCHEMA_VERSION,
+    MatchRow,
+    MatchStatus,
+    MemoryStore,
+    Progress,
+    SeatRecord,
+    SQLiteStore,
+    Store,
+    StoreError,
+    VersionConflict,
+)
 
 ASYNC = pytest.mark.asyncio(loop_scope="session")
+OPEN = Progress("open", 0, 0, None, updated=1.0)
+RUNNING = Progress("running", 0, 0, None, updated=2.0)
 
 
-def a_match(match_id: str = "m1") -> MatchRow:
-    return MatchRow(id=match_id, game="loa", players=2, options={"move_limit": 60}, seed=9,
-                    seats=[SeatRecord("open"), SeatRecord("bot", bot="random")], bot_seconds=0.5)
+def a_match(match_id: str = "m1", created: float = 100.0, game: str = "loa",
+            seats: Sequence[SeatRecord] | None = None, progress: Progress = OPEN) -> MatchRow:
+    return MatchRow(id=match_id, game=game, players=2, options={"move_limit": 60}, seed=9,
+                    seats=list(seats or [SeatRecord("open"), SeatRecord("bot", bot="random")]),
+                    bot_seconds=0.5, created=created, progress=progress)
 
 
 @pytest_asyncio.fixture(params=["sqlite", "memory"])
@@ -28,30 +47,176 @@ async def store(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator
     await made.close()
 
 
+async def only(store: Store, match_id: str = "m1") -> MatchRow:
+    loaded = await store.load_match(match_id)
+    assert loaded is not None, f"match {match_id} is not stored"
+    return loaded
+
+
 @ASYNC
-async def test_append_checks_the_expected_version(store: Store) -> None:
+async def test_append_checks_the_expected_version_and_stores_progress(store: Store) -> None:
     await store.create(a_match())
-    await store.append("m1", 0, [100])
-    await store.append("m1", 1, [200, 300])
+    await store.append("m1", 0, [100], Progress("running", 1, 1, None))
+    await store.append("m1", 1, [200, 300], Progress("running", 3, 0, None))
     for wrong in (0, 2, 4):
         with pytest.raises(VersionConflict):
-            await store.append("m1", wrong, [999])
-    (loaded,) = await store.load_all()
+            await store.append("m1", wrong, [999], Progress("over", 4, None, {"winner": 1}))
+    loaded = await only(store)
     assert loaded.actions == [100, 200, 300]
+    assert loaded.progress is not None
+    assert (loaded.progress.status, loaded.progress.version, loaded.progress.to_move) == ("running", 3, 0)
     assert (loaded.game, loaded.players, loaded.options, loaded.seed) == ("loa", 2, {"move_limit": 60}, 9)
     assert [seat.kind for seat in loaded.seats] == ["open", "bot"]
     assert loaded.seats[1].bot == "random"
 
 
 @ASYNC
-async def test_a_seat_is_claimed_once(store: Store) -> None:
+async def test_many_appends_at_once_each_store_their_own_progress(store: Store) -> None:
+
+
+    for index in range(20):
+        await store.create(a_match(f"m{index}", created=index))
+    # Gathered: the SQLite writer commits them as one batch, through its fast path.
+    await asyncio.gather(*(
+        store.append(f"m{index}", 0, [index, index + 1], Progress("running", 2, index % 2, None))
+        for index in range(20)
+    ))
+    for index in range(20):
+        loaded = await only(store, f"m{index}")
+        assert loaded.actions == [index, index + 1]
+        assert loaded.progress == Progress("running", 2, index % 2, None, loaded.progress.updated)  # type: ignore[union-attr]
+
+
+@ASYNC
+async def test_a_conflict_in_a_batch_fails_only_its_own_append(store: Store) -> None:
+
+
+    await store.create(a_match("m1"))
+    await store.create(a_match("m2", created=101))
+    outcomes = await asyncio.gather(
+        store.append("m1", 0, [1], Progress("running", 1, 1, None)),
+        store.append("m2", 5, [2], Progress("over", 6, None, {"winner": 0})),
+        return_exceptions=True,
+    )
+    assert outcomes[0] is None, outcomes
+    assert isinstance(outcomes[1], VersionConflict), outcomes
+    second = await only(store, "m2")
+    assert (second.actions, second.progress) == ([], OPEN)
+
+
+@ASYNC
+async def test_a_seat_is_claimed_once_with_its_progress(store: Store) -> None:
     await store.create(a_match())
-    assert await store.claim_seat("m1", 0, "hash-a", "Ann") is True
-    assert await store.claim_seat("m1", 0, "hash-b", "Bob") is False
-    assert await store.claim_seat("m1", 1, "hash-b", "Bob") is False  # a bot's seat
-    (loaded,) = await store.load_all()
+    assert await store.claim_seat("m1", 0, "hash-a", "Ann", RUNNING) is True
+    assert await store.claim_seat("m1", 0, "hash-b", "Bob", OPEN) is False
+    assert await store.claim_seat("m1", 1, "hash-b", "Bob", OPEN) is False  # a bot's seat
+    loaded = await only(store)
     claimed = loaded.seats[0]
     assert (claimed.kind, claimed.token_hash, claimed.name) == ("person", "hash-a", "Ann")
+    assert loaded.progress == RUNNING  # the refused claims stored nothing
+
+
+@ASYNC
+async def test_create_stores_a_claimed_seat_with_the_match(store: Store) -> None:
+    seats = [SeatRecord("person", name="Ann", token_hash="hash-a"), SeatRecord("open")]
+    await store.create(a_match(seats=seats))
+    loaded = await only(store)
+    assert loaded.seats == seats
+    assert loaded.progress == OPEN
+    assert await store.claim_seat("m1", 0, "hash-b", "Bob", RUNNING) is False
+
+
+@pytest.mark.parametrize("where", ["name", "option", "bot"])
+@ASYNC
+async def test_text_the_store_cannot_encode_fails_the_whole_create(store: Store, where: str) -> None:
+    bad = "Ann\ud800"  # a lone surrogate: not Unicode text, cannot be written as UTF-8
+    seats = [SeatRecord("person", name=bad if where == "name" else "Ann", token_hash="hash-a"),
+             SeatRecord("bot", bot=bad if where == "bot" else "random")]
+    match = a_match(seats=seats)
+    if where == "option":
+        match.options = {"move_limit": 60, "label": bad}
+    with pytest.raises(StoreError):
+        await store.create(match)
+    # Nothing at all is stored: no match, no orphan seat, in any listing.
+    assert await store.load_match("m1") is None
+    assert await store.load_unfinished() == []
+    assert await store.list_matches(["open", "running", "over", "expired"], None, None, 100) == []
+    await store.create(a_match())  # the id is still free
+    assert (await only(store)).seats[0].kind == "open"
+
+
+@ASYNC
+async def test_create_needs_progress_and_a_new_id(store: Store) -> None:
+    match = a_match()
+    match.progress = None
+    with pytest.raises(StoreError):
+        await store.create(match)
+    await store.create(a_match())
+    with pytest.raises(StoreError):
+        await store.create(a_match(seats=[SeatRecord("bot", bot="random")] * 2))
+    assert (await only(store)).seats[0].kind == "open"
+
+
+@ASYNC
+async def test_load_unfinished_reads_only_open_and_running_matches(store: Store) -> None:
+    statuses: list[MatchStatus] = ["over", "running", "open", "expired", "running"]
+    for index, status in enumerate(statuses):
+        await store.create(a_match(f"m{index}", created=10 - index, progress=Progress(status, 0, 0, None)))
+        await store.append(f"m{index}", 0, [index, 7], Progress(status, 2, 1, None))
+    loaded = await store.load_unfinished()
+    assert [row.id for row in loaded] == ["m4", "m2", "m1"]  # oldest first
+    assert [row.actions for row in loaded] == [[4, 7], [2, 7], [1, 7]]
+    assert all(len(row.seats) == 2 for row in loaded)
+    finished = await only(store, "m0")  # still there, on demand
+    assert finished.progress is not None
+    assert finished.progress.status == "over"
+    assert finished.actions == [0, 7]
+    assert await store.load_match("nobody") is None
+
+
+@ASYNC
+async def test_set_progress_expires_an_open_match(store: Store) -> None:
+    await store.create(a_match())
+    await store.set_progress("m1", Progress("expired", 0, 0, None))
+    assert await store.load_unfinished() == []
+    assert [row.id for row in await store.list_matches(["expired"], None, None, 10)] == ["m1"]
+    with pytest.raises(StoreError):
+        await store.set_progress("nobody", Progress("expired", 0, 0, None))
+
+
+@ASYNC
+async def test_pages_return_every_match_once_newest_first_with_filters(store: Store) -> None:
+    rng = random.Random(13)
+    statuses: list[MatchStatus] = ["open", "running", "over", "expired"]
+    made: list[tuple[float, str, str, MatchStatus]] = []
+    for index in range(90):
+        created = float(rng.randrange(30))  # many ties: the id orders them
+        game, status = rng.choice(["loa", "mille", "biloba"]), rng.choice(statuses)
+        await store.create(a_match(f"m{index:02}", created=created, game=game,
+                                   progress=Progress(status, 0, 0, None)))
+        made.append((created, f"m{index:02}", game, status))
+    made.sort(reverse=True)
+    choices: list[list[MatchStatus]] = [["open"], ["open", "running"], ["over", "expired", "running"]]
+    choices.append(statuses)
+    for wanted in choices:
+        for only_game in (None, "mille"):
+            expected = [match_id for _, match_id, made_game, status in made
+                        if status in wanted and only_game in (None, made_game)]
+            assert await pages(store, wanted, only_game, 7) == expected, (wanted, only_game)
+    listed = await store.list_matches(["open"], None, None, 3)
+    assert all(row.actions == [] and len(row.seats) == 2 and row.progress is not None for row in listed)
+
+
+async def pages(store: Store, statuses: list[MatchStatus], game: str | None, size: int) -> list[str]:
+    seen: list[str] = []
+    after: tuple[float, str] | None = None
+    while True:
+        page = await store.list_matches(statuses, game, after, size)
+        assert len(page) <= size
+        seen += [row.id for row in page]
+        if len(page) < size:
+            return seen
+        after = (page[-1].created, page[-1].id)
 
 
 @ASYNC
@@ -59,15 +224,142 @@ async def test_sqlite_is_in_wal_mode_and_survives_reopening(tmp_path: Path) -> N
     path = tmp_path / "events.sqlite3"
     first = SQLiteStore(path)
     await first.create(a_match("m1"))
-    await first.create(a_match("m2"))
-    await first.append("m2", 0, [5])
+    await first.create(a_match("m2", created=101))
+    await first.append("m2", 0, [5], RUNNING)
     # No close: as after SIGKILL, the next process opens the file as it was left.
     second = SQLiteStore(path)
-    assert [(row.id, row.actions) for row in await second.load_all()] == [("m1", []), ("m2", [5])]
-    mode = sqlite3.connect(path).execute("PRAGMA journal_mode").fetchone()[0]
-    assert mode == "wal"
+    assert [(row.id, row.actions, row.progress) for row in await second.load_unfinished()] == [
+        ("m1", [], OPEN), ("m2", [5], RUNNING)]
+    db = sqlite3.connect(path)
+    assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+    db.close()
     await first.close()
     await second.close()
+
+
+@ASYNC
+async def test_sqlite_refuses_a_file_from_a_newer_parlour(tmp_path: Path) -> None:
+    path = tmp_path / "events.sqlite3"
+    db = sqlite3.connect(path)
+    db.execute(f"PRAGMA user_version={SCHEMA_VERSION + 1}")
+    db.close()
+    with pytest.raises(StoreError, match="newer"):
+        SQLiteStore(path)
+
+
+def test_every_list_query_walks_an_index_and_sorts_nothing(tmp_path: Path) -> None:
+    path = tmp_path / "events.sqlite3"
+
+
+    asyncio.run(SQLiteStore(path).close())  # the schema, empty
+    db = sqlite3.connect(path)
+    statements: list[str] = []
+    db.set_trace_callback(statements.append)
+    for game in (None, "loa"):
+        for after in (None, (5.0, "m5")):
+            storage._list_matches(db, ["open", "running", "over"], game, after, 100)
+    db.set_trace_callback(None)
+    listed = [statement for statement in statements if statement.startswith("SELECT")
+              and "FROM matches" in statement]
+    assert len(listed) == 12, statements
+    for statement in listed:
+        plan = " / ".join(row[3] for row in db.execute("EXPLAIN QUERY PLAN " + statement))
+        assert "USING INDEX matches_by_" in plan, (statement, plan)
+        assert "TEMP B-TREE" not in plan, (statement, plan)
+    db.close()
+
+
+# --- files made before progress was stored (schema 0) ---
+
+OLD_SCHEMA = """
+CREATE TABLE matches (
+    id TEXT PRIMARY KEY, created REAL NOT NULL, game TEXT NOT NULL, players INTEGER NOT NULL,
+    options TEXT NOT NULL, seed INTEGER NOT NULL, start TEXT, bot_seconds REAL NOT NULL
+);
+CREATE TABLE seats (
+    match_id TEXT NOT NULL REFERENCES matches(id), seat INTEGER NOT NULL, kind TEXT NOT NULL,
+    bot TEXT, name TEXT, token_hash TEXT, PRIMARY KEY (match_id, seat)
+);
+CREATE TABLE events (
+    match_id TEXT NOT NULL REFERENCES matches(id), version INTEGER NOT NULL, action INTEGER NOT NULL,
+    created REAL NOT NULL, PRIMARY KEY (match_id, version)
+);
+"""
+
+
+def played(plies: int | None, seed: int = 5) -> tuple[list[int], Any]:
+    """A Lines of Action game's actions (random moves), ``plies`` long or to its end."""
+    state = get_game("loa").new(2, {"move_limit": 60}, seed)
+    rng = random.Random(seed)
+    actions: list[int] = []
+    while not state.is_over() and (plies is None or len(actions) < plies):
+        action = rng.choice(state.legal_actions())
+        state.play(action)
+        actions.append(action)
+    return actions, state
+
+
+def old_file(path: Path, matches: list[tuple[str, str, list[str], list[int]]]) -> None:
+    db = sqlite3.connect(path)
+    db.executescript(OLD_SCHEMA)
+    for created, (match_id, game, seats, actions) in enumerate(matches):
+        db.execute("INSERT INTO matches VALUES (?, ?, ?, 2, ?, 3, NULL, 1.0)",
+                   (match_id, created, game, '{"move_limit": 60}'))
+        db.executemany("INSERT INTO seats (match_id, seat, kind, bot) VALUES (?, ?, ?, ?)",
+                       [(match_id, seat, kind, "random" if kind == "bot" else None)
+                        for seat, kind in enumerate(seats)])
+        db.executemany("INSERT INTO events VALUES (?, ?, ?, ?)",
+                       [(match_id, version, action, created + version / 1000)
+                        for version, action in enumerate(actions, start=1)])
+    db.commit()
+    db.close()
+
+
+@ASYNC
+async def test_a_file_of_the_old_schema_is_migrated_once_at_open(tmp_path: Path) -> None:
+    path = tmp_path / "old.sqlite3"
+    finished, end = played(None)
+    midway, now = played(6, seed=8)
+    old_file(path, [
+        ("waiting", "loa", ["open", "bot"], []),
+        ("playing", "loa", ["person", "bot"], midway),
+        ("done", "loa", ["person", "person"], finished),
+        ("unknown", "no-such-game", ["person", "person"], [1, 2]),
+    ])
+    store = SQLiteStore(path)
+    try:
+        rows = {row.id: row for row in await store.load_unfinished()}
+        assert sorted(rows) == ["playing", "unknown", "waiting"]  # the finished match is not read
+        assert rows["waiting"].progress == Progress("open", 0, 0, None, 0.0)
+        playing = rows["playing"].progress
+        assert playing is not None
+        assert (playing.status, playing.version, playing.to_move) == ("running", 6, now.to_move_json())
+        assert rows["playing"].actions == midway
+        assert playing.updated == pytest.approx(1 + 6 / 1000)  # its last event's time
+        unknown = rows["unknown"].progress  # kept unfinished: start-up says why it cannot resume
+        assert unknown is not None
+        assert (unknown.status, unknown.version) == ("running", 2)
+        done = await store.load_match("done")
+        assert done is not None
+        assert done.progress is not None
+        assert (done.progress.status, done.progress.version) == ("over", len(finished))
+        assert done.progress.to_move is None
+        assert done.progress.outcome == end.outcome_json()
+        assert [row.id for row in await store.list_matches(["over"], "loa", None, 10)] == ["done"]
+    finally:
+        await store.close()
+    db = sqlite3.connect(path)
+    assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+    # Once: a later open leaves the stored progress alone (here, a mark only a migration would undo).
+    db.execute("UPDATE matches SET status = 'expired' WHERE id = 'waiting'")
+    db.commit()
+    db.close()
+    again = SQLiteStore(path)
+    try:
+        assert [row.id for row in await again.load_unfinished()] == ["playing", "unknown"]
+    finally:
+        await again.close()
 
 
 @ASYNC
