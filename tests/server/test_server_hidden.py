@@ -21,6 +21,14 @@ ASYNC = pytest.mark.asyncio(loop_scope="session")
 SECRETIVE = [game for game in GAMES.values() if game.info.chance or game.info.hidden_information]
 
 
+def stored_seed(server: Server, match_id: str) -> int:
+    """The match's seed: the server's secret, read from its own file (no client is told it)."""
+    with sqlite3.connect(server.db) as db:
+        (seed,) = db.execute("SELECT seed FROM matches WHERE id = ?", (match_id,)).fetchone()
+    assert isinstance(seed, int)
+    return seed
+
+
 def true_state(server: Server, game: Game, summary: dict[str, Any], seed: int, version: int) -> State:
     """The match as the server stored it, up to ``version``."""
     with sqlite3.connect(server.db) as db:
@@ -56,10 +64,11 @@ async def test_chance_and_hidden_information_go_through_views(server: Server, cl
     assert SECRETIVE, "no registered game has chance or hidden information"
     game = SECRETIVE[0]
     assert "random" in bot_kinds(game.info.name), f"no random bot for {game.info.name}"
-    players, seed = game.info.min_players, 3
-    created = server.create(game=game.info.name, players=players, seed=seed, join=0, bot_seconds=0.01,
+    players = game.info.min_players
+    created = server.create(game=game.info.name, players=players, join=0, bot_seconds=0.01,
                             seats=["open"] + ["bot:random"] * (players - 1))
     summary = created["match"]
+    seed = stored_seed(server, summary["id"])
     person = await open_client(clients, server, summary["id"], "person")
     watcher = await open_client(clients, server, summary["id"], "spectator")
     snapshot = await person.hello(created["token"])
