@@ -5,23 +5,38 @@ bots join the two seats over the lobby API and play over their own WebSockets (a
 seconds each turn, they send a random action from the ``legal`` list the server gave them —
 ``bot:random`` with a tiny budget); a finished match is replaced by a new one until the time is
 up. Measured: the time from sending an action to the opponent receiving its ``update`` (the
-action-to-broadcast latency: validation, storage, broadcast, both network hops), and the CPU the
-server process used. Figures, never pass/fail.
+action-to-broadcast latency: validation, storage, broadcast, both network hops), the CPU the
+server process used, and the pauses of its garbage collector (timed inside the server by
+``process.WATCHED_SERVE``). Figures, never pass/fail.
+
+Each slot is a client of its own: its bots call from an address of their own in 127.0.0.0/8
+(Linux routes the whole block to this host), as players at their own computers would, so the
+server's per-address limits see them as they would see people.
+
+``--flood``: in one run, the latency without and then with a client that loops ``POST
+/api/matches`` and ``GET /api/matches`` at full speed from 127.0.0.2 (another address: the limits
+are per address), and how many of its requests the server refused. ``--startup N``: see
+``parlour.server.startup_bench``.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import http.client
 import json
 import math
+import multiprocessing
 import os
 import random
 import statistics
 import sys
 import tempfile
+import threading
 import time
+from collections import Counter
 from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final, NoReturn
@@ -30,12 +45,25 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
 from parlour.games import GAMES
-from parlour.server.process import post, start_server, stop_server
+from parlour.server.process import Pause, post, read_pauses, start_server, stop_server, supports_limits
 
 TARGET_MATCHES: Final = 200
+FLOOD_MATCHES: Final = 50
+"""Fewer matches by default with ``--flood``: on a small machine the flooder needs CPU to flood at all."""
 DEFAULT_THINK: Final = 0.1
 """A tiny bot budget: 200 matches then offer the server about 1,800 actions a second."""
 TARGET_P99: Final = 0.100
+PAUSE_TARGET: Final = 0.020
+FLOOD_ADDRESS: Final = "127.0.0.2"
+FLOOD_THREADS: Final = 4
+FLOOD_SETTLE: Final = 1.0
+"""Seconds between starting the flooder and measuring under it (its process starts and connects)."""
+ROOMY: Final[dict[str, float]] = {
+    "create_burst": 100_000, "create_per_minute": 100_000, "join_burst": 100_000, "join_per_minute": 100_000,
+    "open_per_address": 100_000, "open_total": 100_000,
+}
+"""Limits when nobody floods: measure the server, not its rate limits (at a short ``--think`` a
+slot creates matches faster than people would)."""
 TICKS: Final = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
 
 
@@ -53,33 +81,62 @@ class Parser(argparse.ArgumentParser):
 def build_parser() -> Parser:
     parser = Parser(
         prog="parlour bench server",
-        description="Concurrent bot-against-bot matches over WebSockets: latency and server CPU.",
+        description="Concurrent bot-against-bot matches over WebSockets: latency, server CPU, collector "
+                    "pauses; or, with --startup, the server's start-up with many stored matches.",
     )
-    parser.add_argument("--matches", type=int, default=TARGET_MATCHES, metavar="N",
-                        help=f"concurrent matches (default {TARGET_MATCHES})")
+    parser.add_argument("--matches", type=int, metavar="N",
+                        help=f"concurrent matches (default {TARGET_MATCHES}; {FLOOD_MATCHES} with --flood)")
     parser.add_argument("--seconds", type=float, default=20.0, metavar="S",
-                        help="how long to measure, after a warm-up (default 20)")
+                        help="how long to measure, after a warm-up (default 20; with --flood, twice)")
     parser.add_argument("--warmup", type=float, default=3.0, metavar="S",
                         help="seconds of play before measuring (default 3)")
     parser.add_argument("--think", type=float, default=DEFAULT_THINK, metavar="T",
                         help=f"each bot's thinking time per action, in seconds (default {DEFAULT_THINK:g})")
     parser.add_argument("--game", default="loa", help=f"the game to play (default loa; {', '.join(GAMES)})")
     parser.add_argument("--seed", type=int, default=0, metavar="S", help="the bots' random seed (default 0)")
+    parser.add_argument("--flood", action="store_true",
+                        help=f"measure without, then with, a client flooding the lobby from {FLOOD_ADDRESS} "
+                             "(the server keeps its default limits)")
+    parser.add_argument("--startup", type=int, metavar="N",
+                        help="instead: store N matches (90%% finished, 60 actions or fewer each), start the "
+                             "server on them and report the time until it is ready and its memory")
+    parser.add_argument("--keep", type=Path, metavar="PATH",
+                        help="with --startup: the SQLite file to make and keep (it is reused when it holds "
+                             "N matches already)")
+    parser.add_argument("--source", type=Path, metavar="DIR",
+                        help="start the server from the parlour package in DIR (another checkout, e.g. a "
+                             "git worktree of an older commit); the bots stay this one")
     return parser
 
 
 @dataclass
 class Tally:
-    """What the bots measured, while the clock is in the measuring window."""
+    """What the bots measured in one measuring window."""
 
-    measuring: bool = False
+    name: str
+    began: float = 0.0
+    ended: float = 0.0
+    """The window on the monotonic clock (the server's collector pauses are matched to it)."""
+    server_cpu: float = 0.0
+    client_cpu: float = 0.0
     latencies: list[float] = field(default_factory=list)
     echoes: list[float] = field(default_factory=list)
     actions: int = 0
     finished: int = 0
     refused: int = 0
     lost: int = 0
-    client_cpu: float = 0.0
+
+    @property
+    def wall(self) -> float:
+        return self.ended - self.began
+
+
+@dataclass
+class Recorder:
+    """Where the bots count: the window being measured (``None`` between windows)."""
+
+    tally: Tally | None = None
+    lost: int = 0
 
 
 # --- the server subprocess -------------------------------------------------------------------------
@@ -112,6 +169,11 @@ def children(pid: int) -> list[int]:
     return found
 
 
+def slot_address(index: int) -> str:
+    """The loopback address of the ``index``-th slot's bots (127.0.0.x is left to others)."""
+    return f"127.1.{index // 250}.{index % 250 + 1}"
+
+
 # --- the bots ------------------------------------------------------------------------------------------
 
 
@@ -126,27 +188,28 @@ class Player:
 
 
 async def play_match(
-    base: str, ws_base: str, game: str, think: float, rng: random.Random, tally: Tally
+    base: str, address: str, game: str, think: float, rng: random.Random, recorder: Recorder
 ) -> None:
     body = {"game": game, "seats": ["open", "open"], "join": 0, "name": "bench"}
-    created = await asyncio.to_thread(post, base, "/api/matches", body)
+    created = await asyncio.to_thread(post, base, "/api/matches", body, address)
     match_id = created["match"]["id"]
-    other = await asyncio.to_thread(post, base, f"/api/matches/{match_id}/join", {"name": "bench"})
+    other = await asyncio.to_thread(post, base, f"/api/matches/{match_id}/join", {"name": "bench"}, address)
     sent: dict[int, float] = {}
     players = []
+    ws_base = "ws://" + base.removeprefix("http://")
     for seat, token in ((0, created["token"]), (1, other["token"])):
         socket = await connect(f"{ws_base}/ws/matches/{match_id}", proxy=None, max_queue=None,
-                               open_timeout=60, ping_interval=None)
+                               open_timeout=60, ping_interval=None, local_addr=(address, 0))
         await socket.send(json.dumps({"type": "hello", "token": token}))
         players.append(Player(socket, seat, random.Random(rng.getrandbits(64))))
     try:
-        await asyncio.gather(*(run_player(player, think, sent, tally) for player in players))
+        await asyncio.gather(*(run_player(player, think, sent, recorder) for player in players))
     finally:
         for player in players:
             await player.socket.close()
 
 
-async def run_player(player: Player, think: float, sent: dict[int, float], tally: Tally) -> None:
+async def run_player(player: Player, think: float, sent: dict[int, float], recorder: Recorder) -> None:
     """Reads the match; when the seat is to move, thinks, then sends a random legal action."""
     moving: asyncio.Task[None] | None = None
     try:
@@ -154,33 +217,36 @@ async def run_player(player: Player, think: float, sent: dict[int, float], tally
             arrived = time.perf_counter()
             message = json.loads(frame)
             kind = message.get("type")
+            tally = recorder.tally
             if kind == "error":
-                tally.refused += 1
+                if tally is not None:
+                    tally.refused += 1
                 continue
             if kind not in ("state", "update"):
                 continue
-            if kind == "update" and tally.measuring:
-                version = message["version"]
-                started = sent.get(version)
+            if kind == "update" and tally is not None:
+                started = sent.get(message["version"])
                 if started is not None:
                     mine = message["event"]["seat"] == player.seat
                     (tally.echoes if mine else tally.latencies).append(arrived - started)
             player.snapshot = message
             if message["status"] == "over":
-                if player.seat == 0:
+                if player.seat == 0 and tally is not None:
                     tally.finished += 1
                 return
             # Only the seat to move is offered legal actions.
             if message["legal"] and (moving is None or moving.done()):
-                moving = asyncio.create_task(move(player, think, sent, tally))
+                moving = asyncio.create_task(move(player, think, sent, recorder))
     except ConnectionClosed:
-        tally.lost += 1
+        recorder.lost += 1
+        if recorder.tally is not None:
+            recorder.tally.lost += 1
     finally:
         if moving is not None:
             moving.cancel()
 
 
-async def move(player: Player, think: float, sent: dict[int, float], tally: Tally) -> None:
+async def move(player: Player, think: float, sent: dict[int, float], recorder: Recorder) -> None:
     await asyncio.sleep(think * (0.5 + player.rng.random()))  # a budget around --think
     snapshot = player.snapshot
     version = snapshot["version"]
@@ -190,40 +256,118 @@ async def move(player: Player, think: float, sent: dict[int, float], tally: Tall
         await player.socket.send(json.dumps({"type": "action", "text": text, "version": version}))
     except ConnectionClosed:
         return  # the run is over
-    if tally.measuring:
-        tally.actions += 1
+    if recorder.tally is not None:
+        recorder.tally.actions += 1
 
 
-async def slot(base: str, ws_base: str, game: str, think: float, rng: random.Random, tally: Tally,
+async def slot(base: str, address: str, game: str, think: float, rng: random.Random, recorder: Recorder,
                until: float) -> None:
     """One of the N concurrent matches: a new match each time one ends, until the time is up."""
     while time.monotonic() < until:
-        await play_match(base, ws_base, game, think, rng, tally)
+        await play_match(base, address, game, think, rng, recorder)
 
 
-async def measure(base: str, matches: int, game: str, think: float, warmup: float, seconds: float,
-                  seed: int, server_pid: int) -> tuple[Tally, float, float]:
-    tally = Tally()
-    rng = random.Random(seed)
-    ws_base = "ws://" + base.removeprefix("http://")
-    start = time.monotonic()
-    until = start + warmup + seconds
-    seeds = [rng.getrandbits(64) for _ in range(matches)]
-    slots = [
-        asyncio.create_task(slot(base, ws_base, game, think, random.Random(seed), tally, until))
-        for seed in seeds
-    ]
-    await asyncio.sleep(max(0.0, start + warmup - time.monotonic()))
-    tally.measuring = True
-    cpu_before, wall_before, own_before = cpu_seconds(server_pid), time.monotonic(), own_cpu()
-    await asyncio.sleep(max(0.0, until - time.monotonic()))
-    cpu, wall = cpu_seconds(server_pid) - cpu_before, time.monotonic() - wall_before
+# --- the flooder -------------------------------------------------------------------------------------
+
+
+def flood(base: str, address: str, seconds: float, threads: int) -> dict[str, int]:
+    """Runs in a process of its own: ``threads`` clients on ``address`` loop creating a match and
+    reading the lobby list, on kept-alive connections, for ``seconds``; the answers by kind."""
+    host, port = base.removeprefix("http://").rsplit(":", 1)
+    until = time.monotonic() + seconds
+    counts: Counter[str] = Counter()
+    lock = threading.Lock()
+
+    def one_client() -> None:
+        mine: Counter[str] = Counter()
+        connection: http.client.HTTPConnection | None = None
+        body = json.dumps({"game": "loa", "seats": ["open", "open"]}).encode()
+        while time.monotonic() < until:
+            for method, path, data in (("POST", "/api/matches", body), ("GET", "/api/matches", None)):
+                if connection is None:
+                    connection = http.client.HTTPConnection(host, int(port), timeout=30,
+                                                            source_address=(address, 0))
+                try:
+                    connection.request(method, path, body=data, headers={"Content-Type": "application/json"})
+                    answer = connection.getresponse()
+                    answer.read()
+                    mine[f"{method} {answer.status}"] += 1
+                    if answer.will_close:
+                        connection.close()
+                        connection = None
+                except (OSError, http.client.HTTPException):
+                    mine[f"{method} failed"] += 1
+                    if connection is not None:
+                        connection.close()
+                    connection = None
+        with lock:
+            counts.update(mine)
+
+    workers = [threading.Thread(target=one_client) for _ in range(threads)]
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join()
+    return dict(counts)
+
+
+# --- the run -------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Plan:
+    base: str
+    matches: int
+    game: str
+    think: float
+    warmup: float
+    seconds: float
+    seed: int
+    server_pid: int
+    flood: bool
+
+
+async def window(tally: Tally, recorder: Recorder, seconds: float, server_pid: int) -> Tally:
+    """Counts into ``tally`` for ``seconds`` (the bots' figures, the server's CPU and the client's)."""
+    cpu_before, own_before = cpu_seconds(server_pid), own_cpu()
+    tally.began = time.monotonic()
+    recorder.tally = tally
+    await asyncio.sleep(seconds)
+    recorder.tally = None
+    tally.ended = time.monotonic()
+    tally.server_cpu = cpu_seconds(server_pid) - cpu_before
     tally.client_cpu = own_cpu() - own_before
-    tally.measuring = False
+    return tally
+
+
+async def measure(plan: Plan) -> tuple[list[Tally], dict[str, int]]:
+    """The windows measured (one; with a flooder, one without it and one with it) and what the
+    flooder's requests got."""
+    recorder = Recorder()
+    rng = random.Random(plan.seed)
+    phases = 2 if plan.flood else 1
+    until = time.monotonic() + plan.warmup + phases * plan.seconds + (FLOOD_SETTLE if plan.flood else 0)
+    slots = [
+        asyncio.create_task(slot(plan.base, slot_address(index), plan.game, plan.think,
+                                 random.Random(rng.getrandbits(64)), recorder, until))
+        for index in range(plan.matches)
+    ]
+    await asyncio.sleep(plan.warmup)
+    tallies = [await window(Tally("without a flooder" if plan.flood else ""), recorder, plan.seconds,
+                            plan.server_pid)]
+    flooded: dict[str, int] = {}
+    if plan.flood:
+        with ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn")) as pool:
+            flooding = asyncio.get_running_loop().run_in_executor(
+                pool, flood, plan.base, FLOOD_ADDRESS, plan.seconds + 2 * FLOOD_SETTLE, FLOOD_THREADS)
+            await asyncio.sleep(FLOOD_SETTLE)
+            tallies.append(await window(Tally(f"with a flooder on {FLOOD_ADDRESS}"), recorder, plan.seconds,
+                                        plan.server_pid))
+            flooded = await flooding
     for task in slots:
         task.cancel()
     await asyncio.gather(*slots, return_exceptions=True)
-    return tally, cpu, wall
+    return tallies, flooded
 
 
 def percentile(values: list[float], fraction: float) -> float:
@@ -231,35 +375,67 @@ def percentile(values: list[float], fraction: float) -> float:
     return ordered[min(len(ordered) - 1, max(0, math.ceil(fraction * len(ordered)) - 1))]
 
 
+def read_arguments(argv: Sequence[str]) -> argparse.Namespace:
+    args = build_parser().parse_args(list(argv))
+    if args.matches is None:
+        args.matches = FLOOD_MATCHES if args.flood else TARGET_MATCHES
+    if args.matches < 1 or args.seconds <= 0 or args.warmup < 0 or args.think < 0:
+        raise UsageError("--matches must be at least 1, --seconds positive, --warmup and --think "
+                         "not negative")
+    if args.game not in GAMES:
+        raise UsageError(f"no game {args.game!r} (games: {', '.join(GAMES)})")
+    if args.startup is not None and args.startup < 1:
+        raise UsageError("--startup must be at least 1")
+    if args.keep is not None and args.startup is None:
+        raise UsageError("--keep goes with --startup")
+    if args.startup is not None and args.flood:
+        raise UsageError("--startup and --flood are separate benchmarks")
+    if args.source is not None and not (args.source / "parlour").is_dir():
+        raise UsageError(f"--source {args.source}: no parlour package there")
+    return args
+
+
 def main(argv: Sequence[str]) -> int:
     try:
-        args = build_parser().parse_args(list(argv))
-        if args.matches < 1 or args.seconds <= 0 or args.warmup < 0 or args.think < 0:
-            raise UsageError("--matches must be at least 1, --seconds positive, --warmup and --think "
-                             "not negative")
-        if args.game not in GAMES:
-            raise UsageError(f"no game {args.game!r} (games: {', '.join(GAMES)})")
+        args = read_arguments(argv)
     except UsageError as error:
         print(f"parlour bench server: {error}", file=sys.stderr)
         return 2
     except SystemExit as shown:
         return int(shown.code or 0)
+    if args.startup is not None:
+        from parlour.server.startup_bench import run_startup
+
+        return run_startup(args.startup, args.keep, args.source)
+    flooding = " (then as long again beside a flooder)" if args.flood else ""
     print(f"parlour bench server: {args.matches} concurrent {args.game} matches, two random bots each "
-          f"thinking ~{args.think:g} s a move, {args.seconds:g} s measured after {args.warmup:g} s of "
-          f"warm-up; {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f} before", flush=True)
+          f"thinking ~{args.think:g} s a move, {args.seconds:g} s measured{flooding} after {args.warmup:g} s "
+          f"of warm-up; {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f} before", flush=True)
+    if args.source is not None:
+        print(f"  the server from {args.source}")
+    limits = ROOMY if not args.flood and supports_limits(args.source) else None
     with tempfile.TemporaryDirectory(prefix="parlour-bench-") as directory:
-        process, base = start_server(Path(directory))
+        pauses_file = Path(directory) / "pauses.txt"
+        process, base = start_server(Path(directory), args.source, limits=limits, pauses=pauses_file)
         try:
-            tally, cpu, wall = asyncio.run(measure(
-                base, args.matches, args.game, args.think, args.warmup, args.seconds, args.seed, process.pid))
+            plan = Plan(base, args.matches, args.game, args.think, args.warmup, args.seconds, args.seed,
+                        process.pid, args.flood)
+            tallies, flooded = asyncio.run(measure(plan))
         finally:
             stop_server(process)
-    report(args.matches, tally, cpu, wall)
+        pauses = read_pauses(pauses_file)
+    for tally in tallies:
+        report(args.matches, tally, pauses, args.flood)
+    if args.flood:
+        report_flood(tallies, flooded)
     print(f"  load average {os.getloadavg()[0]:.1f} after (other processes compete for the CPUs)")
     return 0
 
 
-def report(matches: int, tally: Tally, cpu: float, wall: float) -> None:
+def report(matches: int, tally: Tally, pauses: list[Pause] | None, flood: bool) -> None:
+    wall = tally.wall
+    if tally.name:
+        print(f" {tally.name}:")
     print(f"  actions sent: {tally.actions:,} in {wall:.1f} s = {tally.actions / wall:,.0f} actions/s; "
           f"matches finished: {tally.finished}; refused: {tally.refused}; connections lost: {tally.lost}")
     if not tally.latencies:
@@ -272,9 +448,44 @@ def report(matches: int, tally: Tally, cpu: float, wall: float) -> None:
         echo_median, echo_p99 = statistics.median(tally.echoes), percentile(tally.echoes, 0.99)
         print(f"  action -> update back to the mover: median {echo_median * 1000:.1f} ms, "
               f"p99 {echo_p99 * 1000:.1f} ms")
-    print(f"  server CPU: {cpu:.1f} s in {wall:.1f} s = {100 * cpu / wall:.0f}% of one core "
-          f"({1000 * cpu / max(tally.actions, 1):.2f} ms an action); the bots' own process: "
-          f"{100 * tally.client_cpu / wall:.0f}%")
-    if matches >= TARGET_MATCHES:
+    cpu = tally.server_cpu
+    print(f"  server CPU: {cpu:.1f} s in {wall:.1f} s = {100 * cpu / wall:.0f}% of one "
+          f"core ({1000 * tally.server_cpu / max(tally.actions, 1):.2f} ms an action); the bots' own "
+          f"process: {100 * tally.client_cpu / wall:.0f}%")
+    report_pauses(tally, pauses)
+    if matches >= TARGET_MATCHES and not flood:
         verdict = "meets" if p99 < TARGET_P99 else "misses"
         print(f"  target ({TARGET_MATCHES} matches, p99 under {TARGET_P99 * 1000:.0f} ms): {verdict} it")
+
+
+def report_pauses(tally: Tally, pauses: list[Pause] | None) -> None:
+    if pauses is None:
+        print("  collector pauses: not known (the server wrote none; did it stop cleanly?)")
+        return
+    inside = [pause for pause in pauses if tally.began <= pause.began < tally.ended]
+    if not inside:
+        print("  collector pauses: no collection while measuring")
+        return
+    longest = max(inside, key=lambda pause: pause.seconds)
+    over = sum(pause.seconds > PAUSE_TARGET for pause in inside)
+    full = [pause.seconds for pause in inside if pause.generation == 2]
+    fulls = (f"{len(full)} full, median {statistics.median(full) * 1000:.1f} ms" if full else "no full one")
+    verdict = "meets" if over == 0 else "misses"
+    print(f"  collector pauses: {len(inside):,} collections ({fulls}); "
+          f"longest {longest.seconds * 1000:.1f} ms "
+          f"(generation {longest.generation}); {over} over {PAUSE_TARGET * 1000:.0f} ms "
+          f"(target none: {verdict} it)")
+
+
+def report_flood(tallies: list[Tally], flooded: dict[str, int]) -> None:
+    calm, flooded_tally = tallies
+    total = sum(flooded.values())
+    refused = sum(count for kind, count in flooded.items() if kind.endswith(" 429"))
+    kinds = ", ".join(f"{kind}: {count:,}" for kind, count in sorted(flooded.items()))
+    print(f" the flooder ({FLOOD_THREADS} connections from {FLOOD_ADDRESS}): {total:,} requests, {refused:,} "
+          f"refused with 429 ({kinds})")
+    if calm.latencies and flooded_tally.latencies:
+        before, after = percentile(calm.latencies, 0.99), percentile(flooded_tally.latencies, 0.99)
+        verdict = "meets" if after <= 2 * before else "misses"
+        print(f" p99 beside the flooder / without: {after * 1000:.1f} / {before * 1000:.1f} ms = "
+              f"{after / before:.2f} (target at most 2: {verdict} it)")

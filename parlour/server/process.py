@@ -1,11 +1,12 @@
-"""A ``parlour serve`` child process for the benchmarks, and the HTTP ``post`` they make.
+"""A ``parlour serve`` child process for the benchmarks, and the HTTP calls they make.
 
 Standard library only, apart from the server's own modules: a benchmark's client side starts and
-calls a server without importing it (so the server may come from another checkout).
+calls a server without importing it (so the server may come from another checkout, ``source``).
 """
 
 from __future__ import annotations
 
+import http.client
 import json
 import os
 import select
@@ -13,28 +14,72 @@ import signal
 import subprocess
 import sys
 import time
-import urllib.request
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
+from urllib.parse import urlsplit
 
 READY: Final = "parlour serve: listening on"
 """The start of the line ``parlour serve`` prints once it accepts connections (its address follows)."""
 
+PAUSES_ENV: Final = "PARLOUR_BENCH_GC_PAUSES"
 
-def start_server(directory: Path, source: Path | None = None) -> tuple[subprocess.Popen[bytes], str]:
+WATCHED_SERVE: Final = f"""
+import atexit, gc, os, signal, sys, time
+_pauses, _began = [], [0.0]
+def _timed(phase, info):
+    if phase == "start":
+        _began[0] = time.monotonic()
+    else:
+        _pauses.append((_began[0], time.monotonic() - _began[0], info["generation"]))
+def _write():
+    with open(os.environ["{PAUSES_ENV}"], "w") as out:
+        out.writelines(f"{{began:.6f}} {{took:.6f}} {{generation}}\\n" for began, took, generation in _pauses)
+gc.callbacks.append(_timed)
+atexit.register(_write)
+# uvicorn raises the SIGTERM it caught again once it has shut down: exit then, running atexit.
+signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
+from parlour.cli import main
+sys.exit(main())
+"""
+"""``python -c`` this, then ``serve …``: ``parlour serve`` with every collection it makes timed and
+written at exit to the file named by ``PARLOUR_BENCH_GC_PAUSES`` (one line each: when it began on
+the monotonic clock, which every process of the machine shares, its seconds, its generation). It
+needs nothing from the server's own code, so a checkout from before any change is measured alike."""
+
+
+@dataclass(frozen=True)
+class Pause:
+    began: float
+    seconds: float
+    generation: int
+
+
+def start_server(
+    directory: Path, source: Path | None = None, *, db: Path | None = None,
+    limits: dict[str, float] | None = None, pauses: Path | None = None, start_seconds: float = 30.0,
+) -> tuple[subprocess.Popen[bytes], str]:
     """``parlour serve`` on a free port of 127.0.0.1 with its files under ``directory``; the process
-    and its address. ``source``: run the ``parlour`` package found there (another checkout)."""
+    and its address. ``source``: run the ``parlour`` package found there (another checkout).
+    ``db``: the SQLite file (default ``directory/bench.sqlite3``). ``limits``: ``--limit`` settings.
+    ``pauses``: time the server's collections into this file (read it with ``read_pauses`` once the
+    server has stopped)."""
     env = {**os.environ, "XDG_DATA_HOME": str(directory), "PYTHONUNBUFFERED": "1"}
     if source is not None:
         env["PYTHONPATH"] = str(source.resolve())
-    db = directory / "bench.sqlite3"
+    command = [sys.executable, "-m", "parlour.cli"]
+    if pauses is not None:
+        env[PAUSES_ENV] = str(pauses)
+        command = [sys.executable, "-c", WATCHED_SERVE]
+    db = db if db is not None else directory / "bench.sqlite3"
+    settings = [f"--limit={name}={value:g}" for name, value in (limits or {}).items()]
     process = subprocess.Popen(
-        [sys.executable, "-m", "parlour.cli", "serve", "--port", "0", "--db", str(db)],
+        [*command, "serve", "--port", "0", "--db", str(db), *settings],
         env=env, stdout=subprocess.PIPE, stdin=subprocess.DEVNULL, cwd=directory,
     )
     assert process.stdout is not None
     line = b""
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + start_seconds
     while not line.endswith(b"\n") and time.monotonic() < deadline and process.poll() is None:
         ready, _, _ = select.select([process.stdout], [], [], 1.0)
         if ready:
@@ -55,10 +100,54 @@ def stop_server(process: subprocess.Popen[bytes]) -> None:
         process.wait()
 
 
-def post(base: str, path: str, body: dict[str, Any]) -> dict[str, Any]:
-    request = urllib.request.Request(base + path, data=json.dumps(body).encode(), method="POST",
-                                     headers={"Content-Type": "application/json"})
-    opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
-    with opener.open(request, timeout=60) as answer:
-        result: dict[str, Any] = json.loads(answer.read())
-        return result
+def read_pauses(path: Path) -> list[Pause] | None:
+    """The collections a watched server made (``None``: it wrote none, e.g. it did not exit cleanly)."""
+    try:
+        lines = path.read_text().splitlines()
+    except OSError:
+        return None
+    return [Pause(float(began), float(seconds), int(generation))
+            for began, seconds, generation in (line.split() for line in lines)]
+
+
+def supports_limits(source: Path | None) -> bool:
+    """Whether the server to run takes ``--limit`` (a checkout from before limits does not)."""
+    root = source if source is not None else Path(__file__).resolve().parents[2]
+    return (root / "parlour" / "server" / "limits.py").exists()
+
+
+def memory(pid: int) -> dict[str, int]:
+    """A process's ``VmRSS`` (resident now) and ``VmHWM`` (resident at its peak), in bytes."""
+    found: dict[str, int] = {}
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        name, _, value = line.partition(":")
+        if name in ("VmRSS", "VmHWM"):
+            found[name] = int(value.split()[0]) * 1024
+    return found
+
+
+def call(
+    base: str, method: str, path: str, body: dict[str, Any] | None = None, source_address: str | None = None,
+) -> tuple[int, Any]:
+    """One HTTP request on a new connection (from ``source_address`` when given, another loopback
+    address being another client to the server's per-address limits): the status and the JSON answer."""
+    parts = urlsplit(base)
+    connection = http.client.HTTPConnection(
+        parts.hostname or "127.0.0.1", parts.port, timeout=60,
+        source_address=None if source_address is None else (source_address, 0),
+    )
+    try:
+        data = None if body is None else json.dumps(body).encode()
+        connection.request(method, path, body=data, headers={"Content-Type": "application/json"})
+        answer = connection.getresponse()
+        return answer.status, json.loads(answer.read() or b"null")
+    finally:
+        connection.close()
+
+
+def post(base: str, path: str, body: dict[str, Any], source_address: str | None = None) -> dict[str, Any]:
+    """``call`` for a POST that must succeed: its JSON answer, or ``RuntimeError`` saying what came back."""
+    status, answer = call(base, "POST", path, body, source_address)
+    if status >= 400 or not isinstance(answer, dict):
+        raise RuntimeError(f"POST {path}: HTTP {status} {answer}")
+    return answer
