@@ -1,0 +1,331 @@
+"""The server's TCP side (issue 13: "no header time-out", "a cap on connections per address"):
+request heads that never end are answered 408 and closed, idle connections are closed, and one
+address holds at most ``connections_per_address`` connections, HTTP and WebSocket alike, while
+other clients play on.
+
+The holders of many connections come from 127.0.0.2 (all of 127/8 reaches this machine), so the
+client who plays on, from 127.0.0.1, has a count of its own.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import http.client
+import json
+import select
+import socket
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from server_helpers import Client, open_client
+from server_process import WAIT, Server
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import InvalidStatus
+
+from parlour.games import get_game
+from parlour.server.transport import ConnectionCount
+
+ASYNC = pytest.mark.asyncio(loop_scope="session")
+HOLDER = "127.0.0.2"
+LOA = get_game("loa")
+
+
+def host_port(server: Server) -> tuple[str, int]:
+    host, port = server.base.removeprefix("http://").rsplit(":", 1)
+    return host, int(port)
+
+
+def error_of(answer: bytes) -> tuple[int, dict[str, Any]]:
+    """(status, the JSON error) of a whole HTTP answer read off a socket."""
+    head, _, body = answer.partition(b"\r\n\r\n")
+    status = int(head.split(b" ", 2)[1])
+    return status, json.loads(body)["error"]
+
+
+def read_to_end(sockets: list[socket.socket], seconds: float) -> tuple[dict[socket.socket, bytes], int]:
+    """What each socket received until the server closed it, and how many were still open after
+    ``seconds`` (a bound: they are expected to close well before)."""
+    received = {sock: b"" for sock in sockets}
+    open_ones = set(sockets)
+    deadline = time.monotonic() + seconds
+    while open_ones and time.monotonic() < deadline:
+        ready, _, _ = select.select(list(open_ones), [], [], max(0.0, deadline - time.monotonic()))
+        for sock in ready:
+            try:
+                chunk = sock.recv(65536)
+            except ConnectionResetError:
+                chunk = b""
+            received[sock] += chunk
+            if not chunk:
+                open_ones.discard(sock)
+    return received, len(open_ones)
+
+
+GET = b"GET /api/games HTTP/1.1\r\nHost: parlour\r\n\r\n"
+
+
+def answered(sock: socket.socket) -> bytes:
+    """One whole answer to ``GET`` on a kept-alive connection (its length is in its head)."""
+    data = b""
+    deadline = time.monotonic() + WAIT
+    while b"\r\n\r\n" not in data or len(data.partition(b"\r\n\r\n")[2]) < content_length(data):
+        assert time.monotonic() < deadline, f"no whole answer within {WAIT} s: {data[:200]!r}"
+        chunk = sock.recv(65536)
+        assert chunk, f"the server closed the connection instead of answering: {data[:200]!r}"
+        data += chunk
+    return data
+
+
+def content_length(data: bytes) -> int:
+    for line in data.partition(b"\r\n\r\n")[0].split(b"\r\n")[1:]:
+        name, _, value = line.partition(b":")
+        if name.strip().lower() == b"content-length":
+            return int(value)
+    return 0
+
+
+def test_request_heads_that_never_end_are_answered_408_and_closed(tmp_path: Path) -> None:
+    """300 connections that send half a request line, half the headers, nothing at all, or half of
+    a second request after a whole first one: each gets a 408 ``header_timeout`` and is closed;
+    meanwhile other requests are answered. (On the old server they all stayed open.)"""
+    server = Server(tmp_path, limits={"header_seconds": 1, "keep_alive_seconds": 600,
+                                      "connections_per_address": 1000}).start()
+    sockets: list[socket.socket] = []
+    try:
+        address = host_port(server)
+        starts = [b"GET /api/ga", b"GET /api/games HTTP/1.1\r\nHost: parl", b""]
+        for number in range(300):
+            sock = socket.create_connection(address, timeout=WAIT)
+            start = starts[number % 3]
+            if number % 10 == 0:  # a kept-alive connection whose second request never ends
+                sock.sendall(GET)
+                assert b" 200 " in answered(sock).split(b"\r\n")[0]
+                start = b"GET /api/games HT"
+            if start:
+                sock.sendall(start)
+            sockets.append(sock)
+        assert server.call("GET", "/api/games")[0] == 200, "a whole request is answered meanwhile"
+
+        received, still_open = read_to_end(sockets, 1 + WAIT)
+        assert still_open == 0, f"{still_open} of 300 connections with unfinished heads still open"
+        for data in received.values():
+            status, error = error_of(data)
+            assert status == 408, data[-300:]
+            assert error["code"] == "header_timeout", data[-300:]
+            assert error["message"]
+        assert server.call("GET", "/api/games")[0] == 200
+    finally:
+        for sock in sockets:
+            sock.close()
+        server.stop()
+
+
+def test_an_idle_connection_is_closed_after_the_keep_alive_time(tmp_path: Path) -> None:
+    """A connection idle after a whole request is closed (without an answer: nothing was asked)."""
+    server = Server(tmp_path, limits={"keep_alive_seconds": 1, "header_seconds": 600}).start()
+    try:
+        sock = socket.create_connection(host_port(server), timeout=WAIT)
+        sock.sendall(GET)
+        assert b" 200 " in answered(sock).split(b"\r\n")[0]
+        received, still_open = read_to_end([sock], 1 + WAIT)
+        assert still_open == 0, "an idle kept-alive connection was not closed"
+        assert received[sock] == b""
+        sock.close()
+    finally:
+        server.stop()
+
+
+# --- connections per address -----------------------------------------------------------------------
+
+CAP = 8
+
+
+def keep_alive(server: Server) -> http.client.HTTPConnection:
+    """An HTTP connection from the holder's address, kept open after one answered request."""
+    host, port = host_port(server)
+    connection = http.client.HTTPConnection(host, port, timeout=WAIT, source_address=(HOLDER, 0))
+    connection.request("GET", "/api/games")
+    answer = connection.getresponse()
+    assert answer.status == 200, answer.status
+    answer.read()
+    return connection
+
+
+def refused_http(server: Server) -> dict[str, Any]:
+    """The error a further HTTP connection from the holder's address gets (it must get one)."""
+    host, port = host_port(server)
+    connection = http.client.HTTPConnection(host, port, timeout=WAIT, source_address=(HOLDER, 0))
+    try:
+        connection.request("GET", "/api/games")
+        answer = connection.getresponse()
+        body = answer.read()
+    finally:
+        connection.close()
+    assert answer.status == 429, f"one connection over the cap got {answer.status}: {body[:200]!r}"
+    assert answer.getheader("content-type") == "application/json"
+    error: dict[str, Any] = json.loads(body)["error"]
+    return error
+
+
+async def websocket(server: Server, match_id: str) -> ClientConnection:
+    """A spectator's WebSocket from the holder's address, past its hello."""
+    sock = await asyncio.wait_for(connect(server.match_ws(match_id), proxy=None, open_timeout=WAIT,
+                                          close_timeout=2, local_addr=(HOLDER, 0)), WAIT)
+    await sock.send(json.dumps({"type": "hello", "spectator": True}))
+    answer = json.loads(await asyncio.wait_for(sock.recv(), WAIT))
+    assert answer["type"] == "state", answer
+    return sock
+
+
+async def refused_websocket(server: Server, match_id: str) -> None:
+    with pytest.raises(InvalidStatus) as refused:
+        await websocket(server, match_id)
+    response = refused.value.response
+    assert response.status_code == 429, response.status_code
+    assert json.loads(response.body)["error"]["code"] == "too_many_connections"
+
+
+async def admitted_again(server: Server, match_id: str) -> ClientConnection:
+    """A WebSocket once a closed connection's place is given back (the server sees the close a
+    moment after the client: retried within a bound)."""
+    deadline = time.monotonic() + WAIT
+    while True:
+        try:
+            return await websocket(server, match_id)
+        except InvalidStatus as refused:
+            status = refused.response.status_code
+        assert status == 429, f"a WebSocket from {HOLDER} got {status}"
+        assert time.monotonic() < deadline, f"closed connections' places not given back within {WAIT} s"
+        await asyncio.sleep(0.05)
+
+
+class Game:
+    """A Lines of Action match between two clients from 127.0.0.1, one move at a time."""
+
+    def __init__(self, server: Server, clients: list[Client]) -> None:
+        self.server = server
+        self.clients = clients
+        self.state = LOA.new(options={"move_limit": 0})
+        self.players: list[Client] = []
+
+    async def start(self) -> str:
+        created = self.server.create(game="loa", seats=["open", "open"], join=0, name="Ann")
+        match_id: str = created["match"]["id"]
+        other = self.server.join(match_id, name="Bob")
+        for seat, token in enumerate((created["token"], other["token"])):
+            client = await open_client(self.clients, self.server, match_id, f"player {seat}")
+            await client.hello(token)
+            self.players.append(client)
+        return match_id
+
+    async def move(self) -> None:
+        mover = self.state.to_move()
+        text = self.state.action_to_text(self.state.legal_actions()[0])
+        version = len(self.state.history)
+        await self.players[mover].send({"type": "action", "text": text, "version": version})
+        self.state.play_text(text)
+        for player in self.players:
+            update = await player.expect("update")
+            assert update["event"]["action"] == text
+
+
+@ASYNC
+async def test_one_address_holds_at_most_its_connections_while_others_play_on(
+    tmp_path: Path, clients: list[Client]
+) -> None:
+    server = Server(tmp_path, limits={"connections_per_address": CAP, "keep_alive_seconds": 600,
+                                      "header_seconds": 600, "hello_seconds": 600}).start()
+    held_http: list[http.client.HTTPConnection] = []
+    held_ws: list[ClientConnection] = []
+    try:
+        game = Game(server, clients)
+        match_id = await game.start()
+        await game.move()
+
+        held_http += [keep_alive(server) for _ in range(CAP // 2)]
+        held_ws += [await websocket(server, match_id) for _ in range(CAP - CAP // 2)]
+        error = refused_http(server)
+        assert error["code"] == "too_many_connections", error
+        assert error["message"], error
+        await refused_websocket(server, match_id)
+        await game.move()  # another address is not held back
+
+        # Closing gives places back, HTTP and WebSocket alike.
+        held_http.pop().close()
+        await held_ws.pop().close()
+        held_ws.append(await admitted_again(server, match_id))
+        held_ws.append(await admitted_again(server, match_id))
+        await refused_websocket(server, match_id)
+        await game.move()
+
+        # Many WebSockets opened and closed leave nothing counted: the cap admits its full number again.
+        for connection in held_http:
+            connection.close()
+        for sock in held_ws:
+            await sock.close()
+        held_http.clear()
+        held_ws.clear()
+        for _ in range(3 * CAP):
+            await (await admitted_again(server, match_id)).close()
+        for _ in range(CAP):
+            held_ws.append(await admitted_again(server, match_id))
+        await refused_websocket(server, match_id)
+        assert refused_http(server)["code"] == "too_many_connections"
+        await game.move()
+    finally:
+        for connection in held_http:
+            connection.close()
+        for sock in held_ws:
+            with contextlib.suppress(Exception):
+                await sock.close()
+        server.stop()
+
+
+# --- the count itself --------------------------------------------------------------------------------
+
+
+@ASYNC
+async def test_the_count_is_per_address_given_back_once_and_forgets_idle_addresses() -> None:
+    """Real transports from two addresses: each address has its own count; a transport gives its
+    place back once however often it is released; an address with nothing open leaves the table."""
+    loop = asyncio.get_running_loop()
+    accepted: list[asyncio.BaseTransport] = []  # the server's side of each connection: peer = the client
+
+    class Accepting(asyncio.Protocol):
+        def connection_made(self, transport: asyncio.BaseTransport) -> None:
+            accepted.append(transport)
+
+    listener = await loop.create_server(Accepting, "127.0.0.1", 0)
+    port = listener.sockets[0].getsockname()[1]
+    dialled: list[asyncio.BaseTransport] = []
+    try:
+        for source in ["127.0.0.1"] * 3 + [HOLDER] * 2:
+            client, _ = await loop.create_connection(asyncio.Protocol, "127.0.0.1", port,
+                                                     local_addr=(source, 0))
+            dialled.append(client)
+        for _ in range(int(WAIT / 0.01)):
+            if len(accepted) == len(dialled):
+                break
+            await asyncio.sleep(0.01)
+        assert len(accepted) == len(dialled), f"{len(accepted)} of {len(dialled)} connections accepted"
+        transports = sorted(accepted, key=lambda transport: transport.get_extra_info("peername")[0])
+        count = ConnectionCount(2)
+        assert [count.admit(transport) for transport in transports] == [True, True, False, True, True]
+        assert count.by_address == {"127.0.0.1": 2, HOLDER: 2}
+        count.release(transports[0])
+        count.release(transports[0])
+        count.release(transports[2])  # never counted: gives nothing back
+        assert count.by_address == {"127.0.0.1": 1, HOLDER: 2}
+        assert count.admit(transports[2])
+        assert not count.admit(transports[0])
+        for transport in transports:
+            count.release(transport)
+        assert count.by_address == {}
+        assert len(count) == 0
+    finally:
+        for transport in dialled + accepted:
+            transport.close()
+        listener.close()
