@@ -1,4 +1,9 @@
-"""The Starlette application: the HTTP lobby API, the match WebSocket and the browser's files."""
+"""The Starlette application: the HTTP lobby API, the match WebSocket and the browser's files.
+
+Every answer of the API, errors too, is JSON (``{"error": {"code", "message"}}``): an unknown
+``/api`` path, a wrong method, a body over ``body_bytes`` (refused before it is read when its
+length is declared, as soon as it passes the limit when it streams), a client over its rate.
+"""
 
 from __future__ import annotations
 
@@ -7,22 +12,31 @@ import contextlib
 import json
 import logging
 from collections.abc import AsyncIterator, Callable
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any, Final
 
 from starlette.applications import Starlette
-from starlette.requests import Request
+from starlette.exceptions import HTTPException
+from starlette.requests import HTTPConnection, Request
 from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
+from starlette.types import Scope
 from starlette.websockets import WebSocket, WebSocketState
 
 from parlour.games import GAMES
 from parlour.server.bots import BotPool
 from parlour.server.connection import Connection
-from parlour.server.limits import Limits
+from parlour.server.limits import AddressBuckets, FaultLog, Limits, Rates
 from parlour.server.lobby import Lobby, game_json
-from parlour.server.messages import MAX_MESSAGE, ProtocolError, encode, error_message, json_kind, read_name
+from parlour.server.messages import (
+    ProtocolError,
+    encode,
+    error_message,
+    json_kind,
+    rate_limited,
+    read_name,
+)
 from parlour.server.pubsub import MemoryPubSub, PubSub
 from parlour.server.storage import Store
 
@@ -32,22 +46,51 @@ WEB: Final = Path(__file__).resolve().parent.parent / "web"
 """The browser client's files (the ``parlour/web`` package directory)."""
 
 NO_MATCH_CLOSE: Final = 4404
+HELLO_CLOSE: Final = 4408
+"""The close code for a WebSocket that said neither ``hello`` nor ``join`` within ``hello_seconds``."""
+BAD_TEXT_CLOSE: Final = 1007
+"""The close code uvicorn sends for a text frame that is not UTF-8 (RFC 6455: invalid payload data)."""
+
+CLIENT_FILES: Final = frozenset({".html", ".css", ".js", ".svg", ".png", ".ico"})
+"""The file types of the browser client (as packaged, ``pyproject.toml``): nothing else is served."""
 
 
-def error_response(error: ProtocolError) -> JSONResponse:
-    return JSONResponse({"error": error.to_json()}, status_code=error.status)
+class JSONError(JSONResponse):
+    """An error answer in ASCII JSON: its message may quote a client's text, which need not even be
+    encodable as UTF-8 (a lone surrogate), and must not turn a clear error into a server fault."""
+
+    def render(self, content: Any) -> bytes:
+        return json.dumps(content, separators=(",", ":")).encode("ascii")
 
 
-async def read_body(request: Request) -> Any:
-    raw = b""
-    async for chunk in request.stream():  # read no further than the limit: a huge body is never held
+def error_response(error: ProtocolError, headers: dict[str, str] | None = None) -> JSONResponse:
+    headers = dict(headers or {})
+    if error.retry_after is not None:
+        headers["Retry-After"] = str(error.retry_after)
+    return JSONError({"error": error.to_json()}, status_code=error.status, headers=headers)
+
+
+def too_large(longest: int) -> ProtocolError:
+    return ProtocolError("too_large", f"the body is longer than {longest} bytes", 413)
+
+
+async def read_body(request: Request, longest: int) -> Any:
+    """The JSON body of a request, of at most ``longest`` bytes: a declared longer one is refused
+    before any of it is read, a streamed one as soon as it passes the limit (never held whole)."""
+    declared = request.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > longest:
+        raise too_large(longest)
+    raw = bytearray()
+    async for chunk in request.stream():
+        if len(raw) + len(chunk) > longest:
+            raise too_large(longest)
         raw += chunk
-        if len(raw) > MAX_MESSAGE:
-            raise ProtocolError("bad_request", f"the body is longer than {MAX_MESSAGE} bytes")
     if not raw.strip():
         return {}
     try:
         return json.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError as error:
+        raise ProtocolError("bad_json", f"the body is not UTF-8 (byte {error.start + 1})") from None
     except (ValueError, RecursionError) as error:
         raise ProtocolError("bad_json", f"the body is not valid JSON ({error})") from None
 
@@ -93,9 +136,63 @@ async def help_page(request: Request) -> Response:
     return page(WEB / "help" / f"{name}.html")
 
 
-def client_address(request: Request) -> str:
-    """The address a request came from (what per-client limits count)."""
+def client_address(request: HTTPConnection) -> str:
+    """The address a request or WebSocket came from (what per-client limits count)."""
     return request.client.host if request.client is not None else "unknown"
+
+
+def spend(buckets: AddressBuckets, request: HTTPConnection, what: str) -> None:
+    """One token of ``request``'s address from ``buckets``, or ``rate_limited`` (nothing spent)."""
+    wait = buckets.take(client_address(request))
+    if wait:
+        raise rate_limited(wait, what)
+
+
+async def http_error(request: Request, error: Exception) -> Response:
+    """Starlette's 404 and 405 in the API's JSON shape; a missing page stays a line of text."""
+    assert isinstance(error, HTTPException)
+    path = request.url.path
+    if error.status_code == 405:
+        allow = (error.headers or {}).get("Allow", "GET, HEAD")
+        refused = ProtocolError("method_not_allowed", f"{request.method[:20]} is not allowed on "
+                                f"{path[:80]!r} (allowed: {allow})", 405)
+        return error_response(refused, {"Allow": allow})
+    if error.status_code == 404 and (path == "/api" or path.startswith("/api/")):
+        return error_response(ProtocolError("not_found", f"no API address {path[:80]!r} (docs/protocol.md "
+                                                         "lists them)", 404))
+    return PlainTextResponse(error.detail, error.status_code, headers=error.headers)
+
+
+class ClientFiles(StaticFiles):
+    """The browser client's files, and only those: ``parlour/web`` is a Python package, whose
+    ``__init__.py`` and ``__pycache__`` are not the client's to serve."""
+
+    async def get_response(self, path: str, scope: Scope) -> Response:
+        wanted = PurePosixPath(path)
+        if wanted.suffix not in CLIENT_FILES or any(part.startswith((".", "__")) for part in wanted.parts):
+            raise HTTPException(404)
+        return await super().get_response(path, scope)
+
+
+class QuietClientFaults(logging.Filter):
+    """Keeps uvicorn from logging a client's fault at length: a text frame that is not UTF-8
+    is logged with a full traceback for every frame (the match socket logs it in one line,
+    within the fault budget); a malformed request goes through the budget too."""
+
+    SOCKET_LOGS: Final = "Invalid UTF-8 sequence received from client."
+    BUDGETED: Final = frozenset({"Invalid HTTP request received."})
+
+    def __init__(self, faults: FaultLog) -> None:
+        super().__init__()
+        self.faults = faults
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.msg == self.SOCKET_LOGS:
+            return False
+        if record.msg in self.BUDGETED:
+            record.exc_info = record.exc_text = None
+            return self.faults.allowed()
+        return True
 
 
 def join_request(body: Any) -> tuple[int | None, str | None]:
@@ -113,24 +210,37 @@ class LobbyHandlers:
     match WebSocket."""
 
     def __init__(
-        self, store: Store, lobby: Lobby, pool: BotPool, on_ready: Callable[[], None] | None,
+        self, store: Store, lobby: Lobby, pool: BotPool, on_ready: Callable[[], None] | None, limits: Limits,
     ) -> None:
         self.store = store
         self.lobby = lobby
         self.pool = pool
         self.on_ready = on_ready
+        self.limits = limits
+        self.rates = Rates(limits)
+        self.faults = FaultLog(log, limits.client_fault_logs_per_minute)
 
     @contextlib.asynccontextmanager
     async def lifespan(self, app: Starlette) -> AsyncIterator[None]:
+        quiet = QuietClientFaults(self.faults)
+        uvicorn_log = logging.getLogger("uvicorn.error")
+        uvicorn_log.addFilter(quiet)
         await self.lobby.load()
         if self.on_ready is not None:
             self.on_ready()
         try:
             yield
         finally:
+            uvicorn_log.removeFilter(quiet)
             await self.lobby.close()
             self.pool.close()
             await self.store.close()
+
+    async def matches(self, request: Request) -> Response:
+        """``/api/matches``: one route for both methods, so a wrong one is told both in ``Allow``."""
+        if request.method == "POST":
+            return await self.create_match(request)
+        return await self.list_matches(request)
 
     async def list_matches(self, request: Request) -> Response:
         try:
@@ -140,7 +250,9 @@ class LobbyHandlers:
 
     async def create_match(self, request: Request) -> Response:
         try:
-            match, seat, token = await self.lobby.create(await read_body(request), client_address(request))
+            spend(self.rates.create, request, "matches created from your address")
+            body = await read_body(request, int(self.limits.body_bytes))
+            match, seat, token = await self.lobby.create(body, client_address(request))
         except ProtocolError as error:
             return error_response(error)
         answer: dict[str, Any] = {"match": match.summary()}
@@ -156,8 +268,9 @@ class LobbyHandlers:
 
     async def join_match(self, request: Request) -> Response:
         try:
+            spend(self.rates.join, request, "seats joined from your address")
             match = await self.lobby.get(request.path_params["id"])
-            seat, name = join_request(await read_body(request))
+            seat, name = join_request(await read_body(request, int(self.limits.body_bytes)))
             seat, token = await match.claim(seat, name)
         except ProtocolError as error:
             return error_response(error)
@@ -172,18 +285,45 @@ class LobbyHandlers:
             await websocket.send_text(encode(error_message(error)))
             await websocket.close(NO_MATCH_CLOSE)
             return
-        connection = Connection(match, websocket.send_text)
+        address = client_address(websocket)
+        connection = Connection(match, websocket.send_text, address, self.limits, self.rates.join)
         sender = asyncio.create_task(connection.send_all())
         try:
-            while websocket.client_state == WebSocketState.CONNECTED and not sender.done():
-                frame = await websocket.receive()
-                if frame["type"] == "websocket.disconnect":
-                    break
-                await connection.receive(frame.get("text"), frame.get("bytes"))
+            ending = await self.converse(websocket, connection, sender)
+            if ending is not None:
+                code, reason = ending
+                if code != BAD_TEXT_CLOSE:  # uvicorn has closed that one itself
+                    await websocket.close(code, reason)
+                self.faults.warning("client %s on match %s: closed with %d: %s",
+                                    address, match.id, code, reason)
         finally:
             await connection.close()
             with contextlib.suppress(Exception):
                 await sender
+
+    async def converse(
+        self, websocket: WebSocket, connection: Connection, sender: asyncio.Task[None],
+    ) -> tuple[int, str] | None:
+        """Hands the client's frames to its connection until either side goes; the close code and
+        reason when the client is to be (or was) closed for its conduct."""
+        deadline = asyncio.get_running_loop().time() + self.limits.hello_seconds
+        while websocket.client_state == WebSocketState.CONNECTED and not sender.done():
+            if connection.greeted:
+                frame = await websocket.receive()
+            else:  # a socket that never says who it is holds a connection for nothing
+                try:
+                    remaining = deadline - asyncio.get_running_loop().time()
+                    frame = await asyncio.wait_for(websocket.receive(), max(0.0, remaining))
+                except TimeoutError:
+                    return HELLO_CLOSE, f"say hello or join within {self.limits.hello_seconds:g} s"
+            if frame["type"] == "websocket.disconnect":
+                if frame.get("code") == BAD_TEXT_CLOSE:
+                    return BAD_TEXT_CLOSE, "a text frame that is not UTF-8"
+                return None
+            ending = await connection.receive(frame.get("text"), frame.get("bytes"))
+            if ending is not None:
+                return ending
+        return None
 
 
 def build_app(
@@ -197,21 +337,21 @@ def build_app(
     pool = bots or BotPool()
     limits = limits or Limits()
     lobby = Lobby(store, pubsub or MemoryPubSub(), pool, limits)
-    handlers = LobbyHandlers(store, lobby, pool, on_ready)
+    handlers = LobbyHandlers(store, lobby, pool, on_ready, limits)
     routes = [
         Route("/api/games", games, methods=["GET"]),
         Route("/api/games/{name}/start", game_start, methods=["GET"]),
-        Route("/api/matches", handlers.list_matches, methods=["GET"]),
-        Route("/api/matches", handlers.create_match, methods=["POST"]),
+        Route("/api/matches", handlers.matches, methods=["GET", "POST"]),
         Route("/api/matches/{id}", handlers.show_match, methods=["GET"]),
         Route("/api/matches/{id}/join", handlers.join_match, methods=["POST"]),
         WebSocketRoute("/ws/matches/{id}", handlers.match_socket),
         Route("/", lobby_page),
         Route("/match/{id}", match_page),
         Route("/help/{game}", help_page),
-        Mount("/static", StaticFiles(directory=WEB, check_dir=False), name="static"),
+        Mount("/static", ClientFiles(directory=WEB, check_dir=False), name="static"),
     ]
-    app = Starlette(routes=routes, lifespan=handlers.lifespan)
+    app = Starlette(routes=routes, lifespan=handlers.lifespan,
+                    exception_handlers={404: http_error, 405: http_error})
     app.state.lobby = lobby
     app.state.limits = limits
     return app

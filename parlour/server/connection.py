@@ -4,6 +4,10 @@ A connection answers every frame (an error when it is wrong, and stays open), an
 client has said who it is, forwards the match's events rendered for its seat. Outgoing messages
 go through a queue drained by one sender task, so they leave in order and a slow client never
 holds up the match's writer.
+
+A connection may send ``message_burst`` messages at once and ``messages_per_second`` after that;
+a message over the rate is answered ``rate_limited`` and dropped, and a client that goes on
+sending over it (``FLOOD_BURSTS`` bursts' worth in a row) is closed with ``RATE_CLOSE``.
 """
 
 from __future__ import annotations
@@ -13,6 +17,7 @@ import logging
 from collections.abc import Awaitable, Callable
 from typing import Any, Final
 
+from parlour.server.limits import AddressBuckets, Limits, TokenBucket
 from parlour.server.match import Match
 from parlour.server.messages import (
     ActionMessage,
@@ -24,6 +29,7 @@ from parlour.server.messages import (
     encode,
     error_message,
     message_id,
+    rate_limited,
     read,
 )
 from parlour.server.pubsub import Message, Unsubscribe
@@ -33,11 +39,27 @@ log = logging.getLogger("parlour.server")
 BACKLOG: Final = 2000
 """Unsent messages a connection may hold; beyond that it is sent one fresh ``state`` instead."""
 
+RATE_CLOSE: Final = 1008
+"""The close code (policy violation) for a client that keeps sending over its message rate."""
+
+FLOOD_BURSTS: Final = 3
+"""Refused messages in a row, in bursts (``message_burst``), after which a connection is closed."""
+
 
 class Connection:
-    def __init__(self, match: Match, send: Callable[[str], Awaitable[None]]) -> None:
+    def __init__(
+        self, match: Match, send: Callable[[str], Awaitable[None]], address: str = "unknown",
+        limits: Limits | None = None, joins: AddressBuckets | None = None,
+    ) -> None:
+        """``address`` is the client's, which ``joins`` (the server's join rate) counts."""
         self.match = match
         self.send = send
+        self.address = address
+        self.limits = limits or Limits()
+        self.joins = joins
+        self.rate = TokenBucket(self.limits.message_burst, self.limits.messages_per_second)
+        self.refused = 0
+        """Messages refused in a row for going over the rate."""
         self.seat: int | None = None
         self.greeted = False
         self.outbox: asyncio.Queue[str | None] = asyncio.Queue()
@@ -76,11 +98,24 @@ class Connection:
 
     # --- in ---
 
-    async def receive(self, text: str | None, data: bytes | None) -> None:
-        """Handles one frame; every mistake is answered with an ``error`` and changes nothing."""
+    async def receive(self, text: str | None, data: bytes | None) -> tuple[int, str] | None:
+        """Handles one frame; every mistake is answered with an ``error`` and changes nothing.
+        Returns the close code and reason when the connection must be closed."""
+        wait = self.rate.take()
+        if wait:  # dropped unread: a flood costs the server as little as possible
+            self.refused += 1
+            if self.refused >= FLOOD_BURSTS * self.limits.message_burst:
+                return RATE_CLOSE, f"over {self.limits.messages_per_second:g} messages a second for too long"
+            self.push(error_message(rate_limited(wait, "messages on this connection")))
+            return None
+        self.refused = 0
+        await self.handle(text, data)
+        return None
+
+    async def handle(self, text: str | None, data: bytes | None) -> None:
         ref = None
         try:
-            decoded = decode(text if data is None else data)
+            decoded = decode(text if data is None else data, int(self.limits.body_bytes))
             ref = message_id(decoded)
             message = read(decoded)
             if isinstance(message, Ping):
@@ -121,6 +156,9 @@ class Connection:
     async def join(self, join: Join) -> None:
         if self.seat is not None:
             raise ProtocolError("already_seated", f"this connection already plays seat {self.seat}")
+        wait = self.joins.take(self.address) if self.joins is not None else 0
+        if wait:
+            raise rate_limited(wait, "seats joined from your address")
         seat, token = await self.match.claim(join.seat, join.name)
         self.greeted = True
         self.seat = seat

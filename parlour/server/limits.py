@@ -7,7 +7,10 @@ spend ``burst`` at once, then ``per_minute`` more each minute.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import dataclasses
+import logging
 import math
 import time
 from collections.abc import Callable
@@ -131,3 +134,56 @@ class AddressBuckets:
             del self.buckets[address]
         while len(self.buckets) >= MAX_ADDRESSES:  # all busy: forget the oldest (gives them a fresh burst)
             del self.buckets[next(iter(self.buckets))]
+
+
+class Rates:
+    """The per-address rates of one server: creating matches and joining seats (HTTP or WebSocket)."""
+
+    def __init__(self, limits: Limits, clock: Callable[[], float] = time.monotonic) -> None:
+        self.create = AddressBuckets(limits.create_burst, limits.create_per_minute, clock)
+        self.join = AddressBuckets(limits.join_burst, limits.join_per_minute, clock)
+
+
+class FaultLog:
+    """Log lines about clients' mistakes, at most ``per_minute`` a minute (a burst of as many at
+    once): a flood of bad frames must not fill the disk or drown the server's own messages. What is
+    left out is counted and reported in one line once the budget allows another."""
+
+    def __init__(self, logger: logging.Logger, per_minute: float,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.logger = logger
+        self.budget = TokenBucket(per_minute, per_minute / 60, clock)
+        self.left_out = 0
+        self.report: asyncio.TimerHandle | None = None
+
+    def warning(self, message: str, *args: object) -> None:
+        if self.allowed():
+            self.logger.warning(message, *args)
+
+    def allowed(self) -> bool:
+        """Whether one more line may be written now; if not, it is counted."""
+        wait = self.budget.take()
+        if wait == 0:
+            self._report()
+            return True
+        self.left_out += 1
+        if self.report is None:
+            with contextlib.suppress(RuntimeError):  # no event loop: reported with the next line
+                self.report = asyncio.get_running_loop().call_later(wait, self._report_later)
+        return False
+
+    def _report_later(self) -> None:
+        self.report = None
+        if not self.left_out:
+            return
+        wait = self.budget.take()  # the report takes the place of one line
+        if wait == 0:
+            self._report()
+        else:
+            self.report = asyncio.get_running_loop().call_later(wait, self._report_later)
+
+    def _report(self) -> None:
+        if self.left_out:
+            self.logger.warning("%d more client faults were not logged (at most %g lines a minute: "
+                                "--limit client_fault_logs_per_minute)", self.left_out, self.budget.burst)
+            self.left_out = 0

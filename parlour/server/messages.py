@@ -7,6 +7,7 @@ about extra fields (ignored), so newer clients still talk to this server.
 from __future__ import annotations
 
 import json
+import math
 import unicodedata
 from dataclasses import dataclass
 from typing import Any, Final
@@ -27,17 +28,29 @@ TYPES: Final = ("hello", "join", "action", "ping")
 class ProtocolError(Exception):
     """Something a client got wrong (or a server fault), with the code of ``docs/protocol.md``.
 
-    ``status`` is the HTTP status when it happens on the HTTP side.
+    ``status`` is the HTTP status when it happens on the HTTP side; ``retry_after`` (whole seconds,
+    at least 1) says when a refused request may be made again (a ``Retry-After`` header on HTTP).
     """
 
-    def __init__(self, code: str, message: str, status: int = 400) -> None:
+    def __init__(self, code: str, message: str, status: int = 400, retry_after: int | None = None) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
         self.status = status
+        self.retry_after = retry_after
 
     def to_json(self) -> dict[str, Any]:
-        return {"code": self.code, "message": self.message}
+        answer: dict[str, Any] = {"code": self.code, "message": self.message}
+        if self.retry_after is not None:
+            answer["retry_after"] = self.retry_after
+        return answer
+
+
+def rate_limited(seconds: float, what: str) -> ProtocolError:
+    """``429 rate_limited``: ``what`` (e.g. "matches created from your address") came too fast;
+    it may be tried again in ``seconds`` (rounded up to whole seconds, at least 1)."""
+    wait = max(1, math.ceil(seconds))
+    return ProtocolError("rate_limited", f"too many {what}: try again in {wait} s", 429, wait)
 
 
 @dataclass(frozen=True)
@@ -167,7 +180,7 @@ def encode(message: dict[str, Any]) -> str:
 
 
 def error_message(error: ProtocolError, ref: MessageId = None) -> dict[str, Any]:
-    message: dict[str, Any] = {"type": "error", "code": error.code, "message": error.message}
+    message: dict[str, Any] = {"type": "error", **error.to_json()}
     if ref is not None:
         message["id"] = ref
     return message

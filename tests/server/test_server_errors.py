@@ -93,7 +93,7 @@ async def test_every_bad_message_gets_its_error_and_changes_nothing(
 async def test_only_legal_actions_pass_the_gate(server: Server, clients: list[Client]) -> None:
     """Whatever a game's notation reads, the server applies only what the rules allow the mover:
     MIL-17 lets only a seat order its own hand, yet Mille's notation reads ``1: order on``."""
-    created = server.create(game="mille", seats=["open", "open"], join=0, seed=1)
+    created = server.create(game="mille", seats=["open", "open"], join=0)
     match_id = created["match"]["id"]
     second = server.join(match_id)
     mover = await open_client(clients, server, match_id, "mille seat 0")
