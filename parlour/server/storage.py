@@ -157,8 +157,10 @@ CREATE TABLE IF NOT EXISTS events (
     action INTEGER NOT NULL,
     created REAL NOT NULL,
     PRIMARY KEY (match_id, version)
-);
+) WITHOUT ROWID;
 """
+# Events WITHOUT ROWID: kept in the order of their key, a match's events are together on disk
+# (loading is one range) and appending one writes one page of the log, not a row and an index entry.
 
 INDEXES = """
 CREATE INDEX IF NOT EXISTS matches_by_status ON matches (status, created DESC, id DESC);
@@ -173,8 +175,10 @@ PROGRESS_COLUMNS: Final = (
 )
 MATCH_COLUMNS: Final = ("id, created, game, players, options, seed, start, bot_seconds,"
                         " status, version, to_move, outcome, updated")
-SET_PROGRESS: Final = ("UPDATE matches SET status = ?, version = ?, to_move = ?, outcome = ?, updated = ?"
-                       " WHERE id = ?")
+SET_PROGRESS: Final = "UPDATE matches SET version = ?, to_move = ?, outcome = ?, updated = ? WHERE id = ?"
+SET_STATUS: Final = "UPDATE matches SET status = ? WHERE id = ? AND status IS NOT ?"
+# Status apart, and only where it changes: a statement that sets an indexed column rewrites that
+# column's index entries even to the same value, two more pages in the log for every action.
 
 
 class SQLiteStore:
@@ -262,7 +266,7 @@ class SQLiteStore:
             )
             if cursor.rowcount != 1:
                 return False
-            db.execute(SET_PROGRESS, (*_progress_values(progress), match_id))
+            _store_progress(db, [(match_id, progress)])
             return True
 
         return await self._do(claim)
@@ -272,7 +276,6 @@ class SQLiteStore:
     ) -> None:
         rows = list(actions)
         now = time.time()
-        stored_progress = (*_progress_values(progress), match_id)
 
         def append(db: sqlite3.Connection) -> None:
             (stored,) = db.execute(
@@ -285,16 +288,16 @@ class SQLiteStore:
                 [(match_id, expected_version + offset, action, now)
                  for offset, action in enumerate(rows, start=1)],
             )
-            db.execute(SET_PROGRESS, stored_progress)
+            _store_progress(db, [(match_id, progress)])
 
         # The same check and insert as one statement per action, for batches of appends only.
         fast = [(match_id, expected_version + offset, action, now, match_id, expected_version + offset - 1)
                 for offset, action in enumerate(rows, start=1)]
-        await self._do(append, _Appends(fast, stored_progress))
+        await self._do(append, _Appends(fast, (match_id, progress)))
 
     async def set_progress(self, match_id: str, progress: Progress) -> None:
         def store(db: sqlite3.Connection) -> None:
-            if db.execute(SET_PROGRESS, (*_progress_values(progress), match_id)).rowcount != 1:
+            if _store_progress(db, [(match_id, progress)]) != 1:
                 raise StoreError(f"there is no match {match_id}")
 
         await self._do(store)
@@ -403,7 +406,7 @@ class SQLiteStore:
             if cursor.rowcount != len(rows):  # a version conflict: sort it out one by one
                 db.execute("ROLLBACK")
                 return None
-            db.executemany(SET_PROGRESS, [append.progress for append in appends if append is not None])
+            _store_progress(db, [append.progress for append in appends if append is not None])
             db.execute("COMMIT")
         except sqlite3.Error:
             with contextlib.suppress(sqlite3.Error):
@@ -477,6 +480,15 @@ def _progress_values(progress: Progress) -> tuple[Any, ...]:
     return progress.status, progress.version, _json(progress.to_move), outcome, progress.updated
 
 
+def _store_progress(db: sqlite3.Connection, stored: Sequence[tuple[str, Progress]]) -> int:
+    """Stores each match's progress in two statements whatever their number; how many matches
+    there were of those named."""
+    values = [(match_id, _progress_values(progress)) for match_id, progress in stored]
+    found = db.executemany(SET_PROGRESS, [(*row[1:], match_id) for match_id, row in values]).rowcount
+    db.executemany(SET_STATUS, [(row[0], match_id, row[0]) for match_id, row in values])
+    return found
+
+
 T = TypeVar("T")
 
 
@@ -485,7 +497,7 @@ class _Appends:
     """An append's rows for the few-statement batch of ``_commit_appends``."""
 
     events: list[tuple[Any, ...]]
-    progress: tuple[Any, ...]
+    progress: tuple[str, Progress]
 
 
 @dataclass
@@ -706,6 +718,10 @@ def _migrate(db: sqlite3.Connection) -> None:
     match's progress by replaying it with its game's rules (once: the file then says schema 1)."""
     for name, declaration in PROGRESS_COLUMNS:
         db.execute(f"ALTER TABLE matches ADD COLUMN {name} {declaration}")
+    db.execute("ALTER TABLE events RENAME TO old_events")
+    _run_script(db, SCHEMA)  # the events table as it is now
+    db.execute("INSERT INTO events SELECT match_id, version, action, created FROM old_events")
+    db.execute("DROP TABLE old_events")
     seats: dict[str, list[str]] = {}
     for match_id, kind in db.execute("SELECT match_id, kind FROM seats ORDER BY match_id, seat"):
         seats.setdefault(match_id, []).append(kind)
@@ -719,8 +735,8 @@ def _migrate(db: sqlite3.Connection) -> None:
             game, players, json.loads(options), seed, None if start is None else json.loads(start),
             actions, seats.get(match_id, []), created if updated is None else updated,
         )
-        progress.append((*_progress_values(found), match_id))
-    db.executemany(SET_PROGRESS, progress)
+        progress.append((match_id, found))
+    _store_progress(db, progress)
 
 
 def replayed_progress(

@@ -351,6 +351,8 @@ async def test_a_file_of_the_old_schema_is_migrated_once_at_open(tmp_path: Path)
         await store.close()
     db = sqlite3.connect(path)
     assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+    (events,) = db.execute("SELECT sql FROM sqlite_master WHERE name = 'events'").fetchone()
+    assert "WITHOUT ROWID" in events  # the events rebuilt as a new file has them
     # Once: a later open leaves the stored progress alone (here, a mark only a migration would undo).
     db.execute("UPDATE matches SET status = 'expired' WHERE id = 'waiting'")
     db.commit()
