@@ -219,7 +219,7 @@ class Lobby:
         size = most
         for name, value in query:
             if name == "status":
-                statuses += [read_status(word) for word in value.split(",")]
+                statuses += [read_status(word) for word in value.split(",") if word.strip()]
             elif name == "all":
                 statuses += LISTED if value.lower() in ("1", "true", "yes") else DEFAULT_LISTED
             elif name == "game":
@@ -227,7 +227,7 @@ class Lobby:
                     known = ", ".join(GAMES)
                     raise ProtocolError("bad_request", f"game: no game {value[:40]!r} (games: {known})")
                 game = value
-            elif name == "cursor":
+            elif name == "cursor" and value:  # empty: the first page
                 after = decode_cursor(value)
             elif name == "limit":
                 size = read_page_size(value, most)
