@@ -35,6 +35,7 @@ class Limits:
     open_expiry_hours: float = limit(24, "hours an open match waits for its players before it expires")
     connections_per_address: float = limit(200, "TCP connections (HTTP and WebSocket) one address may hold")
     header_seconds: float = limit(10, "seconds a client has to send a request's headers")
+    body_seconds: float = limit(30, "seconds a client has to send a request's body, once its headers are in")
     keep_alive_seconds: float = limit(5, "seconds an idle HTTP connection is kept open")
     hello_seconds: float = limit(30, "seconds a new WebSocket has to say hello or join")
     messages_per_second: float = limit(
