@@ -107,6 +107,7 @@ class Lobby:
             self.matches[row.id] = match
             if match.status == "open":
                 self.waiting[row.id] = ""
+        log.info("%d unfinished matches loaded (finished ones are read when asked for)", len(self.matches))
         collector.loaded()
         self._background(self._wake_all())
         self._background(self._expire_regularly())

@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import asyncio
 import random
+import time
 from typing import Any
 
 import pytest
 from server_helpers import Client, open_client
-from server_process import Server
+from server_process import WAIT, Server
 
 from parlour.games import get_game
 
@@ -132,3 +133,68 @@ async def test_sigkill_at_arbitrary_moments(own_server: Server, clients: list[Cl
     finals = [server.summary(match_id) for match_id in ids]
     for match_id, final in zip(ids, finals, strict=True):
         assert final["version"] >= len(seen[match_id])
+
+
+def at_rest(summary: dict[str, Any]) -> dict[str, Any]:
+    """A summary as it reads with no person connected."""
+    seats = [seat | {"connected": seat["kind"] == "bot"} for seat in summary["seats"]]
+    return summary | {"seats": seats}
+
+
+def wait_for_status(server: Server, match_ids: list[str], status: str) -> None:
+    deadline = time.monotonic() + WAIT
+    while any(server.summary(match_id)["status"] != status for match_id in match_ids):
+        assert time.monotonic() < deadline, f"the matches were not {status} within {WAIT} s"
+        time.sleep(0.05)
+
+
+@ASYNC
+async def test_finished_matches_are_read_from_the_store_when_asked_for(
+    own_server: Server, clients: list[Client]
+) -> None:
+    """Start-up loads only unfinished matches; a finished one is read back, read-only, when a
+    client asks for it: its summary, its whole move list for a spectator or its own player."""
+    server = own_server
+    finished = [server.create(game="tictactoe", seats=["bot:random"] * 2, bot_seconds=0.01)["match"]["id"]
+                for _ in range(6)]
+    mine = server.create(game="tictactoe", seats=["open", "bot:random"], join=0, bot_seconds=0.01)
+    player = await open_client(clients, server, mine["match"]["id"], "player")
+    state = await player.hello(mine["token"])
+    while state["status"] != "over":
+        if state["legal"]:
+            move = {"type": "action", "text": state["legal"][0]["text"], "version": state["version"]}
+            await player.send(move)
+        state = await player.until("an update", lambda m: m["type"] == "update")
+    finished.append(mine["match"]["id"])
+    unfinished = server.create(game="loa", seats=["open", "open"])["match"]["id"]
+    wait_for_status(server, finished, "over")
+    await player.close()  # nobody connected: summaries from before and after the restart agree
+    before = {match_id: at_rest(server.summary(match_id)) for match_id in finished}
+
+    server.stop()
+    server.start()
+    assert "1 unfinished matches loaded" in server.log_text()
+    assert server.summary(unfinished)["status"] == "open"
+    over = {entry["id"]: entry for entry in server.call("GET", "/api/matches?status=over")[1]["matches"]}
+    assert over == before
+    for match_id in finished:
+        assert server.summary(match_id) == before[match_id]
+        status, answer = server.call("POST", f"/api/matches/{match_id}/join", {})
+        assert (status, answer["error"]["code"]) == (409, "game_over"), answer
+    watcher = await open_client(clients, server, finished[0], "watcher")
+    watched = await watcher.hello()
+    assert (watched["status"], watched["version"], len(watched["events"])) == (
+        "over", before[finished[0]]["version"], before[finished[0]]["version"])
+    again = await open_client(clients, server, mine["match"]["id"], "player again")
+    replayed = await again.hello(mine["token"])
+    assert replayed["seat"] == 0
+    assert replayed["legal"] == []
+    assert replayed["events"] == state_events(state, replayed)
+    await again.send({"type": "action", "text": "a1", "version": replayed["version"]})
+    await again.error("game_over")
+
+
+def state_events(last_update: dict[str, Any], replayed: dict[str, Any]) -> list[dict[str, Any]]:
+    """The move list a finished match must show: its last event is the last update's."""
+    assert replayed["events"][-1] == last_update["event"]
+    return list(replayed["events"])
