@@ -8,6 +8,7 @@ import sys
 # sub-command -> (module with a ``main(argv) -> int``, one-line summary)
 COMMANDS: dict[str, tuple[str, str]] = {
     "serve": ("parlour.server.serve", "run the game server for browsers and network play"),
+    "db": ("parlour.server.database", "look after the server's database: an online backup"),
     "play": ("parlour.tui.play", "play a game in the terminal against bots or friends"),
     "loa": ("parlour.tui.loa_program", "the CS61B Lines of Action text program"),
     "mille": ("parlour.tui.mille", "Mille Bornes against the computer, as the BSD program plays it"),
