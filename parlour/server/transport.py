@@ -2,10 +2,11 @@
 
 uvicorn's own protocols, with two guards added:
 
-- **request heads have a deadline** (``Limits.header_seconds``): a connection that has not sent a
-  whole request head in time gets a ``408`` (code ``header_timeout``) and is closed. uvicorn times
-  only the idle gap between requests (``timeout_keep_alive``); a new connection that sends
-  nothing, or a head that trickles in, was held for ever.
+- **a request has deadlines**: its head must be in within ``Limits.header_seconds`` of its first
+  byte (of the connection, for a first request), its body within ``Limits.body_seconds`` of the
+  head; if not, a ``408`` (code ``request_timeout``) and the connection is closed. uvicorn times
+  only the idle gap between requests (``timeout_keep_alive``): a new connection that sent
+  nothing, or a head or body that trickled in, was held for ever.
 - **connections per client address** (``Limits.connections_per_address``), HTTP and WebSocket
   alike: one more is answered ``429`` (code ``too_many_connections``) and closed before a byte
   of its request is read.
@@ -29,14 +30,14 @@ from uvicorn.protocols.http.h11_impl import H11Protocol
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from uvicorn.server import ServerState
 
-from parlour.server.limits import Limits
+from parlour.server.limits import FaultLog, Limits
 
 LINGER_SECONDS: Final = 2.0
 """How long a refused connection stays open for its client to read the answer: closing at once,
 with the client's request unread, would make the kernel reset the connection, and a reset can
 reach the client before the answer does."""
 
-logger = logging.getLogger("parlour.transport")
+logger = logging.getLogger("parlour.server.transport")
 
 
 def error_answer(status: HTTPStatus, code: str, message: str) -> bytes:
@@ -89,16 +90,20 @@ class ConnectionCount:
 
 
 class GuardedHttp(H11Protocol):
-    """uvicorn's h11 protocol with a deadline for request heads and the per-address count."""
+    """uvicorn's h11 protocol with deadlines for a request's head and body and the per-address count."""
 
     count: ClassVar[ConnectionCount]
+    faults: ClassVar[FaultLog]
     header_seconds: ClassVar[float]
+    body_seconds: ClassVar[float]
 
     def __init__(self, config: Config, server_state: ServerState, app_state: dict[str, Any],
                  _loop: asyncio.AbstractEventLoop | None = None) -> None:
         super().__init__(config, server_state, app_state, _loop)
         self.refused = False
-        self.head_timer: asyncio.TimerHandle | None = None
+        self.deadline: asyncio.TimerHandle | None = None
+        self.awaiting = ""
+        """What the deadline waits for: "head", "body" or "" (nothing)."""
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
@@ -106,42 +111,55 @@ class GuardedHttp(H11Protocol):
             self.refuse()
             return
         # uvicorn's keep-alive timer starts only after a first response: time the first head here.
-        self.start_head_timer()
+        self.expect("head")
 
     def data_received(self, data: bytes) -> None:
         if self.refused:  # the answer is on its way; the request is never read
             return
         super().data_received(data)
-        # Bytes came and no request head is complete yet: a head has begun and must end in time.
-        # (The keep-alive timer, which uvicorn stops at any byte, no longer bounds this connection.)
-        if self.conn.their_state is h11.IDLE and self.head_timer is None and not self.transport.is_closing():
-            self.start_head_timer()
+        # Bytes came and no request head is complete: a head has begun and must end in time.
+        # (uvicorn stops its keep-alive timer at any byte, so nothing else bounds this connection.)
+        if self.conn.their_state is h11.IDLE and not self.awaiting and not self.transport.is_closing():
+            self.expect("head")
 
     def handle_events(self) -> None:
         super().handle_events()
-        if self.conn.their_state is not h11.IDLE:  # a whole head came (a request or an upgrade)
-            self.stop_head_timer()
+        state = self.conn.their_state
+        if state is h11.SEND_BODY:  # a head came, its body is on its way
+            if self.awaiting != "body":
+                self.expect("body")
+        elif state is not h11.IDLE:  # the whole request came, or an upgrade, or the end
+            self.expect("")
 
     def connection_lost(self, exc: Exception | None) -> None:
-        self.stop_head_timer()
+        self.expect("")
         self.count.release(self.transport)
         super().connection_lost(exc)
 
-    def start_head_timer(self) -> None:
-        self.head_timer = self.loop.call_later(self.header_seconds, self.head_too_late)
+    def expect(self, part: str) -> None:
+        """Start the deadline for ``part`` of a request ("head" or "body"), or none ("")."""
+        if self.deadline is not None:
+            self.deadline.cancel()
+            self.deadline = None
+        self.awaiting = part
+        if part:
+            self.deadline = self.loop.call_later(self.seconds(part), self.too_late)
 
-    def stop_head_timer(self) -> None:
-        if self.head_timer is not None:
-            self.head_timer.cancel()
-            self.head_timer = None
+    def seconds(self, part: str) -> float:
+        return self.header_seconds if part == "head" else self.body_seconds
 
-    def head_too_late(self) -> None:
-        self.head_timer = None
-        if self.transport.is_closing() or self.conn.their_state is not h11.IDLE:
+    def too_late(self) -> None:
+        self.deadline = None
+        if self.transport.is_closing():
             return
-        self.transport.write(error_answer(
-            HTTPStatus.REQUEST_TIMEOUT, "header_timeout",
-            f"the request's headers did not all arrive within {self.header_seconds:g} s"))
+        if self.conn.our_state in (h11.IDLE, h11.SEND_RESPONSE):  # no answer begun: this one can be sent
+            what = "headers" if self.awaiting == "head" else "body"
+            self.transport.write(error_answer(
+                HTTPStatus.REQUEST_TIMEOUT, "request_timeout",
+                f"the request's {what} did not all arrive within {self.seconds(self.awaiting):g} s"))
+        logger.debug("closed a connection from %s: its request's %s came too late",
+                     peer_host(self.transport), self.awaiting)
+        self.awaiting = ""
         self.transport.close()
 
     def refuse(self) -> None:
@@ -152,8 +170,9 @@ class GuardedHttp(H11Protocol):
             "close one and try again"))
         if self.transport.can_write_eof():
             self.transport.write_eof()  # the client reads the answer, then the end; it closes, we close
-        self.head_timer = self.loop.call_later(LINGER_SECONDS, self.transport.close)
-        logger.debug("refused a connection from %s: it holds %d", peer_host(self.transport), self.count.most)
+        self.deadline = self.loop.call_later(LINGER_SECONDS, self.transport.close)
+        self.faults.warning("refused a connection from %s: it holds %d already "
+                            "(--limit connections_per_address)", peer_host(self.transport), self.count.most)
 
 
 class GuardedWebSocket(WebSocketsSansIOProtocol):
@@ -172,7 +191,9 @@ def protocols(limits: Limits) -> tuple[type[GuardedHttp], type[GuardedWebSocket]
 
     class Http(GuardedHttp):
         count = shared
+        faults = FaultLog(logger, limits.client_fault_logs_per_minute)
         header_seconds = limits.header_seconds
+        body_seconds = limits.body_seconds
 
     class WebSocket(GuardedWebSocket):
         count = shared
