@@ -31,10 +31,10 @@ def _timed(phase, info):
     if phase == "start":
         _began[0] = time.monotonic()
     else:
-        _pauses.append((_began[0], time.monotonic() - _began[0], info["generation"]))
+        _pauses.append((_began[0], time.monotonic() - _began[0], info["generation"], info["collected"]))
 def _write():
     with open(os.environ["{PAUSES_ENV}"], "w") as out:
-        out.writelines(f"{{began:.6f}} {{took:.6f}} {{generation}}\\n" for began, took, generation in _pauses)
+        out.writelines(f"{{b:.6f}} {{t:.6f}} {{g}} {{c}}\\n" for b, t, g, c in _pauses)
 gc.callbacks.append(_timed)
 atexit.register(_write)
 # uvicorn raises the SIGTERM it caught again once it has shut down: exit then, running atexit.
@@ -44,7 +44,8 @@ sys.exit(main())
 """
 """``python -c`` this, then ``serve …``: ``parlour serve`` with every collection it makes timed and
 written at exit to the file named by ``PARLOUR_BENCH_GC_PAUSES`` (one line each: when it began on
-the monotonic clock, which every process of the machine shares, its seconds, its generation). It
+the monotonic clock, which every process of the machine shares, its seconds, its generation, the
+objects it freed). It
 needs nothing from the server's own code, so a checkout from before any change is measured alike."""
 
 
@@ -53,6 +54,7 @@ class Pause:
     began: float
     seconds: float
     generation: int
+    collected: int
 
 
 def start_server(
@@ -106,8 +108,8 @@ def read_pauses(path: Path) -> list[Pause] | None:
         lines = path.read_text().splitlines()
     except OSError:
         return None
-    return [Pause(float(began), float(seconds), int(generation))
-            for began, seconds, generation in (line.split() for line in lines)]
+    return [Pause(float(began), float(seconds), int(generation), int(collected))
+            for began, seconds, generation, collected in (line.split() for line in lines)]
 
 
 def supports_limits(source: Path | None) -> bool:
