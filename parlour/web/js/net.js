@@ -41,7 +41,13 @@ export const api = {
     gamesAnswer ??= request("GET", "/api/games");
     return gamesAnswer;
   },
-  matches: (all = false) => request("GET", all ? "/api/matches?all=true" : "/api/matches"),
+  // One page of the list, newest first: open and running matches, finished ones too when asked;
+  // the answer's `next` (null on the last page) is the cursor of the page after it.
+  matches: (finished = false, cursor = null) => {
+    const query = new URLSearchParams({ status: finished ? "open,running,over" : "open,running" });
+    if (cursor) query.set("cursor", cursor);
+    return request("GET", `/api/matches?${query}`);
+  },
   match: (id) => request("GET", `/api/matches/${encodeURIComponent(id)}`),
   create: (body) => request("POST", "/api/matches", body),
   join: (id, body) => request("POST", `/api/matches/${encodeURIComponent(id)}/join`, body),
