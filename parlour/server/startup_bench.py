@@ -110,11 +110,13 @@ async def store_matches(path: Path, count: int, seed: int = 13) -> None:
         await store.close()
 
 
-def stored_count(path: Path) -> int:
+def stored_count(path: Path) -> tuple[int, str | None]:
+    """How many matches the file holds, and the id of a finished one."""
     db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
     try:
         (count,) = db.execute("SELECT COUNT(*) FROM matches").fetchone()
-        return int(count)
+        finished = db.execute("SELECT id FROM matches WHERE status = 'over' LIMIT 1").fetchone()
+        return int(count), None if finished is None else str(finished[0])
     finally:
         db.close()
 
@@ -125,7 +127,7 @@ def run_startup(count: int, keep: Path | None, source: Path | None) -> int:
     with tempfile.TemporaryDirectory(prefix="parlour-startup-") as directory:
         path = keep if keep is not None else Path(directory) / "startup.sqlite3"
         if path.exists():
-            found = stored_count(path)
+            found, _ = stored_count(path)
             if found != count:
                 print(f"parlour bench server: {path} holds {found:,} matches, not {count:,}; give another "
                       f"--keep file", file=sys.stderr)
@@ -142,13 +144,13 @@ def run_startup(count: int, keep: Path | None, source: Path | None) -> int:
 
 
 def measure_start(directory: Path, path: Path, count: int, source: Path | None) -> None:
+    _, finished = stored_count(path)
     began = time.monotonic()
     process, base = start_server(directory, source, db=path, start_seconds=START_SECONDS)
     ready = time.monotonic() - began
     try:
         sizes = memory(process.pid)
-        status, answer = call(base, "GET", "/api/matches")
-        listed = len(answer.get("matches", [])) if isinstance(answer, dict) else 0
+        asked = probe(base, finished)
     finally:
         stop_server(process)
     seconds, resident = TARGETS.get(count, (None, None))
@@ -157,10 +159,26 @@ def measure_start(directory: Path, path: Path, count: int, source: Path | None) 
           + (f"; target under {seconds:g} s: {verdict(ready < seconds)}" if seconds else ""))
     print(f"  resident at READY (VmRSS): {rss / 2**20:,.0f} MB; peak (VmHWM): {peak / 2**20:,.0f} MB"
           + (f"; target under {resident / 2**20:,.0f} MB: {verdict(rss < resident)}" if resident else ""))
-    print(f"  GET /api/matches then: HTTP {status}, {listed} matches on the page")
+    for line in asked:
+        print(f"  {line}")
     if count not in TARGETS:
         print("  (the targets: 100,000 matches ready in under 5 s with under 400 MB resident; "
               "10,000 in under 1 s)")
+
+
+def probe(base: str, finished: str | None) -> list[str]:
+    """The lobby's first page and one finished match, asked of the server once it is ready."""
+    status, answer = call(base, "GET", "/api/matches")
+    listed = len(answer.get("matches", [])) if isinstance(answer, dict) else 0
+    lines = [f"GET /api/matches then: HTTP {status}, {listed} matches on the page"]
+    if finished is not None:
+        asked = time.monotonic()
+        status, answer = call(base, "GET", f"/api/matches/{finished}")
+        took = time.monotonic() - asked
+        shown = answer.get("match", {}).get("status") if isinstance(answer, dict) else None
+        lines.append(f"a finished match, GET /api/matches/{finished}: HTTP {status}, status {shown}, "
+                     f"{took * 1000:.0f} ms")
+    return lines
 
 
 def verdict(met: bool) -> str:

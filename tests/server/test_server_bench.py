@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import re
+import sqlite3
 import subprocess
 import sys
+from pathlib import Path
 
 from server_process import ROOT
 
@@ -22,9 +25,63 @@ def test_a_short_server_bench_prints_its_figures() -> None:
     assert "connections lost: 0" in result.stdout, result.stdout
 
 
+def bench_server(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "parlour.cli", "bench", "server", *args],
+        cwd=ROOT, capture_output=True, text=True, stdin=subprocess.DEVNULL, check=False, timeout=300,
+    )
+
+
 def test_bad_arguments_exit_with_status_2() -> None:
-    for args in (["--matches", "0"], ["--think", "-1"], ["--game", "chess"], ["--seconds", "x"]):
-        assert bench.main(args) == 2
+    for args in (["--matches", "0"], ["--think", "-1"], ["--game", "chess"], ["--seconds", "x"],
+                 ["--startup", "0"], ["--keep", "x.sqlite3"], ["--startup", "5", "--flood"],
+                 ["--source", "/nonexistent"]):
+        assert bench.main(args) == 2, args
+
+
+def test_startup_bench_stores_the_matches_and_starts_the_server_on_them(tmp_path: Path) -> None:
+    kept = tmp_path / "kept.sqlite3"
+    result = bench_server("--startup", "300", "--keep", str(kept))
+    assert result.returncode == 0, result.stdout + result.stderr
+    out = result.stdout
+    assert "300 matches stored" in out, out
+    assert re.search(r"ready after \d+\.\d+ s", out), out
+    assert re.search(r"resident at READY \(VmRSS\): \d+ MB; peak \(VmHWM\): \d+ MB", out), out
+    listed = re.search(r"GET /api/matches then: HTTP 200, (\d+) matches on the page", out)
+    assert listed is not None, out
+    assert int(listed.group(1)) > 0, out
+    assert re.search(r"a finished match, GET /api/matches/\S+: HTTP 200, status over", out), out
+    db = sqlite3.connect(kept)
+    statuses = dict(db.execute("SELECT status, COUNT(*) FROM matches GROUP BY status").fetchall())
+    (longest,) = db.execute("SELECT MAX(version) FROM events").fetchone()
+    db.close()
+    assert set(statuses) == {"over", "running"}, statuses
+    assert sum(statuses.values()) == 300, statuses
+    assert statuses["over"] > statuses["running"], statuses  # 90 % finished
+    assert longest == 50, longest  # Lines of Action with a move limit of 50 plies
+
+    again = bench_server("--startup", "300", "--keep", str(kept))
+    assert again.returncode == 0, again.stdout + again.stderr
+    assert "reusing" in again.stdout, again.stdout
+    other = bench_server("--startup", "301", "--keep", str(kept))
+    assert other.returncode == 2, other.stdout + other.stderr
+    assert "holds 300 matches, not 301" in other.stderr, other.stderr
+
+
+def test_flood_bench_measures_with_and_without_the_flooder_which_is_refused() -> None:
+    result = bench_server("--flood", "--matches", "2", "--seconds", "1", "--warmup", "0.3", "--think", "0.05")
+    assert result.returncode == 0, result.stdout + result.stderr
+    out = result.stdout
+    assert " without a flooder:" in out, out
+    assert " with a flooder on 127.0.0.2:" in out, out
+    assert out.count("action -> broadcast to the opponent: median") == 2, out
+    refused = re.search(r"the flooder \(4 connections from 127\.0\.0\.2\): ([\d,]+) requests, "
+                        r"([\d,]+) refused with 429", out)
+    assert refused is not None, out
+    # The server keeps its default limits: a client creating matches at full speed is refused.
+    assert int(refused.group(2).replace(",", "")) > 0, out
+    assert "p99 beside the flooder / without:" in out, out
+    assert "collector pauses:" in out, out
 
 
 def test_a_short_traffic_bench_counts_what_one_seat_receives() -> None:
