@@ -20,6 +20,7 @@ import sqlite3
 import threading
 import time
 from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Final, Generic, Literal, Protocol, TypeVar
@@ -218,6 +219,8 @@ class SQLiteStore:
         except BaseException:
             self.db.close()
             raise
+        # As many reading threads as connections: a read waits for a thread, never holds one idle.
+        self._reading = ThreadPoolExecutor(self.READERS, thread_name_prefix="sqlite reader")
         self._readers: queue.SimpleQueue[sqlite3.Connection] = queue.SimpleQueue()
         for _ in range(self.READERS):
             reader = _connect(self.path)
@@ -320,6 +323,7 @@ class SQLiteStore:
         await asyncio.to_thread(self._writer.join)
         self._stop.set()
         await asyncio.to_thread(self._checkpointer.join)
+        await asyncio.to_thread(self._reading.shutdown)
         for _ in range(self.READERS):
             self._readers.get().close()
         self.db.close()
@@ -327,7 +331,7 @@ class SQLiteStore:
     # --- the threads ---
 
     async def _read(self, work: Callable[[sqlite3.Connection], T]) -> T:
-        return await asyncio.to_thread(self._run_read, work)
+        return await asyncio.get_running_loop().run_in_executor(self._reading, self._run_read, work)
 
     def _run_read(self, work: Callable[[sqlite3.Connection], T]) -> T:
         db = self._readers.get()
@@ -442,6 +446,9 @@ class SQLiteStore:
     def _checkpoint(self) -> None:
         """Passive checkpoints every few seconds while commits go on, a truncating one once idle."""
         db = _connect(self.path)
+        # Never wait: a truncating checkpoint holds the write lock while it waits for readers, and
+        # the server's writer would wait behind it; busy, it copies what it can and tries again.
+        db.execute("PRAGMA busy_timeout=0")
         done = self._commits  # commits already in the database file
         passive = time.monotonic()
         try:
@@ -729,6 +736,9 @@ def _migrate(db: sqlite3.Connection) -> None:
         seats.setdefault(match_id, []).append(kind)
     progress = []
     matches = db.execute("SELECT id, created, game, players, options, seed, start FROM matches").fetchall()
+    log.warning("migrating the database to schema %d: replaying %d matches, once", SCHEMA_VERSION,
+                len(matches))
+    began = time.monotonic()
     for match_id, created, game, players, options, seed, start in matches:
         actions = _actions(db, match_id)
         (updated,) = db.execute("SELECT MAX(created) FROM events WHERE match_id = ?", (match_id,)).fetchone()
@@ -738,6 +748,7 @@ def _migrate(db: sqlite3.Connection) -> None:
         )
         progress.append((match_id, found))
     _store_progress(db, progress)
+    log.warning("migrated %d matches in %.1f s", len(matches), time.monotonic() - began)
 
 
 def replayed_progress(
