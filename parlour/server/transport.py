@@ -101,6 +101,7 @@ class GuardedHttp(H11Protocol):
                  _loop: asyncio.AbstractEventLoop | None = None) -> None:
         super().__init__(config, server_state, app_state, _loop)
         self.refused = False
+        self.upgraded = False
         self.deadline: asyncio.TimerHandle | None = None
         self.awaiting = ""
         """What the deadline waits for: "head", "body" or "" (nothing)."""
@@ -124,12 +125,21 @@ class GuardedHttp(H11Protocol):
 
     def handle_events(self) -> None:
         super().handle_events()
+        if self.upgraded:
+            return
         state = self.conn.their_state
         if state is h11.SEND_BODY:  # a head came, its body is on its way
             if self.awaiting != "body":
                 self.expect("body")
         elif state is not h11.IDLE:  # the whole request came, or an upgrade, or the end
             self.expect("")
+
+    def handle_websocket_upgrade(self, event: h11.Request) -> None:
+        # The transport now belongs to a WebSocket protocol: this request's deadline is no longer
+        # this object's business (h11 still thinks the request's empty body is on its way).
+        self.expect("")
+        self.upgraded = True
+        super().handle_websocket_upgrade(event)
 
     def connection_lost(self, exc: Exception | None) -> None:
         self.expect("")

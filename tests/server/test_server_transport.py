@@ -190,6 +190,16 @@ async def websocket(server: Server, match_id: str) -> ClientConnection:
     return sock
 
 
+async def answers_ping(sock: ClientConnection) -> None:
+    """The spectator's socket still works: its ping is answered (after the updates it was sent)."""
+    await sock.send(json.dumps({"type": "ping", "id": "still there?"}))
+    while True:
+        answer = json.loads(await asyncio.wait_for(sock.recv(), WAIT))
+        if answer["type"] != "update":
+            break
+    assert answer == {"type": "pong", "id": "still there?"}, answer
+
+
 async def refused_websocket(server: Server, match_id: str) -> None:
     with pytest.raises(InvalidStatus) as refused:
         await websocket(server, match_id)
@@ -247,7 +257,7 @@ async def test_one_address_holds_at_most_its_connections_while_others_play_on(
     tmp_path: Path, clients: list[Client]
 ) -> None:
     server = Server(tmp_path, limits={"connections_per_address": CAP, "keep_alive_seconds": 600,
-                                      "header_seconds": 600, "hello_seconds": 600}).start()
+                                      "header_seconds": 1, "body_seconds": 1, "hello_seconds": 600}).start()
     held_http: list[http.client.HTTPConnection] = []
     held_ws: list[ClientConnection] = []
     try:
@@ -262,6 +272,12 @@ async def test_one_address_holds_at_most_its_connections_while_others_play_on(
         assert error["message"], error
         await refused_websocket(server, match_id)
         await game.move()  # another address is not held back
+
+        # A request's deadlines (1 s here) end at the upgrade: WebSockets live on past them.
+        await asyncio.sleep(2)
+        for sock in held_ws:
+            await answers_ping(sock)
+        await game.move()
 
         # Closing gives places back, HTTP and WebSocket alike.
         held_http.pop().close()
