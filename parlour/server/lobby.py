@@ -300,6 +300,7 @@ class Lobby:
         if opens:
             self.waiting[row.id] = address
         match.start()
+        collector.settled()
         return match, join, token
 
     def _check_room(self, address: str) -> None:

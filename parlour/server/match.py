@@ -178,6 +178,7 @@ class Match:
             row.progress = progress_of(self.state, row.seats)
         self.progress: Progress = row.progress
         self.present = [0] * row.players
+        self.seating = asyncio.Lock()
         self.queue: asyncio.Queue[_Submission | None] = asyncio.Queue()
         self.writer: asyncio.Task[None] | None = None
         self.thinking: dict[int, asyncio.Task[None]] = {}
@@ -319,6 +320,10 @@ class Match:
 
     async def claim(self, seat: int | None, name: str | None) -> tuple[int, str]:
         """Gives a seat to a person: (seat, secret token). ``ProtocolError`` if it cannot."""
+        async with self.seating:  # one claim or expiry at a time: each stores the seats' status
+            return await self._claim(seat, name)
+
+    async def _claim(self, seat: int | None, name: str | None) -> tuple[int, str]:
         closed = self.closed_error()
         if closed is not None:
             raise closed
@@ -358,9 +363,12 @@ class Match:
 
     async def expire(self) -> None:
         """Nobody filled the match in time: it is stored as expired, and joining it answers so."""
-        progress = replace(self.progress, status="expired", updated=time.time())
-        await self.store.set_progress(self.id, progress)
-        self._set_progress(progress)
+        async with self.seating:
+            if self.status != "open":  # the last seat was taken meanwhile
+                return
+            progress = replace(self.progress, status="expired", updated=time.time())
+            await self.store.set_progress(self.id, progress)
+            self._set_progress(progress)
         await self.pubsub.publish(self.channel, {"kind": "seats"})
 
     async def arrive(self, seat: int) -> None:

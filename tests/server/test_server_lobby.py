@@ -158,7 +158,8 @@ def test_a_body_over_the_limit_is_refused_without_reading_the_rest(server: Serve
                 break
             received += more
         answer = received.decode(errors="replace")
-    assert answer.startswith("HTTP/1.1 400"), answer[:200]
+    assert answer.startswith("HTTP/1.1 413"), answer[:200]
+    assert '"too_large"' in answer
     assert "the body is longer than" in answer
 
 
