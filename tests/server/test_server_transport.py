@@ -13,7 +13,7 @@ import asyncio
 import contextlib
 import http.client
 import json
-import select
+import selectors
 import socket
 import time
 from pathlib import Path
@@ -49,19 +49,22 @@ def read_to_end(sockets: list[socket.socket], seconds: float) -> tuple[dict[sock
     """What each socket received until the server closed it, and how many were still open after
     ``seconds`` (a bound: they are expected to close well before)."""
     received = {sock: b"" for sock in sockets}
-    open_ones = set(sockets)
     deadline = time.monotonic() + seconds
-    while open_ones and time.monotonic() < deadline:
-        ready, _, _ = select.select(list(open_ones), [], [], max(0.0, deadline - time.monotonic()))
-        for sock in ready:
-            try:
-                chunk = sock.recv(65536)
-            except ConnectionResetError:
-                chunk = b""
-            received[sock] += chunk
-            if not chunk:
-                open_ones.discard(sock)
-    return received, len(open_ones)
+    with selectors.DefaultSelector() as waiting:  # not select(): descriptors may pass 1024
+        for sock in sockets:
+            waiting.register(sock, selectors.EVENT_READ)
+        while waiting.get_map() and time.monotonic() < deadline:
+            for key, _ in waiting.select(max(0.0, deadline - time.monotonic())):
+                sock = key.fileobj
+                assert isinstance(sock, socket.socket)
+                try:
+                    chunk = sock.recv(65536)
+                except ConnectionResetError:
+                    chunk = b""
+                received[sock] += chunk
+                if not chunk:
+                    waiting.unregister(sock)
+        return received, len(waiting.get_map())
 
 
 GET = b"GET /api/games HTTP/1.1\r\nHost: parlour\r\n\r\n"
