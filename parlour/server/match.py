@@ -170,7 +170,6 @@ class Match:
         self.on_status = on_status
         self.read_only = read_only
         self.channel = f"match:{row.id}"
-        self.seat_names = seat_names_of(row)
         self._state: State | None = None
         self._events: list[Event] = []
         if row.progress is None:  # a row that never had its progress stored: work it out now
@@ -179,7 +178,8 @@ class Match:
         self.progress: Progress = row.progress
         self.present = [0] * row.players
         self.seating = asyncio.Lock()
-        self.queue: asyncio.Queue[_Submission | None] = asyncio.Queue()
+        self._queue: asyncio.Queue[_Submission | None] | None = None
+        """The writer's work; made with the writer (most loaded matches wait for a person)."""
         self.writer: asyncio.Task[None] | None = None
         self.thinking: dict[int, asyncio.Task[None]] = {}
         """Bot decisions under way, by the version they decide at."""
@@ -187,6 +187,10 @@ class Match:
         """The latest event's ``update`` by seat; emptied when an event is added (it holds no seats)."""
 
     # --- the state, replayed on first use ------------------------------------------------------
+
+    @functools.cached_property
+    def seat_names(self) -> tuple[str, ...]:
+        return seat_names_of(self.row)
 
     @property
     def state(self) -> State:
@@ -400,12 +404,15 @@ class Match:
 
     def _wake_writer(self) -> None:
         """Starts the writer if need be, and has it settle (resolve chance, wake a bot)."""
-        self._ensure_writer()
-        self.queue.put_nowait(_SETTLE)
+        self._writer_queue().put_nowait(_SETTLE)
 
-    def _ensure_writer(self) -> None:
+    def _writer_queue(self) -> asyncio.Queue[_Submission | None]:
+        """The writer's queue, the writer started if need be."""
+        if self._queue is None:
+            self._queue = asyncio.Queue()
         if self.writer is None:
-            self.writer = asyncio.create_task(self._write(), name=f"match {self.id}")
+            self.writer = asyncio.create_task(self._write(self._queue), name=f"match {self.id}")
+        return self._queue
 
     async def stop(self) -> None:
         for task in [*self.thinking.values(), self.writer]:
@@ -420,14 +427,13 @@ class Match:
         """Queues an action for the writer; ``None`` once it is stored and published, else why not."""
         if self.status in ("over", "expired") or self.read_only:
             return ProtocolError("game_over", "the game is over")
-        self._ensure_writer()
         reply: asyncio.Future[ProtocolError | None] = asyncio.get_running_loop().create_future()
-        self.queue.put_nowait(_Submission(seat, text, version, reply))
+        self._writer_queue().put_nowait(_Submission(seat, text, version, reply))
         return await reply
 
-    async def _write(self) -> None:
+    async def _write(self, queue: asyncio.Queue[_Submission | None]) -> None:
         while True:
-            submission = await self.queue.get()
+            submission = await queue.get()
             error = None
             try:
                 if submission is not None:
@@ -444,12 +450,13 @@ class Match:
                     log.exception("match %s: resolving chance or waking a bot failed", self.id)
             if self.status == "over":
                 self.writer = None
-                self._fail_queued()
+                self._fail_queued(queue)
                 return
 
-    def _fail_queued(self) -> None:
-        while not self.queue.empty():
-            queued = self.queue.get_nowait()
+    @staticmethod
+    def _fail_queued(queue: asyncio.Queue[_Submission | None]) -> None:
+        while not queue.empty():
+            queued = queue.get_nowait()
             if queued is not None and not queued.reply.done():
                 queued.reply.set_result(ProtocolError("game_over", "the game is over"))
 
