@@ -3,6 +3,7 @@ the connection still works. Then Hypothesis throws random frames at a live serve
 
 from __future__ import annotations
 
+import http.client as http_client
 import json
 import socket
 from typing import Any
@@ -163,6 +164,71 @@ async def test_open_match_and_unknown_match(server: Server, clients: list[Client
     assert nowhere.socket.close_code == 4404
 
 
+# --- the HTTP side: every API answer is JSON, and /static holds only the client's files ------------
+
+
+def http(server: Server, method: str, path: str) -> tuple[int, dict[str, str], bytes]:
+    """(status, headers with lower-case names, body) of a request without a body."""
+    host, port = server.base.removeprefix("http://").rsplit(":", 1)
+    connection = http_client.HTTPConnection(host, int(port), timeout=WAIT)
+    try:
+        connection.request(method, path)
+        answer = connection.getresponse()
+        return answer.status, {k.lower(): v for k, v in answer.getheaders()}, answer.read()
+    finally:
+        connection.close()
+
+
+@pytest.mark.parametrize("path", ["/api/nothing", "/api", "/api/matches/x/y/z", "/api/games/loa"])
+def test_an_unknown_api_address_answers_the_json_error(server: Server, path: str) -> None:
+    status, headers, body = http(server, "GET", path)
+    assert status == 404, body
+    assert headers["content-type"] == "application/json", headers
+    error = json.loads(body)["error"]
+    assert error["code"] == "not_found", error
+    assert error["message"], error
+
+
+@pytest.mark.parametrize(("method", "path", "allowed"), [
+    ("DELETE", "/api/matches", {"GET", "POST"}),
+    ("PUT", "/api/matches", {"GET", "POST"}),
+    ("GET", "/api/matches/x/join", {"POST"}),
+    ("POST", "/api/games", {"GET"}),
+    ("POST", "/", {"GET"}),
+])
+def test_a_wrong_method_answers_the_json_error_with_allow(
+    server: Server, method: str, path: str, allowed: set[str]
+) -> None:
+    status, headers, body = http(server, method, path)
+    assert status == 405, body
+    assert headers["content-type"] == "application/json", headers
+    assert json.loads(body)["error"]["code"] == "method_not_allowed", body
+    assert {name.strip() for name in headers["allow"].split(",")} - {"HEAD"} == allowed, headers
+
+
+def test_a_missing_page_stays_a_page(server: Server) -> None:
+    status, headers, _ = http(server, "GET", "/no-such-page")
+    assert status == 404
+    assert headers["content-type"].startswith("text/plain"), headers
+
+
+@pytest.mark.parametrize("path", [
+    "/static/__init__.py", "/static/__pycache__/__init__.cpython-311.pyc", "/static/js/../__init__.py",
+    "/static/js", "/static/.hidden.js", "/static/nothing.py",
+])
+def test_static_serves_only_the_clients_files(server: Server, path: str) -> None:
+    status, _, body = http(server, "GET", path)
+    assert status == 404, (path, body[:200])
+
+
+def test_static_serves_the_clients_files(server: Server) -> None:
+    for path, kind in [("/static/js/page.js", "javascript"), ("/static/css/parlour.css", "text/css"),
+                       ("/static/favicon.svg", "image/svg+xml")]:
+        status, headers, _ = http(server, "GET", path)
+        assert status == 200, path
+        assert kind in headers["content-type"], (path, headers)
+
+
 # --- Hypothesis: random frames at a live server --------------------------------------------------
 
 JSON = st.recursive(
@@ -218,7 +284,7 @@ class Fuzzed:
         """Everything up to the pong for a fresh ping: the connection still answers."""
         self.pings += 1
         self.send(socket, {"type": "ping", "id": self.pings})
-        got = []
+        got: list[dict[str, Any]] = []
         while True:
             frame = socket.recv(WAIT)
             message = json.loads(frame)

@@ -1,0 +1,427 @@
+"""The server's limits (docs/operations.md): rates per address, request bodies, the WebSocket's
+message rate and hello deadline, text frames that are not UTF-8, and the budget of log lines about
+clients' faults. Each test starts a server of its own with the limit it tests set tight.
+
+Every wait is bounded and fails with a message; nothing asserts on time. Rates are set so slow
+(a token an hour) that no token comes back while a test runs.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import http.client
+import json
+import os
+import re
+import select
+import socket
+import struct
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from server_helpers import Client, open_client
+from server_process import WAIT, Server
+from websockets.exceptions import ConnectionClosed
+
+ASYNC = pytest.mark.asyncio(loop_scope="session")
+SLOW = 1 / 60
+"""A rate of one a minute's sixtieth: one token an hour, so none comes back during a test."""
+
+
+def start(tmp_path: Path, **limits: float) -> Server:
+    return Server(tmp_path, limits=limits).start()
+
+
+def address(server: Server) -> tuple[str, int]:
+    host, port = server.base.removeprefix("http://").rsplit(":", 1)
+    return host, int(port)
+
+
+def call(server: Server, method: str, path: str, body: Any = None,
+         source: str = "127.0.0.1") -> tuple[int, dict[str, str], Any]:
+    """(status, headers, decoded JSON answer) of one request made from the address ``source``
+    (any 127.x.y.z reaches the server on Linux: another client address for the per-address limits)."""
+    host, port = address(server)
+    connection = http.client.HTTPConnection(host, port, timeout=WAIT, source_address=(source, 0))
+    try:
+        data = None if body is None else json.dumps(body).encode()
+        connection.request(method, path, body=data, headers={"Content-Type": "application/json"})
+        answer = connection.getresponse()
+        text = answer.read()
+        headers = {name.lower(): value for name, value in answer.getheaders()}
+    finally:
+        connection.close()
+    try:
+        return answer.status, headers, json.loads(text)
+    except ValueError:
+        return answer.status, headers, text.decode(errors="replace")
+
+
+def assert_rate_limited(status: int, headers: dict[str, str], answer: Any) -> None:
+    assert status == 429, (status, answer)
+    assert answer["error"]["code"] == "rate_limited", answer
+    retry = headers.get("retry-after", "")
+    assert retry.isdigit(), headers  # whole seconds
+    assert int(retry) >= 1, headers
+    assert answer["error"]["retry_after"] == int(retry), answer
+    assert f"try again in {retry} s" in answer["error"]["message"], answer
+
+
+# --- rates per address ------------------------------------------------------------------------------
+
+
+def test_creating_matches_is_rate_limited_per_address(tmp_path: Path) -> None:
+    server = start(tmp_path, create_burst=3, create_per_minute=SLOW)
+    try:
+        for _ in range(3):
+            status, _, answer = call(server, "POST", "/api/matches", {"game": "loa"})
+            assert status == 201, answer
+        before = call(server, "GET", "/api/matches")[2]["matches"]
+        assert_rate_limited(*call(server, "POST", "/api/matches", {"game": "loa"}))
+        # Refused before anything is read or stored, bad requests included.
+        assert_rate_limited(*call(server, "POST", "/api/matches", {"game": "nothing"}))
+        assert call(server, "GET", "/api/matches")[2]["matches"] == before
+        # Another address has a bucket of its own.
+        status, _, answer = call(server, "POST", "/api/matches", {"game": "loa"}, source="127.0.0.2")
+        assert status == 201, answer
+    finally:
+        server.stop()
+
+
+@ASYNC
+async def test_joining_seats_is_rate_limited_per_address_over_http_and_websocket(
+    tmp_path: Path, clients: list[Client]
+) -> None:
+    server = start(tmp_path, join_burst=1, join_per_minute=SLOW)
+    try:
+        first, second = (server.create(game="loa")["match"]["id"] for _ in range(2))
+        assert call(server, "POST", f"/api/matches/{first}/join", {})[0] == 200
+        assert_rate_limited(*call(server, "POST", f"/api/matches/{second}/join", {}))
+        # Over the WebSocket the same bucket: an error, and the connection goes on.
+        socket = await open_client(clients, server, second, "joiner")
+        await socket.send({"type": "join", "id": 1})
+        error = await socket.error("rate_limited")
+        assert error["id"] == 1, error
+        assert error["retry_after"] >= 1, error
+        await socket.ping()
+        assert [seat["kind"] for seat in server.summary(second)["seats"]] == ["open", "open"]
+        # Another address still joins.
+        status, _, answer = call(server, "POST", f"/api/matches/{second}/join", {}, source="127.0.0.2")
+        assert status == 200, answer
+    finally:
+        server.stop()
+
+
+# --- request bodies ---------------------------------------------------------------------------------
+
+HUGE = 100 * 1024 * 1024
+PIECE = b"x" * (1024 * 1024)
+
+
+def read_answer(received: bytearray) -> tuple[int, Any] | None:
+    """The (status, JSON body) of a complete HTTP answer in ``received``, or ``None`` while incomplete."""
+    head, found, rest = bytes(received).partition(b"\r\n\r\n")
+    if not found:
+        return None
+    length = re.search(rb"(?im)^content-length:\s*(\d+)", head)
+    assert length is not None, head
+    if len(rest) < int(length.group(1)):
+        return None
+    status = int(head.split()[1])
+    return status, json.loads(rest[: int(length.group(1))])
+
+
+def post_huge(server: Server, chunked: bool) -> tuple[int, Any]:
+    """POSTs a 100 MB body (its length declared, or chunked without one), sending until the whole
+    body is sent or the server has answered, and returns that answer."""
+    sock = socket.create_connection(address(server), timeout=WAIT)
+    try:
+        framing = b"Transfer-Encoding: chunked" if chunked else b"Content-Length: %d" % HUGE
+        sock.sendall(b"POST /api/matches HTTP/1.1\r\nHost: test\r\nContent-Type: application/json\r\n"
+                     + framing + b"\r\n\r\n")
+        piece = b"%x\r\n%s\r\n" % (len(PIECE), PIECE) if chunked else PIECE
+        pending, sent, received = memoryview(piece), 0, bytearray()
+        deadline = time.monotonic() + 4 * WAIT
+        while time.monotonic() < deadline:
+            writing = [sock] if sent < HUGE else []
+            readable, writable, _ = select.select([sock], writing, [], WAIT)
+            if readable:
+                more = sock.recv(65536)
+                assert more, f"the server closed the connection without an answer: {bytes(received)[:200]!r}"
+                received += more
+                answer = read_answer(received)
+                if answer is not None:
+                    return answer
+            if writable:
+                pending = pending[sock.send(pending):]
+                if not pending:
+                    sent += len(PIECE)
+                    pending = memoryview(piece if sent < HUGE else b"0\r\n\r\n" if chunked else b"")
+        raise AssertionError(f"no answer to a {HUGE} byte body ({sent} bytes sent)")
+    finally:
+        sock.close()
+
+
+def peak_memory(server: Server) -> int:
+    """The server process's peak resident memory (``VmHWM``), in bytes."""
+    assert server.process is not None
+    status = Path(f"/proc/{server.process.pid}/status").read_text()
+    found = re.search(r"^VmHWM:\s+(\d+) kB", status, re.MULTILINE)
+    assert found is not None, status
+    return int(found.group(1)) * 1024
+
+
+def test_a_declared_length_over_the_limit_is_refused_before_the_body_is_sent(tmp_path: Path) -> None:
+    server = start(tmp_path)
+    try:
+        with socket.create_connection(address(server), timeout=WAIT) as sock:
+            sock.sendall(b"POST /api/matches HTTP/1.1\r\nHost: test\r\nContent-Type: application/json\r\n"
+                         b"Content-Length: 100000000\r\n\r\n")  # and not a byte of the body
+            received = bytearray()
+            answer = None
+            while answer is None:
+                try:
+                    more = sock.recv(65536)
+                except TimeoutError:
+                    raise AssertionError(f"no answer in {WAIT} s: the server waits for the body") from None
+                assert more, "closed without an answer"
+                received += more
+                answer = read_answer(received)
+        status, body = answer
+        assert status == 413, body
+        assert body["error"]["code"] == "too_large", body
+        assert body["error"]["message"] == "the body is longer than 65536 bytes", body
+        # The connection was not spoiled for others: the server answers.
+        assert call(server, "GET", "/api/games")[0] == 200
+    finally:
+        server.stop()
+
+
+@pytest.mark.slow
+def test_ten_huge_bodies_at_once_are_refused_without_being_held(tmp_path: Path) -> None:
+    """10 concurrent 100 MB bodies (half with their length, half chunked): each refused with the
+    JSON error, and the server's peak memory stays far below even one of them."""
+    server = start(tmp_path)
+    try:
+        answers: list[tuple[int, Any] | BaseException] = []
+
+        def post(chunked: bool) -> None:
+            try:
+                answers.append(post_huge(server, chunked))
+            except BaseException as error:
+                answers.append(error)
+
+        threads = [threading.Thread(target=post, args=(index % 2 == 1,)) for index in range(10)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(8 * WAIT)
+        assert len(answers) == 10, answers
+        for answer in answers:
+            assert not isinstance(answer, BaseException), answer
+            status, body = answer
+            assert (status, body["error"]["code"]) == (413, "too_large"), answer
+        peak = peak_memory(server)
+        assert peak < 200 * 1024 * 1024, f"the server's memory peaked at {peak / 2**20:.0f} MB"
+    finally:
+        server.stop()
+
+
+# --- the WebSocket: a message rate, a hello deadline --------------------------------------------------
+
+
+async def closed(client: Client) -> None:
+    try:
+        await asyncio.wait_for(client.socket.wait_closed(), WAIT)
+    except TimeoutError:
+        raise AssertionError(f"{client.label}: still open after {WAIT} s") from None
+
+
+@ASYNC
+async def test_messages_over_the_rate_are_refused_and_a_flood_is_closed(
+    tmp_path: Path, clients: list[Client]
+) -> None:
+    server = start(tmp_path, message_burst=5, messages_per_second=SLOW)
+    try:
+        match_id = server.create(game="loa")["match"]["id"]
+        calm = await open_client(clients, server, match_id, "calm")
+        for index in range(5):
+            await calm.send({"type": "ping", "id": index})
+            await calm.expect("pong", id=index)
+        await calm.send({"type": "ping", "id": "one too many"})
+        error = await calm.error("rate_limited")
+        assert error["retry_after"] >= 1, error
+        assert "id" not in error, error  # dropped unread
+        # A client that goes on sending over the rate is closed: 3 bursts' worth refused in a row.
+        flood = await open_client(clients, server, match_id, "flood")
+        for index in range(5 + 3 * 5):
+            await flood.send({"type": "ping", "id": index})
+        for index in range(5):
+            await flood.expect("pong", id=index)
+        refused = 0
+        while True:
+            try:
+                message = await flood.receive("rate_limited errors, then the close")
+            except ConnectionClosed:  # what with is checked below
+                break
+            assert message["type"] == "error", message
+            assert message["code"] == "rate_limited", message
+            refused += 1
+        # Errors for the refused messages (those the server sent before it closed: the 15th closes).
+        assert 1 <= refused < 3 * 5, refused
+        await closed(flood)
+        assert flood.socket.close_code == 1008, flood.socket.close_code
+        assert flood.socket.close_reason, "the close says why"
+        assert "closed with 1008" in server.log_text()
+        # The other connection is not affected (its own bucket is empty, which it is told).
+        await calm.send({"type": "ping"})
+        await calm.error("rate_limited")
+    finally:
+        server.stop()
+
+
+@ASYNC
+async def test_a_socket_that_never_says_hello_is_closed(tmp_path: Path, clients: list[Client]) -> None:
+    server = start(tmp_path, hello_seconds=2)
+    try:
+        match_id = server.create(game="loa")["match"]["id"]
+        greeted = await open_client(clients, server, match_id, "greeted")
+        await greeted.hello()
+        silent = await open_client(clients, server, match_id, "silent")
+        # Messages that do not say who one is do not count.
+        await silent.send({"type": "ping", "id": 1})
+        await silent.expect("pong", id=1)
+        await closed(silent)
+        assert silent.socket.close_code == 4408, silent.socket.close_code
+        assert "hello" in (silent.socket.close_reason or ""), silent.socket.close_reason
+        await greeted.ping()  # the deadline has passed, and a client that said hello stays
+    finally:
+        server.stop()
+
+
+# --- text frames that are not UTF-8, and the budget of log lines ----------------------------------------
+
+
+class RawSocket:
+    """A WebSocket spoken by hand on a plain socket, to send what no library sends: a text frame
+    whose bytes are not UTF-8."""
+
+    def __init__(self, server: Server, match_id: str) -> None:
+        host, port = address(server)
+        self.sock = socket.create_connection((host, port), timeout=WAIT)
+        key = base64.b64encode(os.urandom(16)).decode()
+        self.sock.sendall(
+            f"GET /ws/matches/{match_id} HTTP/1.1\r\nHost: {host}:{port}\r\nUpgrade: websocket\r\n"
+            f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n".encode()
+        )
+        self.buffer = b""
+        while b"\r\n\r\n" not in self.buffer:
+            self.buffer += self.recv()
+        head, _, self.buffer = self.buffer.partition(b"\r\n\r\n")
+        assert head.startswith(b"HTTP/1.1 101"), head
+
+    def recv(self) -> bytes:
+        try:
+            more = self.sock.recv(65536)
+        except TimeoutError:
+            raise AssertionError(f"nothing from the server within {WAIT} s") from None
+        assert more, "the server closed the TCP connection"
+        return more
+
+    def send(self, payload: bytes, opcode: int = 1) -> None:
+        """One final frame, masked as a client's must be."""
+        mask = os.urandom(4)
+        size = len(payload)
+        head = bytes([0x80 | opcode])
+        if size < 126:
+            head += bytes([0x80 | size])
+        else:
+            head += bytes([0x80 | 126]) + struct.pack("!H", size)
+        self.sock.sendall(head + mask + bytes(byte ^ mask[index % 4] for index, byte in enumerate(payload)))
+
+    def frame(self) -> tuple[int, bytes]:
+        """The server's next frame: (opcode, payload)."""
+        while len(self.buffer) < 2:
+            self.buffer += self.recv()
+        opcode, size = self.buffer[0] & 0x0F, self.buffer[1] & 0x7F
+        start = 2
+        if size == 126:
+            while len(self.buffer) < 4:
+                self.buffer += self.recv()
+            size, start = struct.unpack("!H", self.buffer[2:4])[0], 4
+        assert size < 127, "no frame of this test is that long"
+        while len(self.buffer) < start + size:
+            self.buffer += self.recv()
+        payload, self.buffer = self.buffer[start:start + size], self.buffer[start + size:]
+        return opcode, payload
+
+    def close_code(self) -> int:
+        """The code of the close frame that comes next (text frames before it are skipped)."""
+        while True:
+            opcode, payload = self.frame()
+            if opcode == 8:
+                return int(struct.unpack("!H", payload[:2])[0])
+
+    def close(self) -> None:
+        self.sock.close()
+
+
+NOT_UTF8 = b'{"type": "ping", "id": "\xff\xfe"}'
+
+
+def log_lines(server: Server, needle: str) -> list[str]:
+    return [line for line in server.log.read_text(errors="replace").splitlines() if needle in line]
+
+
+def test_a_text_frame_that_is_not_utf8_is_closed_with_1007_and_no_traceback(tmp_path: Path) -> None:
+    server = start(tmp_path)
+    try:
+        match_id = server.create(game="loa")["match"]["id"]
+        raw = RawSocket(server, match_id)
+        raw.send(b'{"type": "ping", "id": 1}')
+        opcode, payload = raw.frame()
+        assert (opcode, json.loads(payload)) == (1, {"type": "pong", "id": 1})
+        raw.send(NOT_UTF8)
+        assert raw.close_code() == 1007
+        raw.close()
+        # One line says so, with the client's address and the match; no traceback.
+        deadline = time.monotonic() + WAIT
+        while not log_lines(server, "not UTF-8") and time.monotonic() < deadline:
+            time.sleep(0.05)
+        lines = log_lines(server, "not UTF-8")
+        assert len(lines) == 1, server.log_text()
+        assert "127.0.0.1" in lines[0], lines
+        assert match_id in lines[0], lines
+        assert "Traceback" not in server.log.read_text(), server.log_text()
+        assert "Invalid UTF-8" not in server.log.read_text(), server.log_text()
+    finally:
+        server.stop()
+
+
+def test_a_flood_of_client_faults_writes_a_bounded_log(tmp_path: Path) -> None:
+    server = start(tmp_path, client_fault_logs_per_minute=10)
+    try:
+        match_id = server.create(game="loa")["match"]["id"]
+        for _ in range(40):
+            raw = RawSocket(server, match_id)
+            raw.send(NOT_UTF8)
+            assert raw.close_code() == 1007
+            raw.close()
+        # Then one line says how many were left out, once the budget allows (within 6 s at 10 a minute).
+        deadline = time.monotonic() + 2 * WAIT
+        while not log_lines(server, "were not logged") and time.monotonic() < deadline:
+            time.sleep(0.1)
+        summary = log_lines(server, "were not logged")
+        assert len(summary) == 1, server.log_text()
+        left_out = int(re.search(r"(\d+) more client faults", summary[0]).group(1))  # type: ignore[union-attr]
+        written = log_lines(server, "not UTF-8")
+        assert len(written) <= 10, server.log_text()
+        assert len(written) + left_out == 40, (len(written), left_out)
+        assert "Traceback" not in server.log.read_text(), server.log_text()
+        assert call(server, "GET", "/api/games")[0] == 200  # and the server serves on
+    finally:
+        server.stop()
