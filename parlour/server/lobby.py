@@ -369,9 +369,11 @@ def read_seed(game: Game[State], seats: list[SeatRecord], seed: Any) -> int | No
         raise ProtocolError("bad_request", '"seed" must be a whole number from 0 to 2**63 - 1')
     info = game.info
     if (info.chance or info.hidden_information) and any(seat.kind != "bot" for seat in seats):
+        secret = " and ".join(word for word, has in (("chance", info.chance),
+                                                    ("hidden information", info.hidden_information)) if has)
         raise ProtocolError(
             "seed_not_allowed",
-            f"{info.title} has chance or hidden cards: a seed would tell what is to come, so the server "
+            f"{info.title} has {secret}: whoever knows a match's seed knows what is to come, so the server "
             "chooses it and keeps it secret (a seed may be given only when bots play every seat)",
         )
     return seed
