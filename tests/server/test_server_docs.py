@@ -51,7 +51,9 @@ def test_protocol_lists_every_error_code_the_server_sends() -> None:
     assert not missing, f"docs/protocol.md's error codes lack {sorted(missing)}"
 
 
-def test_protocol_lists_every_limit() -> None:
-    text = PROTOCOL.read_text()
-    missing = [name for name in Limits.names() if f"`{name}`" not in text]
-    assert not missing, f"docs/protocol.md does not mention the limits {missing}"
+def test_protocol_lists_every_limit_with_its_default() -> None:
+    rows = table_rows(PROTOCOL.read_text(), "## Limits")
+    assert [row[0].strip("`") for row in rows] == Limits.names(), "the limits, in order, are Limits' fields"
+    for (name, default, _), row in zip(Limits.described(), rows, strict=True):
+        assert row[1] == f"{default:g}", f"{name}: the table says {row[1]}, the default is {default:g}"
+        assert row[2], f"{name}: the table must say what happens over it"
