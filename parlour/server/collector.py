@@ -6,11 +6,13 @@ busy server each one stalled every match for 150-400 ms. The policy here keeps t
 small: whatever has survived a young collection is moved to the permanent generation
 (``gc.freeze``) at most once a second, so a full collection only walks the survivors of the last
 second. Frozen objects are still freed by reference counting when dropped; what freezing gives up
-is finding *cycles* among them (a busy server makes a few dozen such objects a second). So that
-they cannot pile up for ever, once the frozen part has doubled since it was last examined, and
-not sooner than five minutes after that, the next ``settled`` call examines it: one full
-collection over everything, a pause proportional to the heap (about 100 ms with 400 matches
-playing on a small machine), which a steady server pays every few hours.
+is finding *cycles* among them (the full collections of a server with 400 busy matches freed
+some 50 objects a second). So that they cannot pile up for ever, once the frozen part has
+doubled since it was last examined, and not sooner than five minutes after that, the next
+``settled`` call examines it: one full collection over everything, a pause proportional to the
+heap (about 100 ms with 400 matches playing on a small machine). A server that has filled up
+pays it when its heap doubles, then about when its garbage alone has doubled it (at that rate,
+an hour or more for 400 matches).
 """
 
 from __future__ import annotations
