@@ -15,6 +15,7 @@ import contextlib
 import copy
 import json
 import logging
+import os
 import queue
 import sqlite3
 import threading
@@ -230,6 +231,7 @@ class SQLiteStore:
         self._work: queue.SimpleQueue[list[_Work[Any]] | None] = queue.SimpleQueue()
         self._commits = 0
         self._last_commit = time.monotonic()
+        self._catch_up = False
         self._writer = threading.Thread(target=self._write, name="sqlite writer", daemon=True)
         self._stop = threading.Event()
         self._checkpointer = threading.Thread(target=self._checkpoint, name="sqlite checkpoints", daemon=True)
@@ -380,6 +382,10 @@ class SQLiteStore:
                 outcomes = self._commit(batch)
             self._commits += 1
             self._last_commit = time.monotonic()
+            if self._catch_up:
+                self._catch_up = False
+                with contextlib.suppress(sqlite3.Error):
+                    self.db.execute("PRAGMA wal_checkpoint(PASSIVE)")
             answers: dict[asyncio.AbstractEventLoop, list[tuple[asyncio.Future[Any], Any]]] = {}
             for work, outcome in zip(batch, outcomes, strict=True):
                 answers.setdefault(work.loop, []).append((work.future, outcome))
@@ -444,7 +450,8 @@ class SQLiteStore:
         return outcomes
 
     def _checkpoint(self) -> None:
-        """Passive checkpoints every few seconds while commits go on, a truncating one once idle."""
+        """Passive checkpoints every few seconds while commits go on (more often while the log is
+        over its limit), a truncating one once idle."""
         db = _connect(self.path)
         # Never wait: a truncating checkpoint holds the write lock while it waits for readers, and
         # the server's writer would wait behind it; busy, it copies what it can and tries again.
@@ -462,11 +469,22 @@ class SQLiteStore:
                         if not busy:
                             done = commits
                         passive = now
-                    elif now - passive >= self.CHECKPOINT_SECONDS:
+                    elif now - passive >= self.CHECKPOINT_SECONDS or self._wal_size() > self.JOURNAL_LIMIT:
                         db.execute("PRAGMA wal_checkpoint(PASSIVE)")
                         passive = now
+                        # The log restarts (cut to the limit) only once a commit finds all of it
+                        # copied, which a checkpoint beside a busy writer never quite achieves:
+                        # the writer copies the last few frames itself, between two commits.
+                        self._catch_up = self._wal_size() > self.JOURNAL_LIMIT
         finally:
             db.close()
+
+
+    def _wal_size(self) -> int:
+        try:
+            return os.stat(self.path + "-wal").st_size
+        except OSError:
+            return 0
 
 
 def _connect(path: str) -> sqlite3.Connection:
