@@ -22,7 +22,7 @@ import asyncio
 import json
 import logging
 from http import HTTPStatus
-from typing import Any, ClassVar, Final
+from typing import Any, ClassVar, Final, Literal
 
 import h11
 from uvicorn.config import Config
@@ -38,6 +38,9 @@ with the client's request unread, would make the kernel reset the connection, an
 reach the client before the answer does."""
 
 logger = logging.getLogger("parlour.server.transport")
+
+Part = Literal["head", "body", ""]
+"""What part of a request a connection waits for under a deadline ("": none)."""
 
 
 def error_answer(status: HTTPStatus, code: str, message: str) -> bytes:
@@ -103,8 +106,7 @@ class GuardedHttp(H11Protocol):
         self.refused = False
         self.upgraded = False
         self.deadline: asyncio.TimerHandle | None = None
-        self.awaiting = ""
-        """What the deadline waits for: "head", "body" or "" (nothing)."""
+        self.awaiting: Part = ""
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
@@ -146,7 +148,7 @@ class GuardedHttp(H11Protocol):
         self.count.release(self.transport)
         super().connection_lost(exc)
 
-    def expect(self, part: str) -> None:
+    def expect(self, part: Part) -> None:
         """Start the deadline for ``part`` of a request ("head" or "body"), or none ("")."""
         if self.deadline is not None:
             self.deadline.cancel()
@@ -155,7 +157,7 @@ class GuardedHttp(H11Protocol):
         if part:
             self.deadline = self.loop.call_later(self.seconds(part), self.too_late)
 
-    def seconds(self, part: str) -> float:
+    def seconds(self, part: Part) -> float:
         return self.header_seconds if part == "head" else self.body_seconds
 
     def too_late(self) -> None:
