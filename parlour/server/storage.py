@@ -1,11 +1,15 @@
 """The append-only event store: matches, their seats and their actions, behind a small interface.
 
-A match is stored once when created (game, players, options, seed, seats); after that only two
-things change: a seat is claimed (once, atomically) and actions are appended, each with the
-version it makes, under an expected-version check. Replaying a match's actions rebuilds it.
+A match is stored once when created (game, players, options, seed, seats, some perhaps claimed
+already); after that a seat is claimed (once, atomically) and actions are appended, each with the
+version it makes, under an expected-version check. Replaying a match's actions rebuilds it. Beside
+each match the store keeps its ``Progress`` (status, version, whose turn, outcome), written with
+every change, so that the lobby can list, page and expire matches, and start-up can skip finished
+ones, without replaying anything.
 
-``SQLiteStore`` (WAL, one file, no set-up) is the default. The interface is ``async`` and
-row-shaped so that a PostgreSQL store with the same schema can take its place.
+``SQLiteStore`` (WAL, one file, no set-up) is the default; ``MemoryStore`` behaves the same for
+tests. The interface is ``async`` and row-shaped so that a PostgreSQL store with the same schema
+can take its place.
 """
 
 from __future__ import annotations
@@ -645,6 +649,63 @@ def open_schema(db: sqlite3.Connection) -> None:
         raise
 
 
+def _run_script(db: sqlite3.Connection, script: str) -> None:
+    # Statement by statement: ``executescript`` would commit the transaction it is part of.
+    for statement in script.split(";"):
+        if statement.strip():
+            db.execute(statement)
+
+
+def _migrate(db: sqlite3.Connection) -> None:
+    """Gives a file of schema 0 (matches without progress) its progress columns, working out each
+    match's progress by replaying it with its game's rules (once: the file then says schema 1)."""
+    for name, declaration in PROGRESS_COLUMNS:
+        db.execute(f"ALTER TABLE matches ADD COLUMN {name} {declaration}")
+    db.execute("ALTER TABLE events RENAME TO old_events")
+    _run_script(db, SCHEMA)  # the events table as it is now
+    db.execute("INSERT INTO events SELECT match_id, version, action, created FROM old_events")
+    db.execute("DROP TABLE old_events")
+    seats: dict[str, list[str]] = {}
+    for match_id, kind in db.execute("SELECT match_id, kind FROM seats ORDER BY match_id, seat"):
+        seats.setdefault(match_id, []).append(kind)
+    progress = []
+    matches = db.execute("SELECT id, created, game, players, options, seed, start FROM matches").fetchall()
+    log.warning("migrating the database to schema %d: replaying %d matches, once", SCHEMA_VERSION,
+                len(matches))
+    began = time.monotonic()
+    for match_id, created, game, players, options, seed, start in matches:
+        actions = _actions(db, match_id)
+        (updated,) = db.execute("SELECT MAX(created) FROM events WHERE match_id = ?", (match_id,)).fetchone()
+        found = replayed_progress(
+            game, players, json.loads(options), seed, None if start is None else json.loads(start),
+            actions, seats.get(match_id, []), created if updated is None else updated,
+        )
+        progress.append((match_id, found))
+    _store_progress(db, progress)
+    log.warning("migrated %d matches in %.1f s", len(matches), time.monotonic() - began)
+
+
+def replayed_progress(
+    game: str, players: int, options: dict[str, Any], seed: int, start: JSONDict | None,
+    actions: Sequence[Action], seats: Sequence[str], updated: float,
+) -> Progress:
+    """Where a match stands, found by replaying its actions; a match that cannot be replayed (an
+    unknown game, a damaged record) is ``running`` so that the server still tries it, and says
+    why it cannot resume, at start-up."""
+    from parlour.games import get_game  # only migrations replay: the store needs no rules otherwise
+
+    try:
+        state = get_game(game).new(players, options, seed, start)
+        for action in actions:
+            state.play(action)
+    except Exception as error:
+        log.warning("migrating: a match of %s cannot be replayed (%s); it stays unfinished", game, error)
+        return Progress("running", len(actions), None, None, updated)
+    over = state.is_over()
+    status: MatchStatus = "over" if over else "open" if "open" in seats else "running"
+    return Progress(status, len(actions), state.to_move_json(), state.outcome_json(), updated)
+
+
 class MemoryStore:
     """A store that keeps everything in memory (for tests and throwaway servers).
 
@@ -731,60 +792,3 @@ def _check_text(value: Any) -> None:
         json.dumps(value, ensure_ascii=False).encode()
     except (UnicodeEncodeError, TypeError, ValueError) as error:
         raise StoreError(f"storage: {error}") from None
-
-
-def _run_script(db: sqlite3.Connection, script: str) -> None:
-    # Statement by statement: ``executescript`` would commit the transaction it is part of.
-    for statement in script.split(";"):
-        if statement.strip():
-            db.execute(statement)
-
-
-def _migrate(db: sqlite3.Connection) -> None:
-    """Gives a file of schema 0 (matches without progress) its progress columns, working out each
-    match's progress by replaying it with its game's rules (once: the file then says schema 1)."""
-    for name, declaration in PROGRESS_COLUMNS:
-        db.execute(f"ALTER TABLE matches ADD COLUMN {name} {declaration}")
-    db.execute("ALTER TABLE events RENAME TO old_events")
-    _run_script(db, SCHEMA)  # the events table as it is now
-    db.execute("INSERT INTO events SELECT match_id, version, action, created FROM old_events")
-    db.execute("DROP TABLE old_events")
-    seats: dict[str, list[str]] = {}
-    for match_id, kind in db.execute("SELECT match_id, kind FROM seats ORDER BY match_id, seat"):
-        seats.setdefault(match_id, []).append(kind)
-    progress = []
-    matches = db.execute("SELECT id, created, game, players, options, seed, start FROM matches").fetchall()
-    log.warning("migrating the database to schema %d: replaying %d matches, once", SCHEMA_VERSION,
-                len(matches))
-    began = time.monotonic()
-    for match_id, created, game, players, options, seed, start in matches:
-        actions = _actions(db, match_id)
-        (updated,) = db.execute("SELECT MAX(created) FROM events WHERE match_id = ?", (match_id,)).fetchone()
-        found = replayed_progress(
-            game, players, json.loads(options), seed, None if start is None else json.loads(start),
-            actions, seats.get(match_id, []), created if updated is None else updated,
-        )
-        progress.append((match_id, found))
-    _store_progress(db, progress)
-    log.warning("migrated %d matches in %.1f s", len(matches), time.monotonic() - began)
-
-
-def replayed_progress(
-    game: str, players: int, options: dict[str, Any], seed: int, start: JSONDict | None,
-    actions: Sequence[Action], seats: Sequence[str], updated: float,
-) -> Progress:
-    """Where a match stands, found by replaying its actions; a match that cannot be replayed (an
-    unknown game, a damaged record) is ``running`` so that the server still tries it, and says
-    why it cannot resume, at start-up."""
-    from parlour.games import get_game  # only migrations replay: the store needs no rules otherwise
-
-    try:
-        state = get_game(game).new(players, options, seed, start)
-        for action in actions:
-            state.play(action)
-    except Exception as error:
-        log.warning("migrating: a match of %s cannot be replayed (%s); it stays unfinished", game, error)
-        return Progress("running", len(actions), None, None, updated)
-    over = state.is_over()
-    status: MatchStatus = "over" if over else "open" if "open" in seats else "running"
-    return Progress(status, len(actions), state.to_move_json(), state.outcome_json(), updated)
