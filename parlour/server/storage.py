@@ -199,9 +199,11 @@ class SQLiteStore:
     Reads run on connections of their own in worker threads: in WAL mode a reader sees the last
     commit without waiting for the writer, and the event loop waits on neither.
 
-    The write-ahead log is copied into the database by passive checkpoints while writes go on
-    and cut to nothing by a truncating one once the writer has been idle a moment;
-    ``journal_size_limit`` bounds what is left of it after a busy spell in between.
+    The write-ahead log is copied into the database by passive checkpoints in a thread of their
+    own while writes go on, and cut to nothing by a truncating one once the writer has been idle
+    a moment. While it is longer than ``JOURNAL_LIMIT`` the writer copies its last frames between
+    two commits, so that the next commit starts it afresh, cut to that size: the log stays within
+    a few times the limit however long the writes go on (it grew without bound before).
     """
 
     CHECKPOINT_SECONDS: Final = 5.0
