@@ -474,15 +474,17 @@ def report_pauses(tally: Tally, pauses: list[Pause] | None) -> None:
         return
     longest = max(inside, key=lambda pause: pause.seconds)
     over = sum(pause.seconds > PAUSE_TARGET for pause in inside)
+    over_cpu = sum(pause.cpu > PAUSE_TARGET for pause in inside)
     full = [pause.seconds for pause in inside if pause.generation == 2]
     freed = sum(pause.collected for pause in inside if pause.generation == 2)
     fulls = (f"{len(full)} full, median {statistics.median(full) * 1000:.1f} ms, freeing {freed:,} objects"
              if full else "no full one")
     verdict = "meets" if over == 0 else "misses"
-    print(f"  collector pauses: {len(inside):,} collections ({fulls}); "
-          f"longest {longest.seconds * 1000:.1f} ms "
-          f"(generation {longest.generation}); {over} over {PAUSE_TARGET * 1000:.0f} ms "
-          f"(target none: {verdict} it)")
+    print(f"  collector pauses: {len(inside):,} collection{'' if len(inside) == 1 else 's'} ({fulls}); "
+          f"longest {longest.seconds * 1000:.1f} ms (generation {longest.generation}, "
+          f"{longest.cpu * 1000:.1f} ms of CPU); {over} over {PAUSE_TARGET * 1000:.0f} ms "
+          f"(target none: {verdict} it), {over_cpu} over it in CPU time (the rest: other processes "
+          f"held the CPU)")
 
 
 def report_flood(tallies: list[Tally], flooded: dict[str, int]) -> None:

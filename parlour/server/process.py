@@ -26,15 +26,16 @@ PAUSES_ENV: Final = "PARLOUR_BENCH_GC_PAUSES"
 
 WATCHED_SERVE: Final = f"""
 import atexit, gc, os, signal, sys, time
-_pauses, _began = [], [0.0]
+_pauses, _began = [], [0.0, 0.0]
 def _timed(phase, info):
     if phase == "start":
-        _began[0] = time.monotonic()
+        _began[:] = time.monotonic(), time.thread_time()
     else:
-        _pauses.append((_began[0], time.monotonic() - _began[0], info["generation"], info["collected"]))
+        _pauses.append((_began[0], time.monotonic() - _began[0], time.thread_time() - _began[1],
+                        info["generation"], info["collected"]))
 def _write():
     with open(os.environ["{PAUSES_ENV}"], "w") as out:
-        out.writelines(f"{{b:.6f}} {{t:.6f}} {{g}} {{c}}\\n" for b, t, g, c in _pauses)
+        out.writelines(f"{{b:.6f}} {{t:.6f}} {{u:.6f}} {{g}} {{c}}\\n" for b, t, u, g, c in _pauses)
 gc.callbacks.append(_timed)
 atexit.register(_write)
 # uvicorn raises the SIGTERM it caught again once it has shut down: exit then, running atexit.
@@ -44,8 +45,8 @@ sys.exit(main())
 """
 """``python -c`` this, then ``serve …``: ``parlour serve`` with every collection it makes timed and
 written at exit to the file named by ``PARLOUR_BENCH_GC_PAUSES`` (one line each: when it began on
-the monotonic clock, which every process of the machine shares, its seconds, its generation, the
-objects it freed). It
+the monotonic clock, which every process of the machine shares, its seconds, the CPU seconds of
+the collecting thread meanwhile, its generation, the objects it freed). It
 needs nothing from the server's own code, so a checkout from before any change is measured alike."""
 
 
@@ -53,6 +54,8 @@ needs nothing from the server's own code, so a checkout from before any change i
 class Pause:
     began: float
     seconds: float
+    cpu: float
+    """The collecting thread's CPU time: the pause less the time other processes held the CPU."""
     generation: int
     collected: int
 
@@ -108,8 +111,8 @@ def read_pauses(path: Path) -> list[Pause] | None:
         lines = path.read_text().splitlines()
     except OSError:
         return None
-    return [Pause(float(began), float(seconds), int(generation), int(collected))
-            for began, seconds, generation, collected in (line.split() for line in lines)]
+    return [Pause(float(began), float(seconds), float(cpu), int(generation), int(collected))
+            for began, seconds, cpu, generation, collected in (line.split() for line in lines)]
 
 
 def supports_limits(source: Path | None) -> bool:
