@@ -163,6 +163,13 @@ async def http_error(request: Request, error: Exception) -> Response:
     return PlainTextResponse(error.detail, error.status_code, headers=error.headers)
 
 
+async def server_fault(request: Request, error: Exception) -> Response:
+    """A fault of the server's own (Starlette logs it after this answer): JSON under ``/api``."""
+    if request.url.path.startswith("/api/"):
+        return error_response(ProtocolError("internal", "the server failed on that request (logged)", 500))
+    return PlainTextResponse("Internal Server Error", 500)
+
+
 class ClientFiles(StaticFiles):
     """The browser client's files, and only those: ``parlour/web`` is a Python package, whose
     ``__init__.py`` and ``__pycache__`` are not the client's to serve."""
@@ -351,7 +358,7 @@ def build_app(
         Mount("/static", ClientFiles(directory=WEB, check_dir=False), name="static"),
     ]
     app = Starlette(routes=routes, lifespan=handlers.lifespan,
-                    exception_handlers={404: http_error, 405: http_error})
+                    exception_handlers={404: http_error, 405: http_error, Exception: server_fault})
     app.state.lobby = lobby
     app.state.limits = limits
     return app

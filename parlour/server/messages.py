@@ -214,6 +214,8 @@ REFUSED: Final = {
 
 def text_fault(value: str) -> str | None:
     """What is wrong with the characters of ``value`` (``None``: nothing)."""
+    if value.isascii() and value.isprintable():  # most texts (actions, tokens): no look-up per character
+        return None
     for index, char in enumerate(value):
         category = unicodedata.category(char)
         if category[0] == "C" and char not in JOINERS:
