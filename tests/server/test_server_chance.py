@@ -28,6 +28,9 @@ ASYNC = pytest.mark.asyncio(loop_scope="session")
 CHANCE_EVENTS = 120
 """Chance decisions to watch (a match may end sooner; at least MINIMUM_EVENTS are required)."""
 MINIMUM_EVENTS = 60
+MOST_MATCHES = 6
+"""Matches played at most to see one with MINIMUM_EVENTS (a random Conflict game falls short one
+time in twelve)."""
 MISS_PROBABILITY = 1e-9
 """The chance that a fair server fails the test (the bound below is set from it)."""
 MOST_MESSAGES = 20_000
@@ -51,14 +54,15 @@ def stored(server: Server, match_id: str) -> tuple[int, list[int]]:
     return seed, actions
 
 
-async def play_one_seat(server: Server, clients: list[Client], game: str) -> tuple[dict[str, Any], list[str]]:
+async def play_one_seat(
+    server: Server, clients: list[Client], game: str, choices: random.Random
+) -> tuple[dict[str, Any], list[str]]:
     """Plays seat 0 (random legal moves) against a random bot until enough chance decisions were
     made or the match ends; the created match and every text the seat was sent."""
     created = server.create(game=game, seats=["open", "bot:random"], join=0, bot_seconds=0.01)
     match_id = created["match"]["id"]
     client = await open_client(clients, server, match_id, f"{game} seat 0")
     message = await client.hello(created["token"])
-    choices = random.Random(13)
     chance = 0
     for _ in range(MOST_MESSAGES):
         if message["status"] == "over" or chance >= CHANCE_EVENTS:
@@ -119,18 +123,24 @@ async def test_what_a_seat_is_sent_does_not_foretell_chance(
     fair_server: Server, clients: list[Client], game_name: str
 ) -> None:
     game = get_game(game_name)
-    match, texts = await play_one_seat(fair_server, clients, game_name)
-    seed, actions = stored(fair_server, match["id"])
-    assert not any(str(seed) in text for text in texts), "the seed reached the seat"
-    tries = candidates(texts, match)
-    events = len(predictions(game, match, seed, actions))
-    assert events >= MINIMUM_EVENTS, f"only {events} chance decisions in the match"
-    # The predictor itself works: given the true seed it foretells every chance decision.
-    assert all(predictions(game, match, seed, actions))
-    best, best_seed = max((sum(predictions(game, match, tried, actions)), tried) for tried in tries)
-    bound = guessing_bound(game, match, seed, actions, len(tries))
-    assert best < bound, (
-        f"seed {best_seed!r} from the seat's messages foretold {best} of {events} (bound {bound:.1f})")
+    choices = random.Random(13)
+    longest = 0
+    for _ in range(MOST_MATCHES):  # a Conflict match may end after a few rolls: then another
+        match, texts = await play_one_seat(fair_server, clients, game_name, choices)
+        seed, actions = stored(fair_server, match["id"])
+        assert not any(str(seed) in text for text in texts), "the seed reached the seat"
+        events = len(predictions(game, match, seed, actions))
+        # The predictor itself works: given the true seed it foretells every chance decision.
+        assert all(predictions(game, match, seed, actions))
+        tries = candidates(texts, match)
+        best, best_seed = max((sum(predictions(game, match, tried, actions)), tried) for tried in tries)
+        bound = guessing_bound(game, match, seed, actions, len(tries))
+        assert best < bound, (
+            f"seed {best_seed!r} from the seat's messages foretold {best} of {events} (bound {bound:.1f})")
+        longest = max(longest, events)
+        if longest >= MINIMUM_EVENTS:
+            break
+    assert longest >= MINIMUM_EVENTS, f"no match of {MOST_MATCHES} had {MINIMUM_EVENTS} chance decisions"
 
 
 @pytest.mark.parametrize("game_name", ["conflict", "mille"])
