@@ -13,6 +13,7 @@ import base64
 import http.client
 import json
 import os
+import random
 import re
 import select
 import socket
@@ -27,7 +28,10 @@ from server_helpers import Client, open_client
 from server_process import WAIT, Server
 from websockets.exceptions import ConnectionClosed
 
+from parlour.games import get_game
+
 ASYNC = pytest.mark.asyncio(loop_scope="session")
+LOA = get_game("loa")
 SLOW = 1 / 60
 """A rate of one a minute's sixtieth: one token an hour, so none comes back during a test."""
 
@@ -423,5 +427,86 @@ def test_a_flood_of_client_faults_writes_a_bounded_log(tmp_path: Path) -> None:
         assert len(written) + left_out == 40, (len(written), left_out)
         assert "Traceback" not in server.log.read_text(), server.log_text()
         assert call(server, "GET", "/api/games")[0] == 200  # and the server serves on
+    finally:
+        server.stop()
+
+
+# --- a flood from one address while others play ------------------------------------------------------
+
+
+class Flooder:
+    """Threads that create matches and list them at full speed from 127.0.0.2, on kept-alive
+    connections, until told to stop; they count the answers by status."""
+
+    def __init__(self, server: Server, threads: int = 4) -> None:
+        self.server = server
+        self.stopping = threading.Event()
+        self.statuses: dict[tuple[str, int], int] = {}
+        self.codes: set[str] = set()
+        self.lock = threading.Lock()
+        self.threads = [threading.Thread(target=self.run, daemon=True) for _ in range(threads)]
+
+    def __enter__(self) -> Flooder:
+        for thread in self.threads:
+            thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stopping.set()
+        for thread in self.threads:
+            thread.join(WAIT)
+
+    def run(self) -> None:
+        host, port = address(self.server)
+        connection = http.client.HTTPConnection(host, port, timeout=WAIT, source_address=("127.0.0.2", 0))
+        body = json.dumps({"game": "loa"}).encode()
+        while not self.stopping.is_set():
+            for method, data in (("POST", body), ("GET", None)):
+                try:
+                    connection.request(method, "/api/matches", body=data,
+                                       headers={"Content-Type": "application/json"})
+                    answer = connection.getresponse()
+                    text = answer.read()
+                except (OSError, http.client.HTTPException):
+                    connection.close()  # the server may close a kept-alive connection: open another
+                    continue
+                with self.lock:
+                    key = (method, answer.status)
+                    self.statuses[key] = self.statuses.get(key, 0) + 1
+                    if answer.status >= 400:
+                        self.codes.add(json.loads(text)["error"]["code"])
+        connection.close()
+
+
+@ASYNC
+async def test_a_flooding_client_is_throttled_and_another_match_plays_to_its_end(
+    tmp_path: Path, clients: list[Client]
+) -> None:
+    server = start(tmp_path, create_burst=5, create_per_minute=SLOW)
+    try:
+        created = server.create(game="loa", join=0, name="Ann", options={"move_limit": 0})
+        match_id = created["match"]["id"]
+        tokens = [created["token"], server.join(match_id, name="Bob")["token"]]
+        with Flooder(server) as flooder:
+            players = []
+            for seat, token in enumerate(tokens):
+                player = await open_client(clients, server, match_id, f"seat {seat}")
+                await player.hello(token)
+                players.append(player)
+            state, rng, version = LOA.new(options={"move_limit": 0}), random.Random(3), 0
+            while not state.is_over():
+                text = state.action_to_text(rng.choice(state.legal_actions()))
+                await players[state.to_move()].send({"type": "action", "text": text, "version": version})
+                state.play_text(text)
+                version += 1
+                for player in players:
+                    await player.expect("update", version=version)
+        assert server.summary(match_id)["status"] == "over"
+        statuses = flooder.statuses
+        assert statuses.get(("POST", 201), 0) == 5, statuses  # its burst, then nothing
+        assert statuses.get(("POST", 429), 0) > 0, statuses
+        assert flooder.codes == {"rate_limited"}, flooder.codes
+        assert statuses.get(("GET", 200), 0) > 0, statuses
+        assert set(statuses) <= {("POST", 201), ("POST", 429), ("GET", 200)}, statuses
     finally:
         server.stop()
