@@ -6,6 +6,7 @@ import argparse
 import asyncio
 import contextlib
 import logging
+import resource
 import socket
 import sys
 from collections.abc import Sequence
@@ -71,6 +72,21 @@ def address(sock: socket.socket) -> str:
     return f"http://{shown}:{port}/"
 
 
+MANY_FILES: Final = 1 << 16
+"""Open files asked for when the hard limit is unlimited."""
+
+
+def allow_many_files() -> None:
+    """Raise the soft limit on open files to the hard one. Every connection is an open file: at the
+    usual soft limit of 1024, five addresses at their connection cap would stop the server from
+    accepting anyone (the hard limit is usually far higher, and raising up to it needs no privilege)."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    wanted = MANY_FILES if hard == resource.RLIM_INFINITY else hard
+    if soft != resource.RLIM_INFINITY and soft < wanted:
+        with contextlib.suppress(ValueError, OSError):  # the kernel's own ceiling is lower: keep the soft one
+            resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
+
+
 def server_config(app: ASGIApp, limits: Limits, log_level: str) -> uvicorn.Config:
     """uvicorn's settings, from the limits: the protocols that time request heads and count
     connections per address (``transport``), the keep-alive time and the largest WebSocket frame."""
@@ -106,6 +122,7 @@ def main(argv: Sequence[str]) -> int:
         print(f"parlour serve: cannot listen on {args.host}:{args.port}: {error.strerror or error}",
               file=sys.stderr)
         return 1
+    allow_many_files()
     logging.basicConfig(level=args.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s %(message)s")
 
     def ready() -> None:

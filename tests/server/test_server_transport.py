@@ -13,19 +13,24 @@ import asyncio
 import contextlib
 import http.client
 import json
+import os
+import resource
 import selectors
 import socket
+import subprocess
+import sys
 import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 from server_helpers import Client, open_client
-from server_process import WAIT, Server
+from server_process import ROOT, START_SECONDS, WAIT, Server, read_line
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import InvalidStatus
 
 from parlour.games import get_game
+from parlour.server.process import READY
 from parlour.server.transport import ConnectionCount
 
 ASYNC = pytest.mark.asyncio(loop_scope="session")
@@ -358,3 +363,35 @@ async def test_the_count_is_per_address_given_back_once_and_forgets_idle_address
         for transport in dialled + accepted:
             transport.close()
         listener.close()
+
+
+# --- open files -----------------------------------------------------------------------------------
+
+
+def open_files_soft_limit(pid: int) -> str:
+    """The soft limit on open files of a running process, as ``/proc`` shows it."""
+    for line in Path(f"/proc/{pid}/limits").read_text().splitlines():
+        if line.startswith("Max open files"):
+            return line.split()[3]
+    raise AssertionError(f"no open-files line in /proc/{pid}/limits")
+
+
+def test_the_server_raises_its_open_files_limit_to_the_hard_one(tmp_path: Path) -> None:
+    """Started with a soft limit of 256 open files (a few addresses at their cap would exhaust the
+    usual 1024), the server raises it to the hard limit (it kept 256 before)."""
+    hard = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
+    server = subprocess.Popen(
+        [sys.executable, "-m", "parlour.cli", "serve", "--port", "0", "--db", str(tmp_path / "files.sqlite3"),
+         "--workers", "1"],
+        cwd=ROOT, env={**os.environ, "XDG_DATA_HOME": str(tmp_path / "data")},
+        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL,
+        preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_NOFILE, (256, hard)),
+    )
+    try:
+        line = read_line(server, START_SECONDS)
+        assert line.startswith(READY), f"parlour serve printed {line!r}"
+        wanted = 1 << 16 if hard == resource.RLIM_INFINITY else hard
+        assert open_files_soft_limit(server.pid) == str(wanted)
+    finally:
+        server.terminate()
+        server.wait(WAIT)
