@@ -587,8 +587,10 @@ def _load_unfinished(db: sqlite3.Connection) -> list[MatchRow]:
         f"SELECT {MATCH_COLUMNS} FROM matches WHERE {unfinished} ORDER BY created, id"))}
     chosen = f"match_id IN (SELECT id FROM matches WHERE {unfinished})"
     _add_seats(db, rows, chosen, ())
-    for row in rows.values():  # one range of the events' key each: faster than one query for all
-        row.actions = _actions(db, row.id)
+    # One range of the events' key each, in the key's order: neighbours share pages, which
+    # SQLite's page cache then reads once (random match ids made the age order five times slower).
+    for match_id in sorted(rows):
+        rows[match_id].actions = _actions(db, match_id)
     return list(rows.values())
 
 
