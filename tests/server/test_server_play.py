@@ -7,11 +7,12 @@ from __future__ import annotations
 
 import json
 import random
+import sqlite3
 from typing import Any
 
 import pytest
 from server_helpers import Client, check_message, open_client, replayed
-from server_process import Server
+from server_process import WAIT, Server
 
 from parlour.engine import State
 from parlour.games import get_game
@@ -180,3 +181,32 @@ async def test_updates_do_not_grow_with_the_game(server: Server, clients: list[C
     assert len(sizes) >= 20
     # The same board and a few more characters of event at most (LOA: only the plies count grows).
     assert max(sizes[10:]) - min(sizes[:10]) < 200, sizes
+
+
+@ASYNC
+async def test_an_action_the_store_refuses_changes_nothing(own_server: Server, clients: list[Client]) -> None:
+    """The state an action leads to is shown only once stored with its progress: while another
+    connection holds the SQLite file's write lock the store fails, the mover is told, the match
+    is as it was for everyone, and the same action goes through once the file is free."""
+    server = own_server
+    match_id, players = await two_players(server, clients)
+    move = players[0].seen[-1]["legal"][0]["text"]
+    blocker = sqlite3.connect(server.db, isolation_level=None, timeout=WAIT)
+    try:
+        blocker.execute("BEGIN EXCLUSIVE")
+        await players[0].send({"type": "action", "text": move, "version": 0})
+        error = await players[0].error("internal")
+        assert "unchanged" in error["message"]
+        await players[1].ping()  # everything sent to seat 1 so far has arrived: no update among it
+        assert all(message["type"] != "update" for message in players[1].seen)
+        assert server.summary(match_id)["version"] == 0
+    finally:
+        blocker.execute("ROLLBACK")
+        blocker.close()
+    await players[0].send({"type": "action", "text": move, "version": 0})
+    for client in players:
+        assert (await client.expect("update"))["event"]["action"] == move
+    with sqlite3.connect(server.db) as db:
+        query = "SELECT status, version, to_move FROM matches WHERE id = ?"
+        stored = db.execute(query, (match_id,)).fetchone()
+    assert stored == ("running", 1, "1")  # the progress is stored with the action
