@@ -63,6 +63,8 @@ def backup(source: Path, out: Path) -> tuple[int, int]:
     if not source.is_file():
         raise FileNotFoundError(f"there is no database {source}")
     out = out.resolve()
+    if not out.parent.is_dir():
+        raise FileNotFoundError(f"there is no directory {out.parent} to write the copy in")
     if out == source.resolve():
         raise OSError(f"the copy cannot be the database itself ({source})")
     # Read-only: a missing or mistyped path must not become a new empty database.

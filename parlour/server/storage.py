@@ -216,12 +216,12 @@ class SQLiteStore:
     def __init__(self, path: Path | str) -> None:
         self.path = str(path)
         self.db = _connect(self.path)
-        self.db.execute("PRAGMA journal_mode=WAL")
-        self.db.execute("PRAGMA synchronous=NORMAL")
-        # Checkpoints copy the log into the database and fsync both; a passive one never blocks
-        # the writer, so they run in a thread of their own rather than inside some commit.
-        self.db.execute("PRAGMA wal_autocheckpoint=0")
         try:
+            self.db.execute("PRAGMA journal_mode=WAL")
+            self.db.execute("PRAGMA synchronous=NORMAL")
+            # Checkpoints copy the log into the database and fsync both; a passive one never
+            # blocks the writer, so they run in a thread of their own rather than inside some commit.
+            self.db.execute("PRAGMA wal_autocheckpoint=0")
             open_schema(self.db)
         except BaseException:
             self.db.close()
