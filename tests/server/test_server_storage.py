@@ -239,6 +239,29 @@ async def test_sqlite_is_in_wal_mode_and_survives_reopening(tmp_path: Path) -> N
 
 
 @ASYNC
+async def test_sqlite_reads_do_not_wait_for_the_writer(tmp_path: Path) -> None:
+    path = tmp_path / "events.sqlite3"
+    store = SQLiteStore(path)
+    await store.create(a_match())
+    blocker = sqlite3.connect(path, isolation_level=None)
+    blocker.execute("BEGIN IMMEDIATE")  # another writer holds the file: the store's writer waits
+    try:
+        writing = asyncio.ensure_future(store.append("m1", 0, [7], RUNNING))
+        loaded = await store.load_match("m1")
+        listed = await store.list_matches(["open"], None, None, 10)
+        # Read beside the stuck write, not after it: the append is still waiting.
+        assert not writing.done()
+        assert loaded is not None
+        assert (loaded.actions, [row.id for row in listed]) == ([], ["m1"])
+    finally:
+        blocker.execute("COMMIT")
+        blocker.close()
+    await writing
+    assert (await only(store)).actions == [7]
+    await store.close()
+
+
+@ASYNC
 async def test_sqlite_refuses_a_file_from_a_newer_parlour(tmp_path: Path) -> None:
     path = tmp_path / "events.sqlite3"
     db = sqlite3.connect(path)
