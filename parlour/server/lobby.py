@@ -201,7 +201,7 @@ class Lobby:
         more, rows = len(rows) > size, rows[:size]
         listed = []
         for row in rows:
-            live = self.matches.get(row.id)
+            live = self.matches.get(row.id)  # a finished one is shown as stored, as after a restart
             if live is not None:
                 listed.append(live.summary())
             elif row.progress is not None and row.game in GAMES:
