@@ -37,9 +37,9 @@ async def busy_spell(store: SQLiteStore, path: Path) -> int:
         version = versions[index]
         await store.append(f"m{index}", version, [step], Progress("running", version + 1, 1, None))
         versions[index] = version + 1
-        if step % 50 == 0:
+        if step % 20 == 0:
             peak = max(peak, wal_size(path))
-            if peak > 2 * SQLiteStore.JOURNAL_LIMIT:
+            if peak > SQLiteStore.JOURNAL_LIMIT:
                 break
     return peak
 
