@@ -22,6 +22,10 @@ MAX_TEXT: Final = 1000
 MAX_NAME: Final = 40
 """Characters in a player's display name."""
 
+MAX_OPTION_TEXT: Final = 16 * 1024
+"""Characters in one text of a match's options: a Conflict map may be given as its text (the
+largest map the format allows, 26 by 99 squares, takes about 3,000)."""
+
 TYPES: Final = ("hello", "join", "action", "ping")
 
 
@@ -202,6 +206,9 @@ JOINERS: Final = frozenset("\u200c\u200d")
 """Format characters a real name needs: zero-width (non-)joiners shape Persian and Indic words and
 join emoji sequences. Every other format character (bidi overrides, invisible marks) is refused."""
 
+LINE_BREAKS: Final = frozenset("\n\r\t")
+"""Control characters a text of several lines (a map in an option) may hold."""
+
 REFUSED: Final = {
     "Cc": "a control character",
     "Cf": "an invisible format character",
@@ -212,26 +219,28 @@ REFUSED: Final = {
 """Unicode categories no text of a client may hold, and how an error calls them."""
 
 
-def text_fault(value: str) -> str | None:
-    """What is wrong with the characters of ``value`` (``None``: nothing)."""
+def text_fault(value: str, lines: bool = False) -> str | None:
+    """What is wrong with the characters of ``value`` (``None``: nothing); with ``lines``, line
+    breaks and tabs are allowed."""
     if value.isascii() and value.isprintable():  # most texts (actions, tokens): no look-up per character
         return None
+    allowed = JOINERS | LINE_BREAKS if lines else JOINERS
     for index, char in enumerate(value):
         category = unicodedata.category(char)
-        if category[0] == "C" and char not in JOINERS:
+        if category[0] == "C" and char not in allowed:
             kind = REFUSED.get(category, "a character that is not text")
             return f"character {index + 1} is {kind} (U+{ord(char):04X})"
     return None
 
 
-def check_text(value: str, field: str, longest: int) -> str:
+def check_text(value: str, field: str, longest: int, lines: bool = False) -> str:
     """``value`` when it is text fit to store and show: valid Unicode (a lone surrogate from a JSON
     ``\\ud800`` escape is not), no control or invisible characters, at most ``longest``
-    characters. Otherwise ``bad_text``, saying where (the text itself is not echoed: it may not
-    even be encodable)."""
+    characters; ``lines``: line breaks and tabs too. Otherwise ``bad_text``, saying where (the
+    text itself is not echoed: it may not even be encodable)."""
     if len(value) > longest:
         raise ProtocolError("bad_text", f"{field}: longer than {longest} characters")
-    fault = text_fault(value)
+    fault = text_fault(value, lines)
     if fault is not None:
         raise ProtocolError("bad_text", f"{field}: {fault}")
     return value
@@ -241,18 +250,19 @@ PATH_SHOWN: Final = 200
 """Characters of a JSON path an error shows at most (a deeply nested value is cut short)."""
 
 
-def check_json_text(value: Any, field: str, longest: int = MAX_TEXT) -> None:
-    """Checks every string inside a decoded JSON value (object keys too) with ``check_text``;
-    the error names the path, e.g. ``options.colours[2]``. Iterative: a value nested as deep as the
+def check_json_text(value: Any, field: str, longest: int = MAX_OPTION_TEXT) -> None:
+    """Checks every string inside a decoded JSON value with ``check_text``: values may be texts of
+    several lines up to ``longest`` (a map), object keys are names (one line, ``MAX_TEXT``). The
+    error names the path, e.g. ``options.colours[2]``. Iterative: a value nested as deep as the
     JSON reader allows must not exhaust the stack."""
     pending: list[tuple[Any, str]] = [(value, field)]
     while pending:
         item, path = pending.pop()
         if isinstance(item, str):
-            check_text(item, path, longest)
+            check_text(item, path, longest, lines=True)
         elif isinstance(item, dict):
             for key, inner in item.items():
-                check_text(str(key), f"{path} (a key)", longest)
+                check_text(str(key), f"{path} (a key)", min(longest, MAX_TEXT))
                 # The path grows with each level; past a point the error names the level above.
                 pending.append((inner, f"{path}.{key}" if len(path) < PATH_SHOWN else path))
         elif isinstance(item, list):

@@ -11,6 +11,8 @@ import pytest
 from server_helpers import Client, open_client
 from server_process import Server
 
+from parlour.games.conflict.maps import DEFAULT_MAP, MAPS
+
 ASYNC = pytest.mark.asyncio(loop_scope="session")
 
 BAD_NAMES = [
@@ -57,6 +59,17 @@ def test_text_in_options_is_checked_keys_too(own_server: Server) -> None:
         status, answer = post(own_server, "/api/matches", {"game": "loa", "options": options})
         assert_bad_text(status, answer, where)
     assert listed(own_server) == []
+
+
+def test_an_option_may_hold_a_text_of_several_lines(server: Server) -> None:
+    """A Conflict map may be given as its text (CON-10): line breaks (and tabs, and the \\r of a
+    file written elsewhere) are a text's, other control characters are not."""
+    board = MAPS[DEFAULT_MAP].replace("\nname ", "\r\nname\t")
+    created = server.create(game="conflict", options={"board": board}, seats=["open", "bot:random"])
+    assert created["match"]["options"]["board"] == board
+    spoiled = {"game": "conflict", "options": {"board": board + "\u000b"}}  # a vertical tab
+    status, answer = post(server, "/api/matches", spoiled)
+    assert_bad_text(status, answer, "options.board")
 
 
 @pytest.mark.parametrize("name", BAD_NAMES)
