@@ -402,7 +402,7 @@ class SQLiteStore:
                 return
 
     def _commit_appends(self, batch: list[_Work[Any]]) -> list[BaseException | _Done] | None:
-        """A batch of appends in four statements, ``None`` if it is not that simple.
+        """A batch of appends in five statements, ``None`` if it is not that simple.
 
         Few statements matter: each one hands the interpreter lock to the event loop's thread and
         back, and taking it back can wait for the loop's switch interval when the loop is busy.
@@ -424,10 +424,10 @@ class SQLiteStore:
                 return None
             _store_progress(db, [append.progress for append in appends if append is not None])
             db.execute("COMMIT")
-        except sqlite3.Error:
+        except Exception:  # text that cannot be encoded fails while binding, outside SQLite
             with contextlib.suppress(sqlite3.Error):
                 db.execute("ROLLBACK")
-            return None
+            return None  # one by one, each failure fails its own call only
         return [_Done(None)] * len(batch)
 
     def _commit(self, batch: list[_Work[Any]]) -> list[BaseException | _Done]:

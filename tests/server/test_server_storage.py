@@ -31,6 +31,8 @@ from parlour.server.storage import (
 ASYNC = pytest.mark.asyncio(loop_scope="session")
 OPEN = Progress("open", 0, 0, None, updated=1.0)
 RUNNING = Progress("running", 0, 0, None, updated=2.0)
+WAIT = 15.0
+"""Seconds a store call may take before the test fails (a bound, not a timing)."""
 
 
 def a_match(match_id: str = "m1", created: float = 100.0, game: str = "loa",
@@ -102,6 +104,23 @@ async def test_a_conflict_in_a_batch_fails_only_its_own_append(store: Store) -> 
     assert isinstance(outcomes[1], VersionConflict), outcomes
     second = await only(store, "m2")
     assert (second.actions, second.progress) == ([], OPEN)
+
+
+@ASYNC
+async def test_progress_that_cannot_be_stored_fails_its_own_append_only(store: Store) -> None:
+    await store.create(a_match("m1"))
+    await store.create(a_match("m2", created=101))
+    broken = Progress("over", 1, None, {"winner": 0, "words": "won\udc80"})  # not Unicode text
+    outcomes = await asyncio.wait_for(asyncio.gather(
+        store.append("m1", 0, [1], broken),
+        store.append("m2", 0, [2], Progress("running", 1, 1, None)),
+        return_exceptions=True,
+    ), WAIT)
+    assert isinstance(outcomes[0], StoreError), outcomes
+    assert outcomes[1] is None, outcomes
+    assert ((await only(store, "m1")).actions, (await only(store, "m2")).actions) == ([], [2])
+    await asyncio.wait_for(store.append("m1", 0, [3], RUNNING), WAIT)  # the store still writes
+    assert (await only(store, "m1")).actions == [3]
 
 
 @ASYNC
