@@ -383,9 +383,14 @@ class SQLiteStore:
                     stop = True
                     break
                 batch += more
-            outcomes = self._commit_appends(batch)
-            if outcomes is None:
-                outcomes = self._commit(batch)
+            try:
+                outcomes = self._commit_appends(batch)
+                if outcomes is None:
+                    outcomes = self._commit(batch)
+            except Exception as error:  # the disk failed mid-way: every caller hears, the thread lives
+                with contextlib.suppress(sqlite3.Error):
+                    self.db.execute("ROLLBACK")
+                outcomes = [StoreError(f"storage: {error}")] * len(batch)
             self._commits += 1
             self._last_commit = time.monotonic()
             if self._catch_up:
