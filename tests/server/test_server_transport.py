@@ -1,7 +1,7 @@
 """The server's TCP side (issue 13: "no header time-out", "a cap on connections per address"):
-request heads that never end are answered 408 and closed, idle connections are closed, and one
-address holds at most ``connections_per_address`` connections, HTTP and WebSocket alike, while
-other clients play on.
+requests whose head or body never ends are answered 408 and closed, idle connections are closed,
+one address holds at most ``connections_per_address`` connections, HTTP and WebSocket alike,
+while other clients play on, and the server may open as many files as the system lets it.
 
 The holders of many connections come from 127.0.0.2 (all of 127/8 reaches this machine), so the
 client who plays on, from 127.0.0.1, has a count of its own.
