@@ -198,6 +198,25 @@ async def websocket(server: Server, match_id: str) -> ClientConnection:
     return sock
 
 
+def failed_upgrade(server: Server, path: str) -> bytes:
+    """What a WebSocket upgrade without its key gets from the holder's address, read to the close."""
+    sock = socket.create_connection(host_port(server), timeout=WAIT, source_address=(HOLDER, 0))
+    with sock:
+        sock.sendall(f"GET {path} HTTP/1.1\r\nHost: parlour\r\nConnection: Upgrade\r\n"
+                     "Upgrade: websocket\r\nSec-WebSocket-Version: 13\r\n\r\n".encode())
+        received, still_open = read_to_end([sock], WAIT)
+    assert still_open == 0, "the server kept a failed upgrade open"
+    return received[sock]
+
+
+async def closed_by_server(server: Server, path: str) -> None:
+    """A WebSocket from the holder's address that the app accepts and then closes (no such match)."""
+    sock = await asyncio.wait_for(connect(server.ws_base + path, proxy=None, open_timeout=WAIT,
+                                          close_timeout=2, local_addr=(HOLDER, 0)), WAIT)
+    await asyncio.wait_for(sock.wait_closed(), WAIT)
+    assert sock.close_code is not None
+
+
 async def answers_ping(sock: ClientConnection) -> None:
     """The spectator's socket still works: its ping is answered (after the updates it was sent)."""
     await sock.send(json.dumps({"type": "ping", "id": "still there?"}))
@@ -304,6 +323,9 @@ async def test_one_address_holds_at_most_its_connections_while_others_play_on(
         held_ws.clear()
         for _ in range(3 * CAP):
             await (await admitted_again(server, match_id)).close()
+        for _ in range(2 * CAP):  # and so do upgrades refused by the WebSocket layer or by the app
+            assert failed_upgrade(server, "/ws/matches/" + match_id).startswith(b"HTTP/1.1 400 ")
+            await closed_by_server(server, "/ws/matches/no-such-match")
         for _ in range(CAP):
             held_ws.append(await admitted_again(server, match_id))
         await refused_websocket(server, match_id)
