@@ -58,11 +58,15 @@ async def play_one_seat(
     server: Server, clients: list[Client], game: str, choices: random.Random
 ) -> tuple[dict[str, Any], list[str]]:
     """Plays seat 0 (random legal moves) against a random bot until enough chance decisions were
-    made or the match ends; the created match and every text the seat was sent."""
+    made or the match ends, watched by a spectator; the created match and every text the seat and
+    the spectator were sent (an error's too)."""
     created = server.create(game=game, seats=["open", "bot:random"], join=0, bot_seconds=0.01)
     match_id = created["match"]["id"]
+    spectator = await open_client(clients, server, match_id, f"{game} spectator")
+    await spectator.hello()
     client = await open_client(clients, server, match_id, f"{game} seat 0")
     message = await client.hello(created["token"])
+    await client.send({"type": "action", "text": "nonsense", "version": message["version"]})
     chance = 0
     for _ in range(MOST_MESSAGES):
         if message["status"] == "over" or chance >= CHANCE_EVENTS:
@@ -72,11 +76,14 @@ async def play_one_seat(
             await client.send({"type": "action", "text": choice, "version": message["version"]})
         message = await client.until("an update", lambda m: m["type"] in ("update", "state"))
         chance += message["type"] == "update" and message["event"]["seat"] == "chance"
+    await spectator.send({"type": "ping", "id": "last"})
+    await spectator.until("the pong after the spectator's updates", lambda m: m["type"] == "pong")
+    assert any(m["type"] == "error" for m in client.seen), "the nonsense action was not answered"
     answers = [
         created, server.call("GET", f"/api/matches/{match_id}")[1], server.call("GET", "/api/matches")[1],
         server.call("GET", "/api/matches?status=over")[1], server.call("GET", "/api/games")[1],
     ]
-    return created["match"], [json.dumps(item) for item in [*client.seen, *answers]]
+    return created["match"], [json.dumps(item) for item in [*client.seen, *spectator.seen, *answers]]
 
 
 def candidates(texts: list[str], match: dict[str, Any]) -> set[Any]:
