@@ -314,12 +314,13 @@ class Match:
                 return index
         return None
 
-    def closed_error(self) -> ProtocolError | None:
-        """Why nobody may join or act in this match any more (``None``: they may)."""
+    def closed_error(self, joining: bool) -> ProtocolError | None:
+        """Why nobody may join (or act in) this match any more; ``None``: they may."""
         if self.status == "expired":
-            return ProtocolError("expired", "this match expired: nobody joined it in time", 410)
+            return ProtocolError("expired", "this match expired: its seats were not filled in time", 410)
         if self.status == "over" or self.read_only:
-            return ProtocolError("game_over", "the game is over: no seat can be joined", 409)
+            why = "the game is over: no seat can be joined" if joining else "the game is over"
+            return ProtocolError("game_over", why, 409)
         return None
 
     async def claim(self, seat: int | None, name: str | None) -> tuple[int, str]:
@@ -328,7 +329,7 @@ class Match:
             return await self._claim(seat, name)
 
     async def _claim(self, seat: int | None, name: str | None) -> tuple[int, str]:
-        closed = self.closed_error()
+        closed = self.closed_error(joining=True)
         if closed is not None:
             raise closed
         if seat is None:
@@ -425,8 +426,9 @@ class Match:
 
     async def submit(self, seat: int, text: str, version: int | None) -> ProtocolError | None:
         """Queues an action for the writer; ``None`` once it is stored and published, else why not."""
-        if self.status in ("over", "expired") or self.read_only:
-            return ProtocolError("game_over", "the game is over")
+        closed = self.closed_error(joining=False)
+        if closed is not None:
+            return closed
         reply: asyncio.Future[ProtocolError | None] = asyncio.get_running_loop().create_future()
         self._writer_queue().put_nowait(_Submission(seat, text, version, reply))
         return await reply

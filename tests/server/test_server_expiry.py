@@ -69,6 +69,10 @@ async def test_an_open_match_nobody_fills_expires(quick_expiry: Server, clients:
     late = await open_client(clients, server, half, "late")
     await late.send({"type": "join"})
     await late.error("expired")
+    creator = await open_client(clients, server, half, "creator")
+    assert (await creator.hello(waiting["token"]))["status"] == "expired"
+    await creator.send({"type": "action", "text": "b1-b3", "version": 0})
+    await creator.error("expired")
     # Expired matches no longer count against their creator.
     server.create(game="loa", seats=["open", "open"])
 
