@@ -283,22 +283,22 @@ class Lobby:
         if join is not None:
             token, digest = new_token()
             seats[join] = SeatRecord("person", name=join_name, token_hash=digest)
-        opens = any(seat.kind == "open" for seat in seats)
-        if opens:
-            self._check_room(address)
         row = MatchRow(
             id=self._new_id(), game=game.info.name, players=state.players, options=dict(state.options),
             seed=state.seed, seats=seats, bot_seconds=bot_seconds, progress=progress_of(state, seats),
         )
+        opens = row.progress is not None and row.progress.status == "open"
+        if opens:  # its place is held while it is stored: creations at once cannot pass the cap together
+            self._check_room(address)
+            self.waiting[row.id] = address
         try:
             await self.store.create(row)
         except StoreError as error:
+            self.waiting.pop(row.id, None)
             log.error("creating a match: %s", error)
             raise ProtocolError("internal", "the match could not be stored", 500) from None
         match = self._match(row)
         self.matches[row.id] = match
-        if opens:
-            self.waiting[row.id] = address
         match.start()
         collector.settled()
         return match, join, token

@@ -5,6 +5,7 @@ the lobby and memory, joining it answers ``410 expired``, and it stays expired a
 
 from __future__ import annotations
 
+import concurrent.futures
 import sqlite3
 import time
 from collections.abc import Iterator
@@ -117,5 +118,20 @@ def test_the_server_holds_only_so_many_open_matches(tmp_path: Path) -> None:
         assert len(listed(server)) == 4
         # A match that needs nobody to join is still welcome.
         server.create(game="loa", seats=["open", "bot:random"], join=0)
+    finally:
+        server.stop()
+
+
+def test_creations_at_once_do_not_pass_the_cap_together(tmp_path: Path) -> None:
+    """Twelve creations sent together from one address with room for four: four are made (each
+    holds its place while it is stored), the rest refused."""
+    server = Server(tmp_path, limits={"open_per_address": 4}).start()
+    try:
+        body = {"game": "loa", "seats": ["open", "open"]}
+        with concurrent.futures.ThreadPoolExecutor(12) as pool:
+            answers = list(pool.map(lambda _: server.call("POST", "/api/matches", body), range(12)))
+        statuses = sorted(status for status, _ in answers)
+        assert statuses == [201] * 4 + [429] * 8, answers
+        assert len(listed(server)) == 4
     finally:
         server.stop()
