@@ -219,6 +219,8 @@ class Lobby:
         most = int(self.limits.page_size)
         size = most
         for name, value in query:
+            if not value.strip():  # an empty parameter is one not given (e.g. the first page's cursor)
+                continue
             if name == "status":
                 statuses += [read_status(word) for word in value.split(",") if word.strip()]
             elif name == "all":
@@ -228,7 +230,7 @@ class Lobby:
                     known = ", ".join(GAMES)
                     raise ProtocolError("bad_request", f"game: no game {value[:40]!r} (games: {known})")
                 game = value
-            elif name == "cursor" and value:  # empty: the first page
+            elif name == "cursor":
                 after = decode_cursor(value)
             elif name == "limit":
                 size = read_page_size(value, most)

@@ -97,6 +97,7 @@ def test_the_list_filters_by_status_and_game(lobby: tuple[Server, dict[str, str]
         "status=open&status=over": {"open", "over"},
         "status=running,%20over": {"running", "over"},
         "all=true": {"open", "running", "over"},
+        "status=&game=&cursor=": {"open", "running"},  # empty parameters are ones not given
     }
     for query, statuses in cases.items():
         listed, _ = every_page(server, query + "&limit=13")
