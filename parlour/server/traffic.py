@@ -32,7 +32,7 @@ from typing import Any
 from websockets.asyncio.client import ClientConnection, connect
 
 from parlour.server.bench import Parser, UsageError
-from parlour.server.process import post, start_server, stop_server
+from parlour.server.process import call, post, start_server, stop_server
 
 
 class CountingConnection(ClientConnection):
@@ -78,6 +78,8 @@ class Traffic:
     wire: int = 0
     parts: dict[str, int] = field(default_factory=dict)
     """Payload bytes of ``state`` and ``update`` messages by field (``view.record``, ``legal``, …)."""
+    seed_by_server: bool = False
+    """The server refused ``--seed`` (chance is its secret) and chose the match's seed itself."""
 
     def count(self, kind: str, size: int) -> None:
         self.sizes.setdefault(kind, []).append(size)
@@ -118,10 +120,17 @@ async def play(base: str, args: argparse.Namespace, options: dict[str, Any]) -> 
     game, seed, actions = args.game, args.seed, args.actions
     body = {"game": game, "players": args.players, "options": options, "seed": seed, "join": 0,
             "name": "traffic", "seats": ["open"] + ["bot:random"] * (args.players - 1), "bot_seconds": 0.01}
-    created = await asyncio.to_thread(post, base, "/api/matches", body)
+    traffic = Traffic()
+    status, created = await asyncio.to_thread(call, base, "POST", "/api/matches", body)
+    if status == 400 and created["error"]["code"] == "seed_not_allowed":
+        # A server that keeps chance secret (issue 13) refuses a client's seed for a game with
+        # chance or hidden cards: the match then differs from run to run, and so do the figures.
+        traffic.seed_by_server = True
+        created = await asyncio.to_thread(post, base, "/api/matches", {**body, "seed": None})
+    elif status != 201:
+        raise RuntimeError(f"POST /api/matches: HTTP {status} {created}")
     match_id = created["match"]["id"]
     ws = "ws://" + base.removeprefix("http://")
-    traffic = Traffic()
     rng = random.Random(seed)
     async with connect(f"{ws}/ws/matches/{match_id}", proxy=None, max_queue=None, max_size=None,
                        open_timeout=60, ping_interval=None, create_connection=CountingConnection) as socket:
@@ -170,6 +179,8 @@ def report(game: str, players: int, actions: int, traffic: Traffic) -> None:
     largest = sorted(traffic.parts.items(), key=lambda item: -item[1])[:8]
     shares = ", ".join(f"{name} {size:,}" for name, size in largest)
     print(f"  largest fields of state and update messages (bytes in all): {shares}")
+    if traffic.seed_by_server:
+        print("  note: the server chose the match's seed (it keeps chance secret): the figures vary by run")
 
 
 def main(argv: Sequence[str]) -> int:
