@@ -218,6 +218,7 @@ class LobbyHandlers:
 
     def __init__(
         self, store: Store, lobby: Lobby, pool: BotPool, on_ready: Callable[[], None] | None, limits: Limits,
+        faults: FaultLog,
     ) -> None:
         self.store = store
         self.lobby = lobby
@@ -225,7 +226,7 @@ class LobbyHandlers:
         self.on_ready = on_ready
         self.limits = limits
         self.rates = Rates(limits)
-        self.faults = FaultLog(log, limits.client_fault_logs_per_minute)
+        self.faults = faults
 
     @contextlib.asynccontextmanager
     async def lifespan(self, app: Starlette) -> AsyncIterator[None]:
@@ -339,12 +340,16 @@ def build_app(
     bots: BotPool | None = None,
     on_ready: Callable[[], None] | None = None,
     limits: Limits | None = None,
+    faults: FaultLog | None = None,
 ) -> Starlette:
-    """The server's application over ``store``; ``on_ready`` runs once every match is resumed."""
+    """The server's application over ``store``; ``on_ready`` runs once every match is resumed.
+    ``faults``: the budget of log lines about clients' faults, shared with the transport's
+    (``parlour serve`` passes the one it gives ``transport.protocols``); a new one if ``None``."""
     pool = bots or BotPool()
     limits = limits or Limits()
+    faults = faults or FaultLog(log, limits.client_fault_logs_per_minute)
     lobby = Lobby(store, pubsub or MemoryPubSub(), pool, limits)
-    handlers = LobbyHandlers(store, lobby, pool, on_ready, limits)
+    handlers = LobbyHandlers(store, lobby, pool, on_ready, limits, faults)
     routes = [
         Route("/api/games", games, methods=["GET"]),
         Route("/api/games/{name}/start", game_start, methods=["GET"]),

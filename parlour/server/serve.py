@@ -18,7 +18,7 @@ import uvicorn
 from starlette.types import ASGIApp
 
 from parlour.server.app import build_app
-from parlour.server.limits import Limits
+from parlour.server.limits import FaultLog, Limits
 from parlour.server.process import READY
 from parlour.server.storage import SQLiteStore, StoreError
 from parlour.server.transport import protocols
@@ -87,10 +87,11 @@ def allow_many_files() -> None:
             resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
 
 
-def server_config(app: ASGIApp, limits: Limits, log_level: str) -> uvicorn.Config:
+def server_config(app: ASGIApp, limits: Limits, faults: FaultLog, log_level: str) -> uvicorn.Config:
     """uvicorn's settings, from the limits: the protocols that time request heads and count
-    connections per address (``transport``), the keep-alive time and the largest WebSocket frame."""
-    http, ws = protocols(limits)
+    connections per address (``transport``, logging refusals within ``faults``, the app's budget),
+    the keep-alive time and the largest WebSocket frame."""
+    http, ws = protocols(limits, faults)
     return uvicorn.Config(
         app, http=http, ws=ws, log_level=log_level, lifespan="on", timeout_graceful_shutdown=3,
         timeout_keep_alive=limits.keep_alive_seconds,  # type: ignore[arg-type]  # a float works: call_later
@@ -128,8 +129,10 @@ def main(argv: Sequence[str]) -> int:
     def ready() -> None:
         print(f"{READY} {address(sock)} — open it in a browser (matches stored in {db})", flush=True)
 
-    app = build_app(store, bots=BotPool(args.workers), on_ready=ready, limits=limits)
-    config = server_config(app, limits, args.log_level)
+    # One budget for every log line about a client's fault, the transport's and the app's alike.
+    faults = FaultLog(logging.getLogger("parlour.server"), limits.client_fault_logs_per_minute)
+    app = build_app(store, bots=BotPool(args.workers), on_ready=ready, limits=limits, faults=faults)
+    config = server_config(app, limits, faults, args.log_level)
     server = uvicorn.Server(config)
     with contextlib.suppress(KeyboardInterrupt):
         asyncio.run(server.serve(sockets=[sock]))

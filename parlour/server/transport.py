@@ -197,13 +197,15 @@ class GuardedWebSocket(WebSocketsSansIOProtocol):
         super().connection_lost(exc)
 
 
-def protocols(limits: Limits) -> tuple[type[GuardedHttp], type[GuardedWebSocket]]:
-    """The HTTP and WebSocket protocol classes for ``uvicorn.Config(http=…, ws=…)``, sharing one count."""
+def protocols(limits: Limits, faults: FaultLog) -> tuple[type[GuardedHttp], type[GuardedWebSocket]]:
+    """The HTTP and WebSocket protocol classes for ``uvicorn.Config(http=…, ws=…)``, sharing one
+    count; refusals are logged within ``faults``, the budget the app's own client faults use too."""
     shared = ConnectionCount(max(1, int(limits.connections_per_address)))
+    budget = faults
 
     class Http(GuardedHttp):
         count = shared
-        faults = FaultLog(logger, limits.client_fault_logs_per_minute)
+        faults = budget
         header_seconds = limits.header_seconds
         body_seconds = limits.body_seconds
 
