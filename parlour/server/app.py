@@ -27,14 +27,13 @@ from starlette.websockets import WebSocket, WebSocketState
 from parlour.games import GAMES
 from parlour.server.bots import BotPool
 from parlour.server.connection import Connection
-from parlour.server.limits import AddressBuckets, FaultLog, Limits, Rates
+from parlour.server.limits import FaultLog, Limits, Rates
 from parlour.server.lobby import Lobby, game_json
 from parlour.server.messages import (
     ProtocolError,
     encode,
     error_message,
     json_kind,
-    rate_limited,
     read_name,
 )
 from parlour.server.pubsub import MemoryPubSub, PubSub
@@ -139,13 +138,6 @@ async def help_page(request: Request) -> Response:
 def client_address(request: HTTPConnection) -> str:
     """The address a request or WebSocket came from (what per-client limits count)."""
     return request.client.host if request.client is not None else "unknown"
-
-
-def spend(buckets: AddressBuckets, request: HTTPConnection, what: str) -> None:
-    """One token of ``request``'s address from ``buckets``, or ``rate_limited`` (nothing spent)."""
-    wait = buckets.take(client_address(request))
-    if wait:
-        raise rate_limited(wait, what)
 
 
 async def http_error(request: Request, error: Exception) -> Response:
@@ -258,7 +250,7 @@ class LobbyHandlers:
 
     async def create_match(self, request: Request) -> Response:
         try:
-            spend(self.rates.create, request, "matches created from your address")
+            self.rates.create.spend(client_address(request))
             body = await read_body(request, int(self.limits.body_bytes))
             match, seat, token = await self.lobby.create(body, client_address(request))
         except ProtocolError as error:
@@ -276,7 +268,7 @@ class LobbyHandlers:
 
     async def join_match(self, request: Request) -> Response:
         try:
-            spend(self.rates.join, request, "seats joined from your address")
+            self.rates.join.spend(client_address(request))
             match = await self.lobby.get(request.path_params["id"])
             seat, name = join_request(await read_body(request, int(self.limits.body_bytes)))
             seat, token = await match.claim(seat, name)

@@ -17,6 +17,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Final
 
+from parlour.server.messages import rate_limited
+
 
 def limit(default: float, help: str) -> float:
     return field(default=default, metadata={"help": help})
@@ -113,13 +115,21 @@ MAX_ADDRESSES: Final = 100_000
 
 
 class AddressBuckets:
-    """One token bucket per client address."""
+    """One token bucket per client address; ``what`` names what they count in a refusal."""
 
-    def __init__(self, burst: float, per_minute: float, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(self, burst: float, per_minute: float, what: str,
+                 clock: Callable[[], float] = time.monotonic) -> None:
         self.burst = burst
         self.per_second = per_minute / 60
+        self.what = what
         self.clock = clock
         self.buckets: dict[str, TokenBucket] = {}
+
+    def spend(self, address: str) -> None:
+        """One token of ``address``'s, or ``rate_limited`` saying when to try again (nothing spent)."""
+        wait = self.take(address)
+        if wait:
+            raise rate_limited(wait, self.what)
 
     def take(self, address: str) -> float:
         """0 when ``address`` may go on; else the seconds it must wait."""
@@ -141,8 +151,10 @@ class Rates:
     """The per-address rates of one server: creating matches and joining seats (HTTP or WebSocket)."""
 
     def __init__(self, limits: Limits, clock: Callable[[], float] = time.monotonic) -> None:
-        self.create = AddressBuckets(limits.create_burst, limits.create_per_minute, clock)
-        self.join = AddressBuckets(limits.join_burst, limits.join_per_minute, clock)
+        self.create = AddressBuckets(limits.create_burst, limits.create_per_minute,
+                                     "matches created from your address", clock)
+        self.join = AddressBuckets(limits.join_burst, limits.join_per_minute,
+                                   "seats joined from your address", clock)
 
 
 class FaultLog:
