@@ -19,8 +19,12 @@ PASS: Final = 64 * 64
 _MOVE_TEXT: Final = re.compile(r"([a-h][1-8])([-x])([a-h][1-8])")
 
 
+SQUARE_NAMES: Final = tuple(FILES[square % 8] + str(square // 8 + 1) for square in range(64))
+"""``a1`` … ``h8`` by square number (worked out once: every legal list a server sends names them)."""
+
+
 def square_name(square: int) -> str:
-    return FILES[square % 8] + str(square // 8 + 1)
+    return SQUARE_NAMES[square]
 
 
 def parse_square(text: str) -> int:
@@ -38,7 +42,7 @@ def action_text(action: Action) -> str:
     """``b1-d3`` or ``pass``; a capture is written with ``-`` like any move (LOA-4)."""
     if action == PASS:
         return "pass"
-    return f"{square_name(action >> 6)}-{square_name(action & 63)}"
+    return f"{SQUARE_NAMES[action >> 6]}-{SQUARE_NAMES[action & 63]}"
 
 
 def read_action(text: str) -> tuple[Action, bool]:

@@ -23,14 +23,13 @@ INITIAL_WHITE: Final = sum(1 << (8 * r) for r in range(1, 7)) | sum(1 << (8 * r 
 
 def board_rows(black: int, white: int) -> list[str]:
     """Rows 8 down to 1 as strings of ``b``, ``w`` and ``-`` (the dump's characters)."""
-    rows = []
-    for row in range(7, -1, -1):
-        cells = []
-        for col in range(8):
-            bit = 1 << (8 * row + col)
-            cells.append("b" if black & bit else "w" if white & bit else "-")
-        rows.append("".join(cells))
-    return rows
+    cells = ["-"] * 64
+    for pieces, mark in ((black, "b"), (white, "w")):
+        while pieces:  # only the pieces' squares, lowest first (a view is made at every update)
+            low = pieces & -pieces
+            cells[low.bit_length() - 1] = mark
+            pieces ^= low
+    return ["".join(cells[8 * row:8 * row + 8]) for row in range(7, -1, -1)]
 
 
 def write_position(black: int, white: int, turn: int, plies: int) -> JSONDict:
