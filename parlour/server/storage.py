@@ -419,6 +419,9 @@ class SQLiteStore:
         db = self.db
         try:
             db.execute("BEGIN IMMEDIATE")
+        except sqlite3.Error as error:  # the file is locked (after busy_timeout): one by one would wait again
+            return [StoreError(f"storage: {error}")] * len(batch)
+        try:
             cursor = db.executemany(
                 "INSERT INTO events (match_id, version, action, created) SELECT ?, ?, ?, ?"
                 " WHERE (SELECT COALESCE(MAX(version), 0) FROM events WHERE match_id = ?) = ?",
