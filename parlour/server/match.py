@@ -464,8 +464,9 @@ class Match:
 
     async def _act(self, submission: _Submission) -> ProtocolError | None:
         seat = submission.seat
-        if self.status in ("over", "expired"):
-            return ProtocolError("game_over", "the game is over")
+        closed = self.closed_error(joining=False)  # over, or expired while the action was queued
+        if closed is not None:
+            return closed
         if self.status == "open":
             waiting = sum(record.kind == "open" for record in self.row.seats)
             return ProtocolError("not_started", f"the match starts when every seat is taken ({waiting} open)")
