@@ -43,7 +43,8 @@ class Limits:
     messages_per_second: float = limit(
         20, "WebSocket messages one connection may send a second (after its burst)")
     message_burst: float = limit(60, "WebSocket messages one connection may send at once")
-    body_bytes: float = limit(64 * 1024, "bytes in one HTTP request body or WebSocket message")
+    body_bytes: float = limit(
+        64 * 1024, "bytes in one HTTP request body, characters in one WebSocket message")
     page_size: float = limit(100, "matches in one page of the lobby list (the most a client may ask for)")
     client_fault_logs_per_minute: float = limit(
         20, "log lines about clients' mistakes a minute (the rest are counted)")

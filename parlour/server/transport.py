@@ -54,7 +54,9 @@ def error_answer(status: HTTPStatus, code: str, message: str) -> bytes:
 
 
 def peer_host(transport: asyncio.BaseTransport) -> str:
-    """The client's address as ``app.client_address`` names it (the host without the port)."""
+    """The peer's address (the host without the port): the client's, as ``app.client_address``
+    names it, unless a proxy on 127.0.0.1 forwards it (the app then counts the forwarded address,
+    this the proxy's)."""
     peer = transport.get_extra_info("peername")
     return str(peer[0]) if isinstance(peer, tuple) and peer else "unknown"
 
