@@ -17,7 +17,7 @@ from typing import Any, Final
 
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
-from starlette.requests import HTTPConnection, Request
+from starlette.requests import ClientDisconnect, HTTPConnection, Request
 from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
@@ -160,6 +160,13 @@ async def server_fault(request: Request, error: Exception) -> Response:
     if request.url.path.startswith("/api/"):
         return error_response(ProtocolError("internal", "the server failed on that request (logged)", 500))
     return PlainTextResponse("Internal Server Error", 500)
+
+
+async def client_gone(request: Request, error: Exception) -> Response:
+    """A client that went while its body came in, or was cut off by ``body_seconds`` (the transport
+    has answered it ``408``): nobody is left to answer, and no fault of the server's to log (left to
+    Starlette, each one logged a traceback of ``ClientDisconnect``, past the fault budget)."""
+    return Response(status_code=400)
 
 
 class ClientFiles(StaticFiles):
@@ -355,7 +362,8 @@ def build_app(
         Mount("/static", ClientFiles(directory=WEB, check_dir=False), name="static"),
     ]
     app = Starlette(routes=routes, lifespan=handlers.lifespan,
-                    exception_handlers={404: http_error, 405: http_error, Exception: server_fault})
+                    exception_handlers={404: http_error, 405: http_error, ClientDisconnect: client_gone,
+                                        Exception: server_fault})
     app.state.lobby = lobby
     app.state.limits = limits
     return app
