@@ -37,7 +37,7 @@ from parlour.games import get_game
 from parlour.server.bots import BotPool, bot_seed, random_choice
 from parlour.server.messages import ProtocolError, encode
 from parlour.server.pubsub import PubSub
-from parlour.server.storage import MatchRow, MatchStatus, Progress, SeatRecord, Store, StoreError
+from parlour.server.storage import MatchRow, MatchStatus, Progress, SeatRecord, Store, StoreError, progress_of
 
 log = logging.getLogger("parlour.server")
 
@@ -94,17 +94,6 @@ def seat_names_of(row: MatchRow) -> tuple[str, ...]:
     if row.start is not None:  # a given position may decide the seats: build it (rare)
         return tuple(get_game(row.game).new(row.players, row.options, 0, row.start).seat_names())
     return _seat_names(row.game, row.players, json.dumps(row.options, sort_keys=True))
-
-
-def status_of(state: State, seats: list[SeatRecord]) -> MatchStatus:
-    if state.is_over():
-        return "over"
-    return "open" if any(seat.kind == "open" for seat in seats) else "running"
-
-
-def progress_of(state: State, seats: list[SeatRecord]) -> Progress:
-    """Where a match stands in ``state`` with these seats: what the store keeps beside it."""
-    return Progress(status_of(state, seats), len(state.history), state.to_move_json(), state.outcome_json())
 
 
 def summary_json(

@@ -30,7 +30,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Final, Generic, Literal, Protocol, TypeVar
 
-from parlour.engine import Action, JSONDict
+from parlour.engine import Action, JSONDict, State
 
 log = logging.getLogger("parlour.server")
 
@@ -88,6 +88,13 @@ class Progress:
     """The view envelope's ``to_move``: a seat, ``"chance"`` or ``None`` (over)."""
     outcome: JSONDict | None
     updated: float = field(default_factory=time.time)
+
+
+def progress_of(state: State, seats: Sequence[SeatRecord]) -> Progress:
+    """Where a match stands in ``state`` with these seats: what the store keeps beside it."""
+    waiting = any(seat.kind == "open" for seat in seats)
+    status: MatchStatus = "over" if state.is_over() else "open" if waiting else "running"
+    return Progress(status, len(state.history), state.to_move_json(), state.outcome_json())
 
 
 class Store(Protocol):
@@ -680,9 +687,9 @@ def _migrate(db: sqlite3.Connection) -> None:
     _run_script(db, SCHEMA)  # the events table as it is now
     db.execute("INSERT INTO events SELECT match_id, version, action, created FROM old_events")
     db.execute("DROP TABLE old_events")
-    seats: dict[str, list[str]] = {}
+    seats: dict[str, list[SeatRecord]] = {}
     for match_id, kind in db.execute("SELECT match_id, kind FROM seats ORDER BY match_id, seat"):
-        seats.setdefault(match_id, []).append(kind)
+        seats.setdefault(match_id, []).append(SeatRecord(kind))
     progress = []
     matches = db.execute("SELECT id, created, game, players, options, seed, start FROM matches").fetchall()
     log.warning("migrating the database to schema %d: replaying %d matches, once", SCHEMA_VERSION,
@@ -702,7 +709,7 @@ def _migrate(db: sqlite3.Connection) -> None:
 
 def replayed_progress(
     game: str, players: int, options: dict[str, Any], seed: int, start: JSONDict | None,
-    actions: Sequence[Action], seats: Sequence[str], updated: float,
+    actions: Sequence[Action], seats: Sequence[SeatRecord], updated: float,
 ) -> Progress:
     """Where a match stands, found by replaying its actions; a match that cannot be replayed (an
     unknown game, a damaged record) is ``running`` so that the server still tries it, and says
@@ -716,9 +723,7 @@ def replayed_progress(
     except Exception as error:
         log.warning("migrating: a match of %s cannot be replayed (%s); it stays unfinished", game, error)
         return Progress("running", len(actions), None, None, updated)
-    over = state.is_over()
-    status: MatchStatus = "over" if over else "open" if "open" in seats else "running"
-    return Progress(status, len(actions), state.to_move_json(), state.outcome_json(), updated)
+    return replace(progress_of(state, seats), updated=updated)
 
 
 class MemoryStore:
