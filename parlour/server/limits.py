@@ -17,7 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Final
 
-from parlour.server.messages import rate_limited
+from parlour.server.messages import MAX_MESSAGE, rate_limited
 
 
 def limit(default: float, help: str) -> float:
@@ -44,7 +44,7 @@ class Limits:
         20, "WebSocket messages one connection may send a second (after its burst)")
     message_burst: float = limit(60, "WebSocket messages one connection may send at once")
     body_bytes: float = limit(
-        64 * 1024, "bytes in one HTTP request body, characters in one WebSocket message")
+        MAX_MESSAGE, "bytes in one HTTP request body, characters in one WebSocket message")
     page_size: float = limit(100, "matches in one page of the lobby list (the most a client may ask for)")
     client_fault_logs_per_minute: float = limit(
         20, "log lines about clients' mistakes a minute (the rest are counted)")
