@@ -15,6 +15,13 @@ from websockets.asyncio.client import ClientConnection, connect
 
 from parlour.engine import Game, State
 
+
+def host_port(server: Server) -> tuple[str, int]:
+    """The host and port the server listens on, for a socket or ``http.client`` of a test's own."""
+    host, port = server.base.removeprefix("http://").rsplit(":", 1)
+    return host, int(port)
+
+
 # --- WebSocket clients ------------------------------------------------------------------------------
 
 

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from server_helpers import Client, open_client
+from server_helpers import Client, host_port, open_client
 from server_process import WAIT, Server
 from websockets.sync.client import ClientConnection, connect
 
@@ -169,8 +169,7 @@ async def test_open_match_and_unknown_match(server: Server, clients: list[Client
 
 def http(server: Server, method: str, path: str) -> tuple[int, dict[str, str], bytes]:
     """(status, headers with lower-case names, body) of a request without a body."""
-    host, port = server.base.removeprefix("http://").rsplit(":", 1)
-    connection = http_client.HTTPConnection(host, int(port), timeout=WAIT)
+    connection = http_client.HTTPConnection(*host_port(server), timeout=WAIT)
     try:
         connection.request(method, path)
         answer = connection.getresponse()
@@ -272,8 +271,7 @@ class Fuzzed:
 
     def connect(self) -> ClientConnection:
         # The sync client leaves Nagle on; a frame sent right after another would wait for an ACK.
-        host, port = self.server.base.removeprefix("http://").rsplit(":", 1)
-        sock = socket.create_connection((host, int(port)), timeout=WAIT)
+        sock = socket.create_connection(host_port(self.server), timeout=WAIT)
         sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         return connect(self.server.match_ws(self.match_id), sock=sock, open_timeout=WAIT, legacy=True)
 

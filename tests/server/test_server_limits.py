@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from server_helpers import Client, open_client
+from server_helpers import Client, host_port, open_client
 from server_process import WAIT, Server
 from websockets.exceptions import ConnectionClosed
 
@@ -40,16 +40,11 @@ def start(tmp_path: Path, **limits: float) -> Server:
     return Server(tmp_path, limits=limits).start()
 
 
-def address(server: Server) -> tuple[str, int]:
-    host, port = server.base.removeprefix("http://").rsplit(":", 1)
-    return host, int(port)
-
-
 def call(server: Server, method: str, path: str, body: Any = None,
          source: str = "127.0.0.1") -> tuple[int, dict[str, str], Any]:
     """(status, headers, decoded JSON answer) of one request made from the address ``source``
     (any 127.x.y.z reaches the server on Linux: another client address for the per-address limits)."""
-    host, port = address(server)
+    host, port = host_port(server)
     connection = http.client.HTTPConnection(host, port, timeout=WAIT, source_address=(source, 0))
     try:
         data = None if body is None else json.dumps(body).encode()
@@ -142,7 +137,7 @@ def read_answer(received: bytearray) -> tuple[int, Any] | None:
 def post_huge(server: Server, chunked: bool) -> tuple[int, Any]:
     """POSTs a 100 MB body (its length declared, or chunked without one), sending until the whole
     body is sent or the server has answered, and returns that answer."""
-    sock = socket.create_connection(address(server), timeout=WAIT)
+    sock = socket.create_connection(host_port(server), timeout=WAIT)
     try:
         framing = b"Transfer-Encoding: chunked" if chunked else b"Content-Length: %d" % HUGE
         sock.sendall(b"POST /api/matches HTTP/1.1\r\nHost: test\r\nContent-Type: application/json\r\n"
@@ -182,7 +177,7 @@ def peak_memory(server: Server) -> int:
 def test_a_declared_length_over_the_limit_is_refused_before_the_body_is_sent(tmp_path: Path) -> None:
     server = start(tmp_path)
     try:
-        with socket.create_connection(address(server), timeout=WAIT) as sock:
+        with socket.create_connection(host_port(server), timeout=WAIT) as sock:
             sock.sendall(b"POST /api/matches HTTP/1.1\r\nHost: test\r\nContent-Type: application/json\r\n"
                          b"Content-Length: 100000000\r\n\r\n")  # and not a byte of the body
             received = bytearray()
@@ -315,7 +310,7 @@ class RawSocket:
     whose bytes are not UTF-8."""
 
     def __init__(self, server: Server, match_id: str) -> None:
-        host, port = address(server)
+        host, port = host_port(server)
         self.sock = socket.create_connection((host, port), timeout=WAIT)
         key = base64.b64encode(os.urandom(16)).decode()
         self.sock.sendall(
@@ -457,7 +452,7 @@ class Flooder:
             thread.join(WAIT)
 
     def run(self) -> None:
-        host, port = address(self.server)
+        host, port = host_port(self.server)
         connection = http.client.HTTPConnection(host, port, timeout=WAIT, source_address=("127.0.0.2", 0))
         body = json.dumps({"game": "loa"}).encode()
         while not self.stopping.is_set():

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from server_helpers import Client, open_client
+from server_helpers import Client, host_port, open_client
 from server_process import ROOT, START_SECONDS, WAIT, Server, read_line
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import InvalidStatus
@@ -36,11 +36,6 @@ from parlour.server.transport import ConnectionCount
 ASYNC = pytest.mark.asyncio(loop_scope="session")
 HOLDER = "127.0.0.2"
 LOA = get_game("loa")
-
-
-def host_port(server: Server) -> tuple[str, int]:
-    host, port = server.base.removeprefix("http://").rsplit(":", 1)
-    return host, int(port)
 
 
 def error_of(answer: bytes) -> tuple[int, dict[str, Any]]:
