@@ -216,7 +216,7 @@ class Lobby:
         statuses: list[MatchStatus] = []
         game: str | None = None
         after: tuple[float, str] | None = None
-        most = int(self.limits.page_size)
+        most = max(1, int(self.limits.page_size))  # --limit page_size=0.5 must not make empty pages
         size = most
         for name, value in query:
             if not value.strip():  # an empty parameter is one not given (e.g. the first page's cursor)
