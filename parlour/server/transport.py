@@ -31,6 +31,7 @@ from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIO
 from uvicorn.server import ServerState
 
 from parlour.server.limits import FaultLog, Limits
+from parlour.server.messages import ProtocolError
 
 LINGER_SECONDS: Final = 2.0
 """How long a refused connection stays open for its client to read the answer: closing at once,
@@ -44,8 +45,9 @@ Part = Literal["head", "body", ""]
 
 
 def error_answer(status: HTTPStatus, code: str, message: str) -> bytes:
-    """A whole HTTP response in the JSON error shape of ``docs/protocol.md``, closing the connection."""
-    body = json.dumps({"error": {"code": code, "message": message}}).encode()
+    """A whole HTTP response in the JSON error shape of ``docs/protocol.md`` (as the app's answers
+    have it, from ``ProtocolError``), closing the connection."""
+    body = json.dumps({"error": ProtocolError(code, message, status.value).to_json()}).encode()
     head = (f"HTTP/1.1 {status.value} {status.phrase}\r\n"
             "content-type: application/json\r\n"
             f"content-length: {len(body)}\r\n"
