@@ -251,6 +251,7 @@ class LobbyHandlers:
 
     async def list_matches(self, request: Request) -> Response:
         try:
+            self.rates.list.spend(client_address(request))
             return JSONResponse(await self.lobby.page(request.query_params.multi_items()))
         except ProtocolError as error:
             return error_response(error)

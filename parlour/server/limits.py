@@ -32,6 +32,9 @@ class Limits:
     create_burst: float = limit(20, "matches one address may create at once")
     join_per_minute: float = limit(60, "seats one address may join a minute (after its burst)")
     join_burst: float = limit(30, "seats one address may join at once")
+    list_per_minute: float = limit(
+        120, "pages of the lobby list one address may ask for a minute (after its burst)")
+    list_burst: float = limit(30, "pages of the lobby list one address may ask for at once")
     open_per_address: float = limit(20, "open (not yet started) matches one address may have created")
     open_total: float = limit(2000, "open (not yet started) matches on the whole server")
     open_expiry_hours: float = limit(24, "hours an open match waits for its players before it expires")
@@ -149,13 +152,16 @@ class AddressBuckets:
 
 
 class Rates:
-    """The per-address rates of one server: creating matches and joining seats (HTTP or WebSocket)."""
+    """The per-address rates of one server: creating matches, joining seats (HTTP or WebSocket) and
+    listing matches (a page is built from the store: a client looping on it must not slow the others)."""
 
     def __init__(self, limits: Limits, clock: Callable[[], float] = time.monotonic) -> None:
         self.create = AddressBuckets(limits.create_burst, limits.create_per_minute,
                                      "matches created from your address", clock)
         self.join = AddressBuckets(limits.join_burst, limits.join_per_minute,
                                    "seats joined from your address", clock)
+        self.list = AddressBuckets(limits.list_burst, limits.list_per_minute,
+                                   "pages of the match list asked for from your address", clock)
 
 
 class FaultLog:

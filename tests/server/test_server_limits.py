@@ -91,6 +91,21 @@ def test_creating_matches_is_rate_limited_per_address(tmp_path: Path) -> None:
         server.stop()
 
 
+def test_listing_matches_is_rate_limited_per_address(tmp_path: Path) -> None:
+    """A page is built from the store: a client looping on the list (the flood of issue 13) is
+    throttled, and the list still answers everyone else."""
+    server = start(tmp_path, list_burst=3, list_per_minute=SLOW)
+    try:
+        for _ in range(3):
+            status, _, answer = call(server, "GET", "/api/matches?status=over")
+            assert status == 200, answer
+        assert_rate_limited(*call(server, "GET", "/api/matches"))
+        status, _, answer = call(server, "GET", "/api/matches", source="127.0.0.2")
+        assert status == 200, answer
+    finally:
+        server.stop()
+
+
 @ASYNC
 async def test_joining_seats_is_rate_limited_per_address_over_http_and_websocket(
     tmp_path: Path, clients: list[Client]
