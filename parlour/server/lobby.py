@@ -89,7 +89,7 @@ class Lobby:
         """Open and running matches."""
         self.finished: collections.OrderedDict[str, Match] = collections.OrderedDict()
         """Finished (or expired) matches lately ended or asked for, the latest last."""
-        self.waiting: dict[str, str] = {}
+        self.creators: dict[str, str] = {}
         """Open matches: the address that created each ("" for those loaded at start-up)."""
         self.tasks: set[asyncio.Task[None]] = set()
 
@@ -106,7 +106,7 @@ class Lobby:
                 continue
             self.matches[row.id] = match
             if match.status == "open":
-                self.waiting[row.id] = ""
+                self.creators[row.id] = ""
         log.info("%d unfinished matches loaded (finished ones are read when asked for)", len(self.matches))
         collector.loaded()
         self._background(self._wake_all())
@@ -142,7 +142,7 @@ class Lobby:
     def _status_changed(self, match: Match) -> None:
         """A match started, ended or expired: it leaves the open ones, and memory when it is over."""
         if match.status != "open":
-            self.waiting.pop(match.id, None)
+            self.creators.pop(match.id, None)
         if match.status in ("over", "expired") and self.matches.pop(match.id, None) is not None:
             self._keep_finished(match)
             if match.status == "over":
@@ -248,7 +248,7 @@ class Lobby:
         when matches expire within minutes, so that none waits much past its time)."""
         interval = min(EXPIRY_CHECK_SECONDS, max(0.1, self.expiry_seconds / 4))
         while True:
-            for match_id in list(self.waiting):
+            for match_id in list(self.creators):
                 match = self.matches.get(match_id)
                 if match is not None:
                     await self._expire_if_due(match)
@@ -292,11 +292,11 @@ class Lobby:
         opens = row.progress is not None and row.progress.status == "open"
         if opens:  # its place is held while it is stored: creations at once cannot pass the cap together
             self._check_room(address)
-            self.waiting[row.id] = address
+            self.creators[row.id] = address
         try:
             await self.store.create(row)
         except StoreError as error:
-            self.waiting.pop(row.id, None)
+            self.creators.pop(row.id, None)
             log.error("creating a match: %s", error)
             raise ProtocolError("internal", "the match could not be stored", 500) from None
         match = self._match(row)
@@ -307,7 +307,7 @@ class Lobby:
 
     def _check_room(self, address: str) -> None:
         """``too_many_open`` or ``server_full`` when one more open match would be too many."""
-        mine = sum(creator == address for creator in self.waiting.values())
+        mine = sum(creator == address for creator in self.creators.values())
         if mine >= self.limits.open_per_address:
             hours = self.limits.open_expiry_hours
             raise ProtocolError(
@@ -317,10 +317,10 @@ class Lobby:
                 f"({hours:g} hours after it was created)",
                 429,
             )
-        if len(self.waiting) >= self.limits.open_total:
+        if len(self.creators) >= self.limits.open_total:
             raise ProtocolError(
                 "server_full",
-                f"the server holds {len(self.waiting)} open matches, the most it takes: join one of "
+                f"the server holds {len(self.creators)} open matches, the most it takes: join one of "
                 "them, or try again later",
                 503,
             )
