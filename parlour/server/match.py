@@ -30,6 +30,7 @@ from parlour.engine import (
     Action,
     Game,
     IllegalActionError,
+    JSONDict,
     NotationError,
     State,
 )
@@ -174,6 +175,8 @@ class Match:
         """Bot decisions under way, by the version they decide at."""
         self._rendered: dict[int | None, str] = {}
         """The latest event's ``update`` by seat; emptied when an event is added (it holds no seats)."""
+        self._shared_view: tuple[int, JSONDict] | None = None
+        """In a perfect-information game, the view at a version: every seat's but for its ``seat``."""
 
     # --- the state, replayed on first use ------------------------------------------------------
 
@@ -266,13 +269,22 @@ class Match:
             "seat": seat,
             "status": self.status,
             "seats": self.seats_json(),
-            "view": self.state.view(seat),
+            "view": self.view(seat),
             "legal": self.legal_json(seat),
             "events": [self.event_json(event, seat) for event in self.events],
         }
         if resync:
             message["resync"] = True
         return message
+
+    def view(self, seat: int | None) -> JSONDict:
+        """What ``seat`` sees now. With nothing hidden every seat sees the same, so the view is made
+        once a version (a busy server makes one at every update, for every seat)."""
+        if self.info.hidden_information:
+            return self.state.view(seat)
+        if self._shared_view is None or self._shared_view[0] != self.version:
+            self._shared_view = (self.version, self.state.view(None))
+        return {**self._shared_view[1], "seat": seat}
 
     def update_text(self, seat: int | None) -> str:
         """The ``update`` for the latest event (no history, no seats), encoded once per seat and version."""
@@ -284,7 +296,7 @@ class Match:
                 "version": self.version,
                 "status": self.status,
                 "event": self.event_json(self.events[-1], seat),
-                "view": self.state.view(seat),
+                "view": self.view(seat),
                 "legal": self.legal_json(seat),
             })
             self._rendered[seat] = text
@@ -528,7 +540,7 @@ class Match:
         assert record.bot is not None
         who = f"match {self.id}: bot:{record.bot} in seat {seat}"
         seed = bot_seed(self.row.seed, seat, version)  # derived from the secret: never sent anywhere
-        view = self.state.view(seat)
+        view = self.view(seat)
         try:
             text = await self.bots.choose(self.info.name, record.bot, seed, seat, view, self.row.bot_seconds)
         except Exception:

@@ -262,6 +262,9 @@ def check_views(state: State) -> None:
             assert view["outcome"]["words"] == info.reason_words(outcome.reason)
         for secret in state.hidden_from(seat):
             assert secret not in text, f"view({seat}) reveals {secret!r}"
+        if not info.hidden_information:  # nothing hidden: every seat sees what a spectator sees
+            assert view == {**json.loads(json.dumps(state.view(None))), "seat": seat}, \
+                f"view({seat}) differs from a spectator's in more than its seat"
 
 
 def check_sample(state: State, seat: int | None, rng: random.Random) -> None:
