@@ -21,7 +21,13 @@ from parlour.server.messages import MAX_MESSAGE, rate_limited
 
 
 def limit(default: float, help: str) -> float:
-    return field(default=default, metadata={"help": help})
+    """A limit that is a rate or a time: any number above 0."""
+    return field(default=default, metadata={"help": help, "count": False})
+
+
+def count(default: float, help: str) -> float:
+    """A limit that counts things (a burst, a cap, a size): a whole number, at least 1."""
+    return field(default=default, metadata={"help": help, "count": True})
 
 
 @dataclass(frozen=True)
@@ -29,27 +35,27 @@ class Limits:
     """Every limit, with its default."""
 
     create_per_minute: float = limit(30, "matches one address may create a minute (after its burst)")
-    create_burst: float = limit(20, "matches one address may create at once")
+    create_burst: float = count(20, "matches one address may create at once")
     join_per_minute: float = limit(60, "seats one address may join a minute (after its burst)")
-    join_burst: float = limit(30, "seats one address may join at once")
+    join_burst: float = count(30, "seats one address may join at once")
     list_per_minute: float = limit(
         120, "pages of the lobby list one address may ask for a minute (after its burst)")
-    list_burst: float = limit(30, "pages of the lobby list one address may ask for at once")
-    open_per_address: float = limit(20, "open (not yet started) matches one address may have created")
-    open_total: float = limit(2000, "open (not yet started) matches on the whole server")
+    list_burst: float = count(30, "pages of the lobby list one address may ask for at once")
+    open_per_address: float = count(20, "open (not yet started) matches one address may have created")
+    open_total: float = count(2000, "open (not yet started) matches on the whole server")
     open_expiry_hours: float = limit(24, "hours an open match waits for its players before it expires")
-    connections_per_address: float = limit(200, "TCP connections (HTTP and WebSocket) one address may hold")
+    connections_per_address: float = count(200, "TCP connections (HTTP and WebSocket) one address may hold")
     header_seconds: float = limit(10, "seconds a client has to send a request's headers")
     body_seconds: float = limit(30, "seconds a client has to send a request's body, once its headers are in")
     keep_alive_seconds: float = limit(5, "seconds an idle HTTP connection is kept open")
     hello_seconds: float = limit(30, "seconds a new WebSocket has to say hello or join")
     messages_per_second: float = limit(
         20, "WebSocket messages one connection may send a second (after its burst)")
-    message_burst: float = limit(60, "WebSocket messages one connection may send at once")
-    body_bytes: float = limit(
+    message_burst: float = count(60, "WebSocket messages one connection may send at once")
+    body_bytes: float = count(
         MAX_MESSAGE, "bytes in one HTTP request body, characters in one WebSocket message")
-    page_size: float = limit(100, "matches in one page of the lobby list (the most a client may ask for)")
-    client_fault_logs_per_minute: float = limit(
+    page_size: float = count(100, "matches in one page of the lobby list (the most a client may ask for)")
+    client_fault_logs_per_minute: float = count(
         20, "log lines about clients' mistakes a minute (the rest are counted)")
 
     @classmethod
@@ -62,6 +68,10 @@ class Limits:
         defaults = cls()
         return [(item.name, getattr(defaults, item.name), item.metadata["help"])
                 for item in dataclasses.fields(cls)]
+
+    @classmethod
+    def counts(cls, name: str) -> bool:
+        return any(item.name == name and item.metadata["count"] for item in dataclasses.fields(cls))
 
     def changed(self, settings: list[str]) -> Limits:
         """These limits with ``NAME=VALUE`` settings applied; ``ValueError`` says what is wrong."""
@@ -79,6 +89,8 @@ class Limits:
                 raise ValueError(f"{name}: {text!r} is not a number") from None
             if not math.isfinite(value) or value <= 0:
                 raise ValueError(f"{name}: must be a number above 0, not {text!r}")
+            if self.counts(name) and (value < 1 or not value.is_integer()):
+                raise ValueError(f"{name} counts things: a whole number of at least 1, not {text!r}")
             values[name] = value
         return dataclasses.replace(self, **values)
 

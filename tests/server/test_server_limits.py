@@ -29,6 +29,7 @@ from server_process import WAIT, Server
 from websockets.exceptions import ConnectionClosed
 
 from parlour.games import get_game
+from parlour.server.limits import Limits
 
 ASYNC = pytest.mark.asyncio(loop_scope="session")
 LOA = get_game("loa")
@@ -520,3 +521,26 @@ async def test_a_flooding_client_is_throttled_and_another_match_plays_to_its_end
         assert set(statuses) <= {("POST", 201), ("POST", 429), ("GET", 200)}, statuses
     finally:
         server.stop()
+
+
+# --- setting the limits ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("setting", "wrong"), [
+    ("message_burst=0.5", "message_burst counts things: a whole number of at least 1"),
+    ("page_size=2.5", "page_size counts things"),
+    ("body_bytes=0", "above 0"),
+    ("create_per_minute=-1", "above 0"),
+    ("header_seconds=nan", "above 0"),
+    ("nonsense=3", "no limit called 'nonsense'"),
+    ("create_burst", "write NAME=VALUE"),
+])
+def test_a_limit_that_would_refuse_everything_is_refused_at_start(setting: str, wrong: str) -> None:
+    """A burst, cap or size under 1 would make the server refuse every request or message."""
+    with pytest.raises(ValueError, match=re.escape(wrong)):
+        Limits().changed([setting])
+
+
+def test_rates_and_times_may_be_fractions() -> None:
+    changed = Limits().changed(["create_per_minute=0.5", "open_expiry_hours=0.25", "message_burst=3"])
+    assert (changed.create_per_minute, changed.open_expiry_hours, changed.message_burst) == (0.5, 0.25, 3)
