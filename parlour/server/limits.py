@@ -43,6 +43,9 @@ class Limits:
     list_burst: float = count(30, "pages of the lobby list one address may ask for at once")
     open_per_address: float = count(20, "open (not yet started) matches one address may have created")
     open_total: float = count(2000, "open (not yet started) matches on the whole server")
+    bot_matches_per_address: float = count(
+        4, "unfinished matches with bots in every seat one address may have created (bots use the CPUs)")
+    bot_matches_total: float = count(100, "unfinished matches with bots in every seat on the whole server")
     open_expiry_hours: float = limit(24, "hours an open match waits for its players before it expires")
     connections_per_address: float = count(200, "TCP connections (HTTP and WebSocket) one address may hold")
     header_seconds: float = limit(10, "seconds a client has to send a request's headers")

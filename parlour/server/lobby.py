@@ -91,6 +91,8 @@ class Lobby:
         """Finished (or expired) matches lately ended or asked for, the latest last."""
         self.creators: dict[str, str] = {}
         """Open matches: the address that created each ("" for those loaded at start-up)."""
+        self.bot_creators: dict[str, str] = {}
+        """Unfinished matches with bots in every seat: the address that created each (as above)."""
         self.tasks: set[asyncio.Task[None]] = set()
 
     # --- life ------------------------------------------------------------------------------------
@@ -107,6 +109,8 @@ class Lobby:
             self.matches[row.id] = match
             if match.status == "open":
                 self.creators[row.id] = ""
+            elif all(seat.kind == "bot" for seat in row.seats):
+                self.bot_creators[row.id] = ""
         log.info("%d unfinished matches loaded (finished ones are read when asked for)", len(self.matches))
         collector.loaded()
         self._background(self._wake_all())
@@ -143,6 +147,8 @@ class Lobby:
         """A match started, ended or expired: it leaves the open ones, and memory when it is over."""
         if match.status != "open":
             self.creators.pop(match.id, None)
+        if match.status in ("over", "expired"):
+            self.bot_creators.pop(match.id, None)
         if match.status in ("over", "expired") and self.matches.pop(match.id, None) is not None:
             self._keep_finished(match)
             if match.status == "over":
@@ -290,13 +296,18 @@ class Lobby:
             seed=state.seed, seats=seats, bot_seconds=bot_seconds, progress=progress_of(state, seats),
         )
         opens = row.progress is not None and row.progress.status == "open"
-        if opens:  # its place is held while it is stored: creations at once cannot pass the cap together
+        # Its place is held while it is stored: creations at once cannot pass a cap together.
+        if opens:
             self._check_room(address)
             self.creators[row.id] = address
+        elif all(seat.kind == "bot" for seat in seats):
+            self._check_bot_room(address)
+            self.bot_creators[row.id] = address
         try:
             await self.store.create(row)
         except StoreError as error:
             self.creators.pop(row.id, None)
+            self.bot_creators.pop(row.id, None)
             log.error("creating a match: %s", error)
             raise ProtocolError("internal", "the match could not be stored", 500) from None
         match = self._match(row)
@@ -322,6 +333,25 @@ class Lobby:
                 "server_full",
                 f"the server holds {len(self.creators)} open matches, the most it takes: join one of "
                 "them, or try again later",
+                503,
+            )
+
+    def _check_bot_room(self, address: str) -> None:
+        """``too_many_bot_matches`` or ``server_full`` when one more match of bots alone would be too
+        many: nobody waits on such a match, but its bots take the server's CPUs until it ends."""
+        mine = sum(creator == address for creator in self.bot_creators.values())
+        if mine >= self.limits.bot_matches_per_address:
+            raise ProtocolError(
+                "too_many_bot_matches",
+                f"you have {mine} matches with bots in every seat still playing, the most one address "
+                "may have: watch one to its end first",
+                429,
+            )
+        if len(self.bot_creators) >= self.limits.bot_matches_total:
+            raise ProtocolError(
+                "server_full",
+                f"the server is playing {len(self.bot_creators)} matches of bots alone, the most it "
+                "takes: try again later",
                 503,
             )
 
