@@ -27,7 +27,7 @@ from starlette.websockets import WebSocket, WebSocketState
 from parlour.games import GAMES
 from parlour.server.bots import BotPool
 from parlour.server.connection import Connection
-from parlour.server.limits import FaultLog, Limits, Rates
+from parlour.server.limits import AddressBuckets, FaultLog, Limits, Rates
 from parlour.server.lobby import Lobby, game_json
 from parlour.server.messages import (
     ProtocolError,
@@ -45,6 +45,9 @@ WEB: Final = Path(__file__).resolve().parent.parent / "web"
 """The browser client's files (the ``parlour/web`` package directory)."""
 
 NO_MATCH_CLOSE: Final = 4404
+
+REFUSAL_PAUSE: Final = 1.0
+"""Seconds at most before a ``rate_limited`` answer over HTTP (never longer than its ``Retry-After``)."""
 HELLO_CLOSE: Final = 4408
 """The close code for a WebSocket that said neither ``hello`` nor ``join`` within ``hello_seconds``."""
 BAD_TEXT_CLOSE: Final = 1007
@@ -249,16 +252,25 @@ class LobbyHandlers:
             return await self.create_match(request)
         return await self.list_matches(request)
 
+    async def spend(self, buckets: AddressBuckets, request: Request) -> None:
+        """One of the client's tokens, or ``rate_limited`` after a pause: a client looping on its
+        refusals then gets one a second a connection, and refusing it costs the others nothing."""
+        try:
+            buckets.spend(client_address(request))
+        except ProtocolError as error:
+            await asyncio.sleep(min(REFUSAL_PAUSE, error.retry_after or 0))
+            raise
+
     async def list_matches(self, request: Request) -> Response:
         try:
-            self.rates.list.spend(client_address(request))
+            await self.spend(self.rates.list, request)
             return JSONResponse(await self.lobby.page(request.query_params.multi_items()))
         except ProtocolError as error:
             return error_response(error)
 
     async def create_match(self, request: Request) -> Response:
         try:
-            self.rates.create.spend(client_address(request))
+            await self.spend(self.rates.create, request)
             body = await read_body(request, int(self.limits.body_bytes))
             match, seat, token = await self.lobby.create(body, client_address(request))
         except ProtocolError as error:
@@ -276,7 +288,7 @@ class LobbyHandlers:
 
     async def join_match(self, request: Request) -> Response:
         try:
-            self.rates.join.spend(client_address(request))
+            await self.spend(self.rates.join, request)
             match = await self.lobby.get(request.path_params["id"])
             seat, name = join_request(await read_body(request, int(self.limits.body_bytes)))
             seat, token = await match.claim(seat, name)
