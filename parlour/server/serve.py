@@ -101,6 +101,10 @@ def server_config(app: ASGIApp, limits: Limits, faults: FaultLog, log_level: str
     )
 
 
+SWITCH_INTERVAL: Final = 0.0005
+"""Seconds a thread holds the interpreter lock before another waiting for it gets a turn."""
+
+
 def main(argv: Sequence[str]) -> int:
     parser = build_parser()
     args = parser.parse_args(list(argv))
@@ -110,6 +114,10 @@ def main(argv: Sequence[str]) -> int:
         parser.error(f"--limit {error}")
     from parlour.server.bots import BotPool
 
+    # The store's writer thread needs the interpreter lock for a moment between its statements;
+    # at the default 5 ms interval it waits on a busy event loop. 0.5 ms: 400 busy matches got
+    # 1,900 actions a second through instead of 1,600, with p99 165 ms instead of 222 ms.
+    sys.setswitchinterval(SWITCH_INTERVAL)
     db = args.db if args.db is not None else default_db()
     try:
         db.parent.mkdir(parents=True, exist_ok=True)
