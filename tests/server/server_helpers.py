@@ -6,6 +6,7 @@ Every wait is bounded and fails with a message saying what was awaited; nothing 
 from __future__ import annotations
 
 import asyncio
+import http.client
 import json
 from collections.abc import Callable
 from typing import Any
@@ -20,6 +21,26 @@ def host_port(server: Server) -> tuple[str, int]:
     """The host and port the server listens on, for a socket or ``http.client`` of a test's own."""
     host, port = server.base.removeprefix("http://").rsplit(":", 1)
     return host, int(port)
+
+
+def call(server: Server, method: str, path: str, body: Any = None,
+         source: str = "127.0.0.1") -> tuple[int, dict[str, str], Any]:
+    """(status, headers, decoded JSON answer) of one request made from the address ``source``
+    (any 127.x.y.z reaches the server on Linux: another client address for the per-address limits)."""
+    host, port = host_port(server)
+    connection = http.client.HTTPConnection(host, port, timeout=WAIT, source_address=(source, 0))
+    try:
+        data = None if body is None else json.dumps(body).encode()
+        connection.request(method, path, body=data, headers={"Content-Type": "application/json"})
+        answer = connection.getresponse()
+        text = answer.read()
+        headers = {name.lower(): value for name, value in answer.getheaders()}
+    finally:
+        connection.close()
+    try:
+        return answer.status, headers, json.loads(text)
+    except ValueError:
+        return answer.status, headers, text.decode(errors="replace")
 
 
 # --- WebSocket clients ------------------------------------------------------------------------------

@@ -6,16 +6,13 @@ the lobby and memory, joining it answers ``410 expired``, and it stays expired a
 from __future__ import annotations
 
 import concurrent.futures
-import http.client
-import json
 import sqlite3
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
-from server_helpers import Client, host_port, open_client
+from server_helpers import Client, call, open_client
 from server_process import WAIT, Server
 
 SECOND = 1 / 3600
@@ -140,19 +137,6 @@ def test_creations_at_once_do_not_pass_the_cap_together(tmp_path: Path) -> None:
         server.stop()
 
 
-def create_from(server: Server, source: str, body: dict[str, object]) -> tuple[int, dict[str, Any]]:
-    """(status, answer) of ``POST /api/matches`` sent from the client address ``source``."""
-    host, port = host_port(server)
-    connection = http.client.HTTPConnection(host, port, timeout=WAIT, source_address=(source, 0))
-    try:
-        connection.request("POST", "/api/matches", body=json.dumps(body),
-                           headers={"Content-Type": "application/json"})
-        answer = connection.getresponse()
-        return answer.status, json.loads(answer.read())
-    finally:
-        connection.close()
-
-
 def test_matches_of_bots_alone_are_capped_per_address_and_in_all(tmp_path: Path) -> None:
     """Nobody waits on a match of bots alone, but its bots take the CPUs until it ends: one address
     may keep only so many playing, and the server only so many in all."""
@@ -160,14 +144,15 @@ def test_matches_of_bots_alone_are_capped_per_address_and_in_all(tmp_path: Path)
     slow = {"game": "loa", "seats": ["bot:strong", "bot:strong"], "bot_seconds": 30}
     try:
         for _ in range(2):
-            assert create_from(server, "127.0.0.1", slow)[0] == 201
-        status, answer = create_from(server, "127.0.0.1", slow)
+            assert call(server, "POST", "/api/matches", slow)[0] == 201
+        status, _, answer = call(server, "POST", "/api/matches", slow)
         assert (status, answer["error"]["code"]) == (429, "too_many_bot_matches"), answer
         assert "2 matches" in answer["error"]["message"], answer
         # A match a person plays in is not one of them; another address has room of its own.
-        assert create_from(server, "127.0.0.1", {"game": "loa", "seats": ["open", "bot:strong"]})[0] == 201
-        assert create_from(server, "127.0.0.2", slow)[0] == 201
-        status, answer = create_from(server, "127.0.0.3", slow)
+        with_person = {"game": "loa", "seats": ["open", "bot:strong"]}
+        assert call(server, "POST", "/api/matches", with_person)[0] == 201
+        assert call(server, "POST", "/api/matches", slow, source="127.0.0.2")[0] == 201
+        status, _, answer = call(server, "POST", "/api/matches", slow, source="127.0.0.3")
         assert (status, answer["error"]["code"]) == (503, "server_full"), answer
         assert len(listed(server, "status=running")) == 3
     finally:

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from server_helpers import Client, host_port, open_client
+from server_helpers import Client, call, host_port, open_client
 from server_process import WAIT, Server
 from websockets.exceptions import ConnectionClosed
 
@@ -39,26 +39,6 @@ SLOW = 1 / 60
 
 def start(tmp_path: Path, **limits: float) -> Server:
     return Server(tmp_path, limits=limits).start()
-
-
-def call(server: Server, method: str, path: str, body: Any = None,
-         source: str = "127.0.0.1") -> tuple[int, dict[str, str], Any]:
-    """(status, headers, decoded JSON answer) of one request made from the address ``source``
-    (any 127.x.y.z reaches the server on Linux: another client address for the per-address limits)."""
-    host, port = host_port(server)
-    connection = http.client.HTTPConnection(host, port, timeout=WAIT, source_address=(source, 0))
-    try:
-        data = None if body is None else json.dumps(body).encode()
-        connection.request(method, path, body=data, headers={"Content-Type": "application/json"})
-        answer = connection.getresponse()
-        text = answer.read()
-        headers = {name.lower(): value for name, value in answer.getheaders()}
-    finally:
-        connection.close()
-    try:
-        return answer.status, headers, json.loads(text)
-    except ValueError:
-        return answer.status, headers, text.decode(errors="replace")
 
 
 def assert_rate_limited(status: int, headers: dict[str, str], answer: Any) -> None:
