@@ -17,7 +17,7 @@ import logging
 import math
 import secrets
 import time
-from collections.abc import Coroutine, Sequence
+from collections.abc import Callable, Coroutine, Iterator, Sequence
 from typing import Any, Final
 
 from parlour.bots import DEFAULT_BOT, KINDS, bot_kinds
@@ -77,6 +77,40 @@ def game_json(game: Game[State], help_page: str | None) -> dict[str, Any]:
 
 
 
+class Places:
+    """Matches of one kind that take a place under a cap, each with the address that created it
+    ("" for those loaded at start-up): at most ``per_address`` for one address, ``total`` in all."""
+
+    def __init__(
+        self, per_address: float, total: float,
+        too_many: Callable[[int], ProtocolError], full: Callable[[int], ProtocolError],
+    ) -> None:
+        self.per_address = per_address
+        self.total = total
+        self.too_many = too_many
+        self.full = full
+        self.creators: dict[str, str] = {}
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(list(self.creators))
+
+    def hold(self, match_id: str, address: str) -> None:
+        """Takes a place for ``match_id``, or raises ``too_many(mine)`` / ``full(held)``."""
+        mine = sum(creator == address for creator in self.creators.values())
+        if mine >= self.per_address:
+            raise self.too_many(mine)
+        if len(self.creators) >= self.total:
+            raise self.full(len(self.creators))
+        self.creators[match_id] = address
+
+    def keep(self, match_id: str) -> None:
+        """A place for a match loaded at start-up, whatever the caps (its creator is not stored)."""
+        self.creators[match_id] = ""
+
+    def release(self, match_id: str) -> None:
+        self.creators.pop(match_id, None)
+
+
 class Lobby:
     """Every open and running match this server holds, by id, and a few finished ones."""
 
@@ -89,10 +123,40 @@ class Lobby:
         """Open and running matches."""
         self.finished: collections.OrderedDict[str, Match] = collections.OrderedDict()
         """Finished (or expired) matches lately ended or asked for, the latest last."""
-        self.creators: dict[str, str] = {}
-        """Open matches: the address that created each ("" for those loaded at start-up)."""
-        self.bot_creators: dict[str, str] = {}
-        """Unfinished matches with bots in every seat: the address that created each (as above)."""
+        hours = self.limits.open_expiry_hours
+        self.open_places = Places(
+            self.limits.open_per_address, self.limits.open_total,
+            lambda mine: ProtocolError(
+                "too_many_open",
+                f"you have {mine} open matches waiting for players, the most one address may have: "
+                f"fill the seats of one (join it, or invite friends) or wait for one to expire "
+                f"({hours:g} hours after it was created)",
+                429,
+            ),
+            lambda held: ProtocolError(
+                "server_full",
+                f"the server holds {held} open matches, the most it takes: join one of them, or try "
+                "again later",
+                503,
+            ),
+        )
+        """Open matches (waiting for players)."""
+        self.bot_places = Places(
+            self.limits.bot_matches_per_address, self.limits.bot_matches_total,
+            lambda mine: ProtocolError(
+                "too_many_bot_matches",
+                f"you have {mine} matches with bots in every seat still playing, the most one address "
+                "may have: watch one to its end first",
+                429,
+            ),
+            lambda held: ProtocolError(
+                "server_full",
+                f"the server is playing {held} matches of bots alone, the most it takes: try again later",
+                503,
+            ),
+        )
+        """Unfinished matches with bots in every seat: nobody waits on them, but their bots take the
+        server's CPUs until they end."""
         self.tasks: set[asyncio.Task[None]] = set()
 
     # --- life ------------------------------------------------------------------------------------
@@ -108,9 +172,9 @@ class Lobby:
                 continue
             self.matches[row.id] = match
             if match.status == "open":
-                self.creators[row.id] = ""
+                self.open_places.keep(row.id)
             elif all(seat.kind == "bot" for seat in row.seats):
-                self.bot_creators[row.id] = ""
+                self.bot_places.keep(row.id)
         log.info("%d unfinished matches loaded (finished ones are read when asked for)", len(self.matches))
         collector.loaded()
         self._background(self._wake_all())
@@ -146,9 +210,9 @@ class Lobby:
     def _status_changed(self, match: Match) -> None:
         """A match started, ended or expired: it leaves the open ones, and memory when it is over."""
         if match.status != "open":
-            self.creators.pop(match.id, None)
+            self.open_places.release(match.id)
         if match.status in ("over", "expired"):
-            self.bot_creators.pop(match.id, None)
+            self.bot_places.release(match.id)
         if match.status in ("over", "expired") and self.matches.pop(match.id, None) is not None:
             self._keep_finished(match)
             if match.status == "over":
@@ -254,7 +318,7 @@ class Lobby:
         when matches expire within minutes, so that none waits much past its time)."""
         interval = min(EXPIRY_CHECK_SECONDS, max(0.1, self.expiry_seconds / 4))
         while True:
-            for match_id in list(self.creators):
+            for match_id in self.open_places:
                 match = self.matches.get(match_id)
                 if match is not None:
                     await self._expire_if_due(match)
@@ -298,16 +362,14 @@ class Lobby:
         opens = row.progress is not None and row.progress.status == "open"
         # Its place is held while it is stored: creations at once cannot pass a cap together.
         if opens:
-            self._check_room(address)
-            self.creators[row.id] = address
+            self.open_places.hold(row.id, address)
         elif all(seat.kind == "bot" for seat in seats):
-            self._check_bot_room(address)
-            self.bot_creators[row.id] = address
+            self.bot_places.hold(row.id, address)
         try:
             await self.store.create(row)
         except StoreError as error:
-            self.creators.pop(row.id, None)
-            self.bot_creators.pop(row.id, None)
+            self.open_places.release(row.id)
+            self.bot_places.release(row.id)
             log.error("creating a match: %s", error)
             raise ProtocolError("internal", "the match could not be stored", 500) from None
         match = self._match(row)
@@ -315,45 +377,6 @@ class Lobby:
         match.start()
         collector.settled()
         return match, join, token
-
-    def _check_room(self, address: str) -> None:
-        """``too_many_open`` or ``server_full`` when one more open match would be too many."""
-        mine = sum(creator == address for creator in self.creators.values())
-        if mine >= self.limits.open_per_address:
-            hours = self.limits.open_expiry_hours
-            raise ProtocolError(
-                "too_many_open",
-                f"you have {mine} open matches waiting for players, the most one address may have: "
-                f"fill the seats of one (join it, or invite friends) or wait for one to expire "
-                f"({hours:g} hours after it was created)",
-                429,
-            )
-        if len(self.creators) >= self.limits.open_total:
-            raise ProtocolError(
-                "server_full",
-                f"the server holds {len(self.creators)} open matches, the most it takes: join one of "
-                "them, or try again later",
-                503,
-            )
-
-    def _check_bot_room(self, address: str) -> None:
-        """``too_many_bot_matches`` or ``server_full`` when one more match of bots alone would be too
-        many: nobody waits on such a match, but its bots take the server's CPUs until it ends."""
-        mine = sum(creator == address for creator in self.bot_creators.values())
-        if mine >= self.limits.bot_matches_per_address:
-            raise ProtocolError(
-                "too_many_bot_matches",
-                f"you have {mine} matches with bots in every seat still playing, the most one address "
-                "may have: watch one to its end first",
-                429,
-            )
-        if len(self.bot_creators) >= self.limits.bot_matches_total:
-            raise ProtocolError(
-                "server_full",
-                f"the server is playing {len(self.bot_creators)} matches of bots alone, the most it "
-                "takes: try again later",
-                503,
-            )
 
     def _new_id(self) -> str:
         while True:
