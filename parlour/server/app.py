@@ -27,7 +27,7 @@ from starlette.websockets import WebSocket, WebSocketState
 from parlour.games import GAMES
 from parlour.server.bots import BotPool
 from parlour.server.connection import Connection
-from parlour.server.limits import AddressBuckets, FaultLog, Limits, Rates
+from parlour.server.limits import UNKNOWN_ADDRESS, AddressBuckets, FaultLog, Limits, Rates
 from parlour.server.lobby import Lobby, game_json
 from parlour.server.messages import (
     ProtocolError,
@@ -140,7 +140,7 @@ async def help_page(request: Request) -> Response:
 
 def client_address(request: HTTPConnection) -> str:
     """The address a request or WebSocket came from (what per-client limits count)."""
-    return request.client.host if request.client is not None else "unknown"
+    return request.client.host if request.client is not None else UNKNOWN_ADDRESS
 
 
 async def http_error(request: Request, error: Exception) -> Response:

@@ -17,7 +17,7 @@ import logging
 from collections.abc import Awaitable, Callable
 from typing import Any, Final
 
-from parlour.server.limits import AddressBuckets, Limits, TokenBucket
+from parlour.server.limits import UNKNOWN_ADDRESS, AddressBuckets, Limits, TokenBucket
 from parlour.server.match import Match
 from parlour.server.messages import (
     ActionMessage,
@@ -48,7 +48,7 @@ FLOOD_BURSTS: Final = 3
 
 class Connection:
     def __init__(
-        self, match: Match, send: Callable[[str], Awaitable[None]], address: str = "unknown",
+        self, match: Match, send: Callable[[str], Awaitable[None]], address: str = UNKNOWN_ADDRESS,
         limits: Limits | None = None, joins: AddressBuckets | None = None,
     ) -> None:
         """``address`` is the client's, which ``joins`` (the server's join rate) counts."""

@@ -19,6 +19,9 @@ from typing import Final
 
 from parlour.server.messages import MAX_MESSAGE, rate_limited
 
+UNKNOWN_ADDRESS: Final = "unknown"
+"""The client address counted when the transport cannot tell it (all such clients share limits)."""
+
 
 def limit(default: float, help: str) -> float:
     """A limit that is a rate or a time: any number above 0."""

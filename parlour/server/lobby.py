@@ -25,7 +25,7 @@ from parlour.engine import Game, ParlourError, State
 from parlour.games import GAMES, get_game
 from parlour.server import collector
 from parlour.server.bots import BotPool
-from parlour.server.limits import Limits
+from parlour.server.limits import UNKNOWN_ADDRESS, Limits
 from parlour.server.match import Match, new_token, seat_names_of, summary_json
 from parlour.server.messages import ProtocolError, check_json_text, json_kind, read_name
 from parlour.server.pubsub import PubSub
@@ -334,7 +334,7 @@ class Lobby:
 
     # --- creating --------------------------------------------------------------------------------
 
-    async def create(self, body: Any, address: str = "unknown") -> tuple[Match, int | None, str | None]:
+    async def create(self, body: Any, address: str = UNKNOWN_ADDRESS) -> tuple[Match, int | None, str | None]:
         """A new match from a ``POST /api/matches`` body; with ``join``, the creator's seat and token.
         It is stored in one go, the creator's seat already claimed: nothing is stored if any of it fails."""
         if not isinstance(body, dict):

@@ -30,7 +30,7 @@ from uvicorn.protocols.http.h11_impl import H11Protocol
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from uvicorn.server import ServerState
 
-from parlour.server.limits import FaultLog, Limits
+from parlour.server.limits import UNKNOWN_ADDRESS, FaultLog, Limits
 from parlour.server.messages import ProtocolError
 
 LINGER_SECONDS: Final = 2.0
@@ -60,7 +60,7 @@ def peer_host(transport: asyncio.BaseTransport) -> str:
     names it, unless a proxy on 127.0.0.1 forwards it (the app then counts the forwarded address,
     this the proxy's)."""
     peer = transport.get_extra_info("peername")
-    return str(peer[0]) if isinstance(peer, tuple) and peer else "unknown"
+    return str(peer[0]) if isinstance(peer, tuple) and peer else UNKNOWN_ADDRESS
 
 
 class ConnectionCount:
