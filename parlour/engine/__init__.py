@@ -21,11 +21,37 @@ from parlour.engine.game import (
     State,
     random_playout,
 )
+from parlour.engine.leaving import (
+    ABANDON,
+    ABANDONED,
+    AGREED,
+    AGREED_DRAW,
+    GONE,
+    OUT_OF_TIME,
+    RESIGNED,
+    WHYS,
+    Leaving,
+    is_leaving,
+    leaving_of,
+    retirement,
+)
 from parlour.engine.outcome import Outcome
 from parlour.engine.parts import game_part
 from parlour.engine.player import Bot, seen_by
 
 __all__ = [
+    "ABANDON",
+    "ABANDONED",
+    "AGREED",
+    "AGREED_DRAW",
+    "GONE",
+    "OUT_OF_TIME",
+    "RESIGNED",
+    "WHYS",
+    "Leaving",
+    "is_leaving",
+    "leaving_of",
+    "retirement",
     "CHANCE",
     "MAX_EVAL",
     "NOBODY",

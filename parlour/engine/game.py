@@ -15,6 +15,15 @@ from dataclasses import dataclass, field
 from typing import Any, Final, Generic, TypeVar
 
 from parlour.engine.errors import FormatError, IllegalActionError, OptionError, ParlourError
+from parlour.engine.leaving import (
+    ABANDON,
+    AGREED_DRAW,
+    LEAVING_REASONS,
+    RETIRED_WORDS,
+    is_leaving,
+    leaving_of,
+    retirement,
+)
 from parlour.engine.outcome import Outcome
 
 Action = int
@@ -99,16 +108,17 @@ class GameInfo:
     is a runaway (``parlour arena`` scores it a draw). ``None``: the arena's own bound."""
     end_reasons: Mapping[str, str] = field(default_factory=dict)
     """Every way a game can end: code (``Outcome.reason``) → plain words for a person, which
-    complete "… wins: <words>" or "Draw: <words>" ("all its pieces joined", "the move limit")."""
+    complete "… wins: <words>" or "Draw: <words>" ("all its pieces joined", "the move limit").
+    The ways of leaving the table (``leaving.LEAVING_REASONS``) are every game's already."""
     listed: bool = True
     """Offered in the lobby and in help; an unlisted game (an example) is still playable by name."""
 
     def reason_words(self, reason: str) -> str:
         """The plain words for an end reason this game declares."""
-        try:
-            return self.end_reasons[reason]
-        except KeyError:
-            raise ValueError(f"{self.name} declares no end reason {reason!r}") from None
+        words = self.end_reasons.get(reason) or LEAVING_REASONS.get(reason)
+        if words is None:
+            raise ValueError(f"{self.name} declares no end reason {reason!r}")
+        return words
 
     def seat_name(self, seat: int) -> str:
         if seat < len(self.seat_names):
@@ -226,11 +236,12 @@ class State(ABC):
 
     @abstractmethod
     def apply(self, action: Action) -> None:
-        """Applies a legal action (unchecked: use ``play`` for actions from outside)."""
+        """Applies a legal action (unchecked: use ``play`` for actions from outside), or a leaving
+        action that ``leave`` checked (``leaving.leaving_of`` decodes it)."""
 
     @abstractmethod
     def undo(self) -> None:
-        """Takes back the last action, restoring the exact previous state."""
+        """Takes back the last action, restoring the exact previous state (a leaving action too)."""
 
     def copy(self: StateT) -> StateT:
         """An independent state equal to this one, history included."""
@@ -272,6 +283,7 @@ class State(ABC):
             "options": dict(self.options),
             "to_move": self.to_move_json(),
             "outcome": self.outcome_json(),
+            "out": self.seats_out(),
             "content": self.view_content(seat),
         }
 
@@ -296,7 +308,8 @@ class State(ABC):
 
     @abstractmethod
     def action_to_text(self, action: Action) -> str:
-        """The action in the game's notation (in this position)."""
+        """The action in the game's notation (in this position); a leaving action in words
+        (``leaving_text``)."""
 
     def action_text_for(self, action: Action, seat: int | None) -> str:
         """The action as ``seat`` may see it (``None``: a spectator).
@@ -336,6 +349,18 @@ class State(ABC):
         the options decide it (which colours a Conflict match uses)."""
         return [self.game.info.seat_name(seat) for seat in range(self.players)]
 
+    def seats_out(self) -> list[str | None]:
+        """Per seat, ``None`` while it is in the game, else why it is out, in words completing
+        "<seat> is out: …" ("resigned", "Green took its last pawns"). Only games where a seat can
+        leave and the game go on (3–4 players) have seats out; a finished game keeps them."""
+        return [None] * self.players
+
+    def seats_in_play(self) -> list[int]:
+        """The seats still in the game (none once it is over)."""
+        if self.is_over():
+            return []
+        return [seat for seat, out in enumerate(self.seats_out()) if out is None]
+
     def hidden_from(self, seat: int | None) -> list[str]:
         """Texts that ``view(seat)`` must never contain (cards in another hand, the deck order).
 
@@ -359,6 +384,55 @@ class State(ABC):
                 text = f"action number {action}"
             raise IllegalActionError(f"illegal action: {text}")
         self.apply(action)
+
+    # --- leaving the table (leaving.py; BIL-39, CON-71, LOA-98, MIL-109) ---------------------
+
+    def leaving_error(self, action: Action) -> str | None:
+        """Why the leaving ``action`` cannot happen now; ``None``: it can."""
+        leaving = leaving_of(action)
+        if leaving is None:
+            return f"action {action} is not a way of leaving the table"
+        if self.is_over():
+            return "the game is over"
+        if leaving.kind == "retire":
+            assert leaving.seat is not None
+            if leaving.seat >= self.players:
+                return f"there is no seat {leaving.seat}"
+            out = self.seats_out()[leaving.seat]
+            if out is not None:
+                return f"{self.seat_names()[leaving.seat]} is already out: {out}"
+        return None
+
+    def leave(self, action: Action) -> None:
+        """Checks and applies a leaving action (``IllegalActionError`` says why it cannot be)."""
+        error = self.leaving_error(action)
+        if error is not None:
+            raise IllegalActionError(error)
+        self.apply(action)
+
+    def retire(self, seat: int, why: str) -> None:
+        """``seat`` leaves the game (``why``: resigned, out-of-time or gone); the rules decide the rest."""
+        self.leave(retirement(seat, why))
+
+    def agree_draw(self) -> None:
+        """Every seat still in play agreed to end the game here: a draw among them."""
+        self.leave(AGREED_DRAW)
+
+    def abandon(self) -> None:
+        """Nobody played the match for too long: it ends, and nobody wins."""
+        self.leave(ABANDON)
+
+    def leaving_text(self, action: Action) -> str:
+        """A leaving action in words ("White resigned"): what ``action_to_text`` says of one."""
+        leaving = leaving_of(action)
+        if leaving is None:
+            raise ValueError(f"action {action} is not a way of leaving the table")
+        if leaving.kind == "agreed":
+            return "draw agreed"
+        if leaving.kind == "abandoned":
+            return "abandoned"
+        assert leaving.seat is not None and leaving.why is not None
+        return f"{self.seat_names()[leaving.seat]} {RETIRED_WORDS[leaving.why]}"
 
     def play_text(self, text: str) -> Action:
         """Parses and plays an action given as text; returns it."""
@@ -452,7 +526,9 @@ class MatchRecord:
         state = game.new(self.players, self.options, self.seed, self.start)
         for ply, action in enumerate(self.actions):
             try:
-                if play is None:
+                if is_leaving(action):
+                    state.leave(action)
+                elif play is None:
                     state.play(action)
                 else:
                     play(state, action)

@@ -39,7 +39,7 @@ FULL_UNDO = 8
 """About this many actions of a position get the full comparison after apply and undo."""
 NEAR = 3
 """The gate is tried with the texts legal up to this many plies before and after."""
-ENVELOPE = {"game", "seat", "seats", "options", "to_move", "outcome", "content"}
+ENVELOPE = {"game", "seat", "seats", "options", "to_move", "outcome", "out", "content"}
 FORBIDDEN_KEYS = {"record", "seed", "actions", "history"}
 GARBAGE = (
     "", " ", "-", "pass", "end", "x", "e5", "a0-a9", "z9-z9", "99", "-1", "0", "roll 7-7", "roll",

@@ -221,6 +221,6 @@ def test_a_view_is_the_envelope_and_depends_on_neither_seed_nor_record() -> None
     assert elsewhere.seed != state.seed
     for seat in viewers():
         view = state.view(seat)
-        assert set(view) == {"game", "seat", "seats", "options", "to_move", "outcome", "content"}
+        assert set(view) == {"game", "seat", "seats", "options", "to_move", "outcome", "out", "content"}
         assert set(view["content"]) == {"match", "hand"} | ({"private"} if seat is not None else set())
         assert view == elsewhere.view(seat)

@@ -140,7 +140,7 @@ async def open_client(clients: list[Client], server: Server, match_id: str, labe
 
 UPDATE_FIELDS = {"type", "match", "version", "status", "event", "view", "legal"}
 STATE_FIELDS = {"type", "match", "version", "seat", "status", "seats", "view", "legal", "events"}
-ENVELOPE = {"game", "seat", "seats", "options", "to_move", "outcome", "content"}
+ENVELOPE = {"game", "seat", "seats", "options", "to_move", "outcome", "out", "content"}
 
 
 def replayed(game: Game[State], message: dict[str, Any], seed: int = 0) -> State:
