@@ -8,7 +8,19 @@ from collections import Counter
 
 import pytest
 
-from parlour.engine import NOBODY, FormatError, IllegalActionError, NotationError
+from parlour.engine import (
+    ABANDONED,
+    AGREED,
+    GONE,
+    NOBODY,
+    OUT_OF_TIME,
+    RESIGNED,
+    FormatError,
+    IllegalActionError,
+    NotationError,
+    Outcome,
+    retirement,
+)
 from parlour.engine.perft import perft
 from parlour.games import get_game
 from parlour.games.tictactoe import TicTacToeState
@@ -245,6 +257,71 @@ def test_a_position_already_won_is_over() -> None:
     assert state.outcome() is not None
 
 
+# --- TTT-7: leaving the table -------------------------------------------------------------------
+
+
+def test_o_resigns_with_x_threatening_and_x_wins_at_once() -> None:
+    # TTT-7: the marks stay as they are; no line is drawn for a win by resignation.
+    state = played("a1", "b2", "a2")
+    state.retire(1, RESIGNED)
+    assert state.outcome() == Outcome(0, RESIGNED)
+    assert state.to_move() == NOBODY
+    assert state.legal_actions() == []
+    assert state.position_json()["board"] == ["---", "xo-", "x--"]
+    assert state.action_to_text(state.history[-1]) == "O resigned"
+    view = state.view(None)
+    assert view["outcome"] == {
+        "winner": 0,
+        "reason": "resigned",
+        "scores": [],
+        "words": "the other side resigned",
+    }
+    assert view["content"]["line"] is None
+    assert view["content"]["last_move"] == "a2"
+    assert state.render().splitlines()[-1] == "O resigned"
+    with pytest.raises(IllegalActionError, match="over"):
+        state.play_text("a3")
+
+
+@pytest.mark.parametrize(("why", "words"), [(OUT_OF_TIME, "ran out of time"), (GONE, "was gone too long")])
+def test_x_leaves_on_its_own_turn_and_o_wins(why: str, words: str) -> None:
+    # TTT-7
+    state = played("b2", "a1")
+    state.retire(0, why)
+    assert state.outcome() == Outcome(1, why)
+    assert state.action_to_text(state.history[-1]) == f"X {words}"
+
+
+def test_an_agreed_draw_and_an_abandoned_match_are_draws() -> None:
+    # TTT-7
+    for end, reason in ((TicTacToeState.agree_draw, AGREED), (TicTacToeState.abandon, ABANDONED)):
+        state = played("b2")
+        end(state)
+        assert state.outcome() == Outcome(None, reason)
+        assert state.to_move() == NOBODY
+
+
+def test_leaving_is_undone_and_replayed() -> None:
+    # TTT-7: a leaving action is in the record like a move.
+    state = played("b2", "a1")
+    before = (state.position_json(), state.position_key(), state.legal_actions(), state.outcome())
+    state.retire(1, RESIGNED)
+    assert GAME.state_from_json(json.loads(json.dumps(state.to_json()))) == state
+    state.undo()
+    assert (state.position_json(), state.position_key(), state.legal_actions(), state.outcome()) == before
+    state.play_text("c3")
+    assert state.to_move() == 1
+
+
+def test_a_leaving_action_is_never_a_move() -> None:
+    # TTT-7: nobody chooses to leave by a move; no negative number is legal.
+    state = played("b2")
+    for action in (-1, -16, -17, retirement(0, RESIGNED), retirement(1, GONE)):
+        assert not state.is_legal(action)
+        with pytest.raises(IllegalActionError):
+            state.play(action)
+
+
 # --- the contract, as tic-tac-toe meets it -------------------------------------------------------
 
 
@@ -271,6 +348,7 @@ def test_the_view_is_the_envelope_with_the_whole_position() -> None:
         "options": {},
         "to_move": 1,
         "outcome": None,
+        "out": [None, None],
         "content": {
             "position": {"board": ["---", "-x-", "---"], "to_move": "o"},
             "last_move": "b2",

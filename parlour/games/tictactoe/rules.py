@@ -12,6 +12,8 @@ The rules, numbered so that tests can cite them:
 - TTT-5  A full board without such a line is a draw.
 - TTT-6  A set-up position is a board and the side to move; X has as many marks as O when X is to
   move, one more when O is. Only the side that moved last can have a line.
+- TTT-7  A player may leave the table (resign, run out of time, be gone too long): the other wins
+  at once. The players may agree a draw, and a match nobody plays is abandoned: a draw.
 
 Each side's marks are one 9-bit int (bit ``3 * row + file``, ``a1`` = bit 0), so a line is a
 mask and "has three in a row" is one ``&`` per line. The action is the square's number 0–8.
@@ -22,6 +24,8 @@ from __future__ import annotations
 from typing import Any, Final
 
 from parlour.engine import (
+    ABANDONED,
+    AGREED,
     NOBODY,
     Action,
     FormatError,
@@ -31,6 +35,8 @@ from parlour.engine import (
     JSONDict,
     Outcome,
     State,
+    is_leaving,
+    leaving_of,
 )
 from parlour.games.tictactoe.notation import SQUARES, parse_square, square_name
 from parlour.games.tictactoe.render import board_rows, render_board
@@ -110,7 +116,21 @@ class TicTacToeState(State):
         # One bit test instead of building the list: bots and the server ask this often.
         return self._outcome is None and 0 <= action < SQUARES and bool(self.empty() >> action & 1)
 
+    def _left(self, action: Action) -> Outcome:
+        """TTT-7: the outcome of a leaving action (``State.leave`` checked it)."""
+        leaving = leaving_of(action)
+        assert leaving is not None
+        if leaving.kind == "retire":
+            assert leaving.seat is not None
+            assert leaving.why is not None
+            return Outcome(1 - leaving.seat, leaving.why)
+        return Outcome(None, AGREED if leaving.kind == "agreed" else ABANDONED)
+
     def apply(self, action: Action) -> None:
+        if action < 0:  # leaving the table: the marks stay, the game ends
+            self.history.append(action)
+            self._outcome = self._left(action)
+            return
         self.marks[self.turn] |= 1 << action
         self.history.append(action)
         self.turn = 1 - self.turn
@@ -120,10 +140,13 @@ class TicTacToeState(State):
         if not self.history:
             raise IllegalActionError("nothing to undo")
         action = self.history.pop()
+        # Play went on before the last action (only a game in play can be left), so the
+        # position it restores had no outcome.
+        self._outcome = None
+        if action < 0:  # leaving the table changed nothing else
+            return
         self.turn = 1 - self.turn
         self.marks[self.turn] &= ~(1 << action)
-        # Play went on before the last move, so the position it restores had no outcome.
-        self._outcome = None
 
     def copy_into(self, clone: TicTacToeState) -> None:
         clone.marks = self.marks.copy()
@@ -137,6 +160,8 @@ class TicTacToeState(State):
     # --- what leaves the engine ----------------------------------------------------------------
 
     def action_to_text(self, action: Action) -> str:
+        if is_leaving(action):
+            return self.leaving_text(action)
         return square_name(action)
 
     def parse_action(self, text: str) -> Action:
@@ -159,15 +184,21 @@ class TicTacToeState(State):
         """Tic-tac-toe hides nothing: every seat and spectator sees the whole board."""
         return {
             "position": self.position_json(),
-            "last_move": square_name(self.history[-1]) if self.history else None,
+            "last_move": self.last_move(),
             "line": self.winning_line(),
         }
 
+    def last_move(self) -> str | None:
+        """The square of the last mark put, for a front end to mark (a leaving action is no mark)."""
+        moves = [action for action in self.history if action >= 0]
+        return square_name(moves[-1]) if moves else None
+
     def winning_line(self) -> list[str] | None:
         """The squares of the line that won (TTT-4), for a front end to mark."""
-        if self._outcome is None or self._outcome.winner is None:
-            return None
-        line = line_of(self.marks[self._outcome.winner])
+        outcome = self._outcome
+        if outcome is None or outcome.winner is None or outcome.reason != THREE_IN_A_ROW:
+            return None  # a draw, or a win because the other side left (TTT-7)
+        line = line_of(self.marks[outcome.winner])
         assert line is not None  # a win is a line
         return [square_name(square) for square in range(SQUARES) if line >> square & 1]
 
@@ -175,7 +206,9 @@ class TicTacToeState(State):
         footer = []
         if self._outcome is None:
             footer.append(f"{MARKS[self.turn].upper()} to move")
-        if self.history:
+        if self.history and self.history[-1] < 0:
+            footer.append(self.leaving_text(self.history[-1]))  # "X resigned"
+        elif self.history:
             footer.append(f"Last move: {square_name(self.history[-1])}")
         return render_board(self.marks, footer)
 
