@@ -8,8 +8,8 @@ decisions included: the match's version) or ends, whichever comes first; the rep
 
 Two figures: the **payload** (each message's JSON text in UTF-8: what a client must parse) and
 the **wire** (the bytes the TCP connection delivered: handshake, WebSocket framing, and the
-messages as sent, compressed when the server and client agree on permessage-deflate, as
-uvicorn and browsers do by default).
+messages as sent, compressed when the server and client agree on permessage-deflate: a server
+started with ``--compress``).
 
 The client reads only what every protocol version has had (``type``, ``version``, ``status``,
 ``legal`` as texts or as ``{"text": …}`` objects), so the same command measures an older server.
