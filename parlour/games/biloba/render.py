@@ -37,7 +37,9 @@ def last_text(state: BilobaState) -> str:
     """The last decision and what happened after it without one."""
     names = state.seat_names()
     parts = []
-    if state.history:
+    if state.history and state.history[-1] < 0:
+        parts.append(state.action_to_text(state.history[-1]))  # leaving the table: "Red resigned"
+    elif state.history:
         parts.append(f"{names[state.last_mover()]} {action_text(state.history[-1])}")
     for event in state.recent_events():
         name = names[event.seat]
@@ -45,6 +47,9 @@ def last_text(state: BilobaState) -> str:
             parts.append(f"{name} captures {' '.join(NAMES[t] for t in event.tiles)}")
         elif event.kind == "eliminated":
             parts.append(f"{name} is eliminated")
+        elif event.kind == "retired":
+            if event.tiles:
+                parts.append(f"{name}'s pawns leave the board")
         else:
             parts.append(f"{name} passes")
     return "; ".join(parts)

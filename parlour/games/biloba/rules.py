@@ -23,11 +23,15 @@ from parlour.engine import (
     GameInfo,
     IllegalActionError,
     JSONDict,
+    NotationError,
     Option,
     OptionError,
     Outcome,
     State,
+    is_leaving,
+    leaving_of,
 )
+from parlour.engine.leaving import ABANDONED, AGREED, RETIRED_WORDS
 from parlour.games.biloba.actions import REPLACE_BASE, ROUTE_INDEX, decode_action
 from parlour.games.biloba.board import (
     CENTRE,
@@ -97,8 +101,10 @@ class Event(NamedTuple):
     """Something that happened without a decision, or the pawns a capture scan removed.
 
     ``kind`` is ``"capture"`` (one scan of ``seat``: the wave's removed ``tiles`` and their
-    ``colours``), ``"eliminated"`` (BIL-32: ``seat``'s pawns removed) or ``"pass"`` (BIL-50).
-    ``ply`` is the number of actions applied when it happened; ``turn`` the turn it belongs to.
+    ``colours``), ``"eliminated"`` (BIL-32: ``seat``'s pawns removed), ``"pass"`` (BIL-50) or
+    ``"retired"`` (BIL-39: ``seat`` left the table because ``why``; in a 3–4 player game its pawns
+    left the board, ``tiles``). ``ply`` is the number of actions applied when it happened; ``turn``
+    the turn it belongs to.
     """
 
     ply: int
@@ -107,6 +113,7 @@ class Event(NamedTuple):
     kind: str
     tiles: tuple[int, ...] = ()
     colours: tuple[int, ...] = ()
+    why: str = ""
 
 
 @dataclass(frozen=True)
@@ -278,8 +285,10 @@ class BilobaState(State):
         self._rows = None
         if action >= REPLACE_BASE:
             self._replace(action - REPLACE_BASE)
-        else:
+        elif action >= 0:
             self._move(action)
+        else:
+            self._leave(action)
 
     def undo(self) -> None:
         if not self.history:
@@ -516,13 +525,14 @@ class BilobaState(State):
             return counts[0] == 0 or counts[1] == 0 or (counts[0] == 2 and counts[1] == 2)
         return sum(1 for n in counts if n) <= 1
 
-    def _finish(self, reason: str | None = None) -> None:
-        """BIL-37 (or a draw of BIL-50/51 when ``reason`` is given): the game is over."""
+    def _finish(self, reason: str | None = None, winner: int | None = None) -> None:
+        """BIL-37, or when ``reason`` is given: a draw of BIL-50/51 or of the table, or ``winner``'s
+        win when the other seat in play left the table (BIL-39). The game is over."""
         self.phase = OVER
         self.pending = NO_PENDING
         self._legal = []
         if reason is not None:
-            self._outcome = Outcome(None, reason)
+            self._outcome = Outcome(winner, reason)
             return
         strong = [seat for seat, n in enumerate(self.counts) if n >= 2]
         alive = [seat for seat, n in enumerate(self.counts) if n]
@@ -578,6 +588,76 @@ class BilobaState(State):
                     return
             seat = (seat + 1) % self.players
 
+    # --- leaving the table (BIL-39) ------------------------------------------------------------
+
+    def _leave(self, action: Action) -> None:
+        """A leaving action ``State.leave`` checked: a draw the table agreed, an abandoned match,
+        or a seat retiring (BIL-39). Whatever it removes goes through ``_remove``, so ``undo``
+        restores it like any capture."""
+        leaving = leaving_of(action)
+        assert leaving is not None
+        if leaving.kind != "retire":
+            self._finish(AGREED if leaving.kind == "agreed" else ABANDONED)
+            return
+        seat, why = leaving.seat, leaving.why
+        assert seat is not None
+        assert why is not None
+        others = [other for other, count in enumerate(self.counts) if count and other != seat]
+        tiles: tuple[int, ...] = ()
+        if self.players > 2:
+            # As the original's quit: every pawn leaves at once. Not a capture, so no replacements;
+            # but pawns left the board, which resets the quiet count (BIL-51).
+            tiles = tuple(t for t in self.pawns[seat] if t >= 0)
+            self._remove(tiles)
+            self.quiet = 0
+        colours = (seat,) * len(tiles)
+        self.log.append(Event(len(self.history), self.turn, seat, "retired", tiles, colours, why))
+        if len(others) == 1:
+            # The last seat in play wins for the reason the other left, whatever its pawns (the
+            # engine contract for two seats in play; BIL-37 would make a lone pawn a draw).
+            self._finish(why, others[0])
+        elif seat == self.seat:
+            # Its half-made turn (replacements due, a move not yet made) is dropped: the turn
+            # passes to the next seat in play, whose turn starts as any turn does (BIL-13).
+            self.pending = NO_PENDING
+            self._next_turn()
+        # Otherwise the seat to move goes on with its turn: the pawns gone only emptied tiles, so
+        # it keeps a move (a jump over a pawn that left becomes a step on to its tile) and no
+        # sandwich of its colour appeared; its decisions are listed again (apply reset them).
+
+    def seats_out(self) -> list[str | None]:
+        """In a 3–4 player game a seat with no pawns left is out (BIL-34), for the reason the log
+        keeps: it retired (BIL-39), was eliminated (BIL-32) or lost its last pawns to a capture.
+        In a 2-player game the game ends when a seat is out, and nobody is listed."""
+        out: list[str | None] = [None] * self.players
+        if self.players > 2:
+            for seat, count in enumerate(self.counts):
+                if not count:
+                    out[seat] = self._why_out(seat)
+        return out
+
+    def _why_out(self, seat: int) -> str:
+        """Words completing "<seat> is out: …" for a seat with no pawns left."""
+        for event in reversed(self.log):
+            if event.kind == "retired" and event.seat == seat:
+                return RETIRED_WORDS[event.why]
+            if event.kind == "eliminated" and event.seat == seat:
+                left = "one pawn" if len(event.tiles) == 1 else "two pawns"
+                return f"down to {left} with no capture in sight"
+            if event.kind == "capture" and seat in event.colours:
+                last = "pawn" if event.colours.count(seat) == 1 else "pawns"
+                return f"{self.seat_names()[event.seat]} took its last {last}"
+        return "it had no pawns from the start"
+
+    def _leaving_record(self, action: Action) -> str:
+        """A leaving action as a line of the turn record: ``R: resigned``, ``draw agreed``."""
+        leaving = leaving_of(action)
+        if leaving is not None and leaving.kind == "retire":
+            assert leaving.seat is not None
+            assert leaving.why is not None
+            return f"{COLOUR_LETTERS[leaving.seat]}: {RETIRED_WORDS[leaving.why]}"
+        return self.leaving_text(action)
+
     # --- for bots and front ends ----------------------------------------------------------------
 
     def pending_pawns(self) -> list[int]:
@@ -605,22 +685,43 @@ class BilobaState(State):
         return self.ids[tile]
 
     def turn_records(self) -> list[str]:
-        """BIL-55: one line per turn since the start position, e.g. ``O: g3-f4 d4>e4``."""
-        words: list[list[str]] = [[] for _ in self.turn_seats]
+        """BIL-55: one line per turn since the start position, e.g. ``O: g3-f4 d4>e4``.
+
+        Leaving the table (BIL-39) is a line of its own where it happened (``R: resigned``,
+        ``draw agreed``); a turn it came in the middle of is split around it, and a turn it
+        dropped before any decision has no line."""
+        words: list[list[str | int]] = [[] for _ in self.turn_seats]
         for action, saved in zip(self.history, self._undo, strict=True):
-            words[saved[5] - 1].append(action_text(action))
+            words[saved[5] - 1].append(action if action < 0 else action_text(action))
         for event in self.log:
-            if event.kind != "capture":
-                words[event.turn - 1].append("pass" if event.kind == "pass" else "eliminated")
+            if event.kind in ("pass", "eliminated"):
+                words[event.turn - 1].append(event.kind)
         if words and not words[-1] and self.phase != OVER:
             del words[-1]  # the turn in progress, before its first decision
-        seats = self.turn_seats[: len(words)]
-        return [" ".join([COLOUR_LETTERS[s] + ":", *turn]) for s, turn in zip(seats, words, strict=True)]
+        lines: list[str] = []
+        for seat, turn in zip(self.turn_seats, words, strict=False):
+            head = COLOUR_LETTERS[seat] + ":"
+            run: list[str] = []
+            for word in turn:
+                if isinstance(word, str):
+                    run.append(word)
+                    continue
+                if run:
+                    lines.append(" ".join([head, *run]))
+                    run = []
+                lines.append(self._leaving_record(word))
+            if run or not any(isinstance(word, int) for word in turn):
+                lines.append(" ".join([head, *run]))
+        return lines
 
     # --- notation and views -----------------------------------------------------------------------
 
     def action_to_text(self, action: Action) -> str:
-        return action_text(action)
+        if action >= 0:
+            return action_text(action)
+        if is_leaving(action):
+            return self.leaving_text(action)
+        raise NotationError(f"{action} is not a Biloba action")
 
     def parse_action(self, text: str) -> Action:
         """``d4-d5``, ``c3-c5``, ``d4-e5-f5`` or ``c3>c4`` (BIL-21, BIL-30)."""
@@ -674,7 +775,7 @@ class BilobaState(State):
             "position": self.position_json(),
             "pawn_counts": list(self.counts),
             "turn": self.turn,
-            "last_move": action_text(self.history[-1]) if self.history else None,
+            "last_move": self.action_to_text(self.history[-1]) if self.history else None,
             "events": [
                 {"kind": e.kind, "seat": e.seat, "turn": e.turn, "tiles": [NAMES[t] for t in e.tiles]}
                 for e in self.recent_events()
