@@ -42,6 +42,8 @@ def action_text(action: Action) -> str:
     """``b1-d3`` or ``pass``; a capture is written with ``-`` like any move (LOA-4)."""
     if action == PASS:
         return "pass"
+    if not 0 <= action < PASS:  # a number that is no action (play() says so in its refusal)
+        raise NotationError(f"action number {action} is not a move of Lines of Action")
     return f"{SQUARE_NAMES[action >> 6]}-{SQUARE_NAMES[action & 63]}"
 
 

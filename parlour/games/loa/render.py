@@ -21,8 +21,11 @@ def board_text(state: LoaState) -> str:
     of_limit = f" of {limit}" if limit else ""
     if not state.is_over():
         lines.append(f"{SIDE_NAMES[state.turn].capitalize()} to move (ply {state.plies}{of_limit})")
-    if state.history:
-        lines.append(f"Last move: {action_text(state.history[-1])}")
+    moves = [action for action in state.history[-2:] if action >= 0]
+    if moves:
+        lines.append(f"Last move: {action_text(moves[-1])}")
+    if state.history and state.history[-1] < 0:
+        lines.append(state.leaving_text(state.history[-1]))  # "White resigned" (LOA-98)
     return "\n".join(lines)
 
 

@@ -12,6 +12,8 @@ from collections.abc import Mapping
 from typing import Any, Final
 
 from parlour.engine import (
+    ABANDONED,
+    AGREED,
     NOBODY,
     Action,
     Game,
@@ -21,6 +23,8 @@ from parlour.engine import (
     Option,
     Outcome,
     State,
+    is_leaving,
+    leaving_of,
 )
 from parlour.games.loa.notation import PASS, action_text, parse_square, read_action, square_name
 from parlour.games.loa.position import (
@@ -255,7 +259,24 @@ class LoaState(State):
     def is_capture(self, action: Action) -> bool:
         return action != PASS and bool(self.pieces[1 - self.turn] >> (action & 63) & 1)
 
+    def _leave(self, action: Action) -> None:
+        """LOA-98: a side retires and the other wins at once; an agreed draw or an abandoned
+        match is a tie. The pieces stay; the outcome before it goes on the undo stack."""
+        leaving = leaving_of(action)
+        assert leaving is not None
+        self._undo.append((0, self._outcome))
+        self.history.append(action)
+        if leaving.kind == "retire":
+            assert leaving.seat is not None
+            assert leaving.why is not None
+            self._outcome = Outcome(1 - leaving.seat, leaving.why)
+        else:
+            self._outcome = Outcome(None, AGREED if leaving.kind == "agreed" else ABANDONED)
+
     def apply(self, action: Action) -> None:
+        if action < 0:  # leaving the table (LOA-98), never a move
+            self._leave(action)
+            return
         turn = self.turn
         captured = 0
         key = self.key ^ ZOBRIST_WHITE_TO_MOVE
@@ -283,6 +304,8 @@ class LoaState(State):
             raise IllegalActionError("nothing to undo")
         action = self.history.pop()
         captured, self._outcome = self._undo.pop()
+        if action < 0:  # leaving changed only the outcome
+            return
         if self._repetition:
             count = self._seen[self.key] - 1
             if count:
@@ -319,6 +342,8 @@ class LoaState(State):
     # --- notation and views ------------------------------------------------------------------
 
     def action_to_text(self, action: Action) -> str:
+        if is_leaving(action):
+            return self.leaving_text(action)
         return action_text(action)
 
     def parse_action(self, text: str) -> Action:
@@ -358,12 +383,14 @@ class LoaState(State):
     def _last_move(self) -> JSONDict | None:
         """The last ply as a display marks it: its text, with ``x`` for a capture (LOA-4), and, for
         a move, its two squares and whether it captured."""
-        if not self.history:
+        # A leaving action (LOA-98) ends the record and moves nothing: the last ply is before it.
+        ply = -2 if self.history and self.history[-1] < 0 else -1
+        if len(self.history) < -ply:
             return None
-        action = self.history[-1]
+        action = self.history[ply]
         if action == PASS:
             return {"text": "pass"}
-        captured = bool(self._undo[-1][0])
+        captured = bool(self._undo[ply][0])
         text = self.action_to_text(action)
         return {
             "text": text.replace("-", "x") if captured else text,
