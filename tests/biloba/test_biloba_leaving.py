@@ -8,11 +8,14 @@ seat was in the middle of is dropped and passes to the next seat in play.
 
 from __future__ import annotations
 
+import random
+
 import pytest
 from test_biloba_rules import BILOBA, events, position, result, rows, texts
 
+from parlour.bots import bot_kinds, make_bot, seen_by
 from parlour.engine import GONE, OUT_OF_TIME, RESIGNED, IllegalActionError, retirement
-from parlour.games.biloba import MOVE, OVER
+from parlour.games.biloba import MOVE, OVER, REPLACE
 from parlour.games.biloba.position import board_rows
 
 ORANGE, BLUE, RED, GREEN = range(4)
@@ -178,3 +181,26 @@ def test_a_retirement_is_recorded_and_replayed() -> None:
     assert state.pawns == before.pawns
     assert state.position_key() == before.position_key()
     assert state.seats_out() == [None, None, None]
+
+
+@pytest.mark.parametrize("players", [3, 4])
+@pytest.mark.parametrize("kind", bot_kinds("biloba"))
+def test_bots_play_on_after_a_seat_retired(kind: str, players: int) -> None:
+    """Every Biloba bot is asked to decide after a retirement, its own seat's turn passed on
+    mid-replacement included, and answers legally without changing the position it was given."""
+    rng = random.Random(players)
+    asked = 0
+    for index in range(4):
+        state = BILOBA.new(players, {"quiet_limit": 200})
+        while not state.is_over() and (len(state.history) < 30 or (index % 2 and state.phase != REPLACE)):
+            state.apply(rng.choice(state.legal_actions()))
+        leaving = state.to_move() if index < 2 else rng.choice(state.seats_in_play())
+        state.retire(leaving, RESIGNED)
+        if state.is_over():
+            continue
+        before = (state.to_json(), state.position_key(), state.seats_out())
+        action = make_bot("biloba", kind, seed=index).choose(seen_by(state, state.to_move(), rng), 0.05)
+        assert action in state.legal_actions()
+        assert (state.to_json(), state.position_key(), state.seats_out()) == before
+        asked += 1
+    assert asked >= 3
