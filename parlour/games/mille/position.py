@@ -13,7 +13,7 @@ import random
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final, NamedTuple
 
-from parlour.engine import FormatError, JSONDict, NotationError, Outcome
+from parlour.engine import ABANDONED, AGREED, WHYS, FormatError, JSONDict, NotationError, Outcome
 from parlour.games.mille.cards import (
     COPIES,
     D200,
@@ -40,6 +40,8 @@ EXTENDED_GOAL: Final = 1000
 GAME_TARGET: Final = 5000
 REACHED: Final = "reached-5000"
 """The one way a game ends (MIL-55): the ``Outcome.reason`` code, declared in ``GameInfo.end_reasons``."""
+ENDS: Final = (REACHED, *WHYS, AGREED, ABANDONED)
+"""Every ``Outcome.reason`` of a game: 5000 reached, or the table left (MIL-109)."""
 _OLD_REASONS: Final = {"5000": REACHED}
 """Reason codes written by earlier versions of parlour, read as today's."""
 HAND_SIZE: Final = 6
@@ -225,8 +227,9 @@ class _Reader:
             except FormatError as error:
                 raise self.fail("match.result", str(error)) from None
             reason = _OLD_REASONS.get(outcome.reason, outcome.reason)
-            if reason != REACHED:
-                raise self.fail("match.result", f"a game ends only with {REACHED!r}, not {outcome.reason!r}")
+            if reason not in ENDS:
+                ends = ", ".join(repr(end) for end in ENDS)
+                raise self.fail("match.result", f"a game ends with one of {ends}, not {outcome.reason!r}")
             position.outcome = Outcome(outcome.winner, reason, outcome.scores)
         if data.get("last_hand") is not None:
             position.last_hand = self.score(data["last_hand"], "match.last_hand")

@@ -72,9 +72,12 @@ def _status(state: MilleState, viewer: int | None) -> str:
     step = state.step
     if step == OVER:
         outcome = state.outcome()
+        # MIL-109: a game left at the table says how ("Player 2 resigned") before its result.
+        last = state.history[-1] if state.history else 0
+        left = f"{state.action_to_text(last)}; " if last < 0 else ""
         if outcome is None or outcome.winner is None:
-            return "Game over: a tie."
-        return f"Game over: {_name(state, outcome.winner, viewer)} wins."
+            return f"Game over: {left}a tie."
+        return f"Game over: {left}{_name(state, outcome.winner, viewer)} wins."
     if step <= DRAWING:
         seat, slot = state.receiving()
         what = "the next hand is dealt" if state.stale else (
@@ -85,6 +88,13 @@ def _status(state: MilleState, viewer: int | None) -> str:
     if step == EXTENSION:
         return f"{who}: 700 miles. Extend to 1000?"
     return f"{who} to {'draw' if not state.drawn and state.pile else 'play or discard'}."
+
+
+def _ended_with_a_hand(state: MilleState) -> bool:
+    """Whether the game is over at the end of a hand (MIL-55), not left mid-hand (MIL-109): only
+    then is the last hand's score the one that ended it."""
+    events = state.events
+    return state.step == OVER and len(events) >= 2 and events[-2].kind == "hand_end"
 
 
 def table(state: MilleState, viewer: int | None) -> str:
@@ -113,7 +123,7 @@ def table(state: MilleState, viewer: int | None) -> str:
     recent = [e for e in state.events if e.kind not in ("draw", "deal")][-2:]
     if recent:
         lines.append("Last: " + "; ".join(_event(state, e, viewer) for e in recent))
-    if state.last_hand is not None and (state.stale or state.step == OVER):
+    if state.last_hand is not None and (state.stale or _ended_with_a_hand(state)):
         lines.extend(_score_table(state, state.last_hand, viewer))
     lines.append(_status(state, viewer))
     if viewer is not None and state.to_move() == viewer:

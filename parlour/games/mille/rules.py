@@ -14,6 +14,8 @@ import random
 from typing import Any, Final, NoReturn
 
 from parlour.engine import (
+    ABANDONED,
+    AGREED,
     CHANCE,
     NOBODY,
     Action,
@@ -26,6 +28,8 @@ from parlour.engine import (
     NotationError,
     Outcome,
     State,
+    is_leaving,
+    leaving_of,
 )
 from parlour.games.mille.actions import (
     CARD,
@@ -442,6 +446,9 @@ class MilleState(State):
         del self.safeties[0][sf0:], self.safeties[1][sf1:]
 
     def apply(self, action: Action) -> None:
+        if action < 0:  # leaving the table (MIL-109), never a decision of the game
+            self._leave(action)
+            return
         base, slot = split_hint(action)
         saved = self._save()
         extra: Any = None
@@ -476,6 +483,7 @@ class MilleState(State):
                 self.pile.insert(index, kind)
                 self.pile_count[kind] += 1
         self._restore(saved)
+        # A leaving action (-55 to -16) lands on 201 to 240 here: never a distance card.
         base = action % HINT
         if PLAY <= base <= PLAY + D200:
             self.miles[self.mover][base - PLAY] -= 1
@@ -690,6 +698,34 @@ class MilleState(State):
         self.extended = True
         self._end_turn()
 
+    def _leave(self, action: Action) -> None:
+        """MIL-109: a seat retires and the other wins the game at once, or the table agrees a draw
+        or the match is abandoned (nobody wins). The game totals stand as they are, with no
+        end-of-hand scoring: they are the outcome's scores. The hand stops where it is, cards
+        still hidden; only the game's end is added to its public events."""
+        leaving = leaving_of(action)
+        assert leaving is not None
+        saved = self._save()
+        self.history.append(action)
+        self._legal = None
+        winner = None
+        reason = AGREED if leaving.kind == "agreed" else ABANDONED
+        if leaving.kind == "retire":
+            assert leaving.seat is not None
+            assert leaving.why is not None
+            winner, reason = 1 - leaving.seat, leaving.why
+            self.games_won[winner] += 1
+        first, second = self.game_total
+        self._outcome = Outcome(winner, reason, (float(first), float(second)))
+        # What a position read back says of the end (``position``'s reader builds the same).
+        score = HandScore("play-out", ((0,) * 9, (0,) * 9), (0, 0), (first, second))
+        self.events.append(Event("game_end", -1 if winner is None else winner, score=score))
+        # As at the end of a game by play (``_end_hand``): no draw under way, no hands between.
+        self.step = OVER
+        self.stale = self.drawn = False
+        self.draw_size = self.pending = 0
+        self._undo.append((saved, (0, tuple(self.slots[0]), tuple(self.received[0])), None))
+
     def _new_game(self) -> None:
         """MIL-56: totals back to 0; games won, hand serials and the starter alternation go on
         (for ``Mille.next_game``, on a copy: a new game is not an action)."""
@@ -800,6 +836,8 @@ class MilleState(State):
     # --- notation -------------------------------------------------------------------------------------
 
     def action_to_text(self, action: Action) -> str:
+        if is_leaving(action):
+            return self.leaving_text(action)
         return action_text(action)
 
     def record_lines(self) -> list[str]:
@@ -808,6 +846,9 @@ class MilleState(State):
         entries name every card drawn."""
         lines = []
         for action, (saved, _, _) in zip(self.history, self._undo, strict=True):
+            if action < 0:  # leaving the table (MIL-109): words, which no BSD record holds
+                lines.append(self.leaving_text(action))
+                continue
             text = action_text(action)
             if action % HINT >= CARD:
                 lines.append(text)
@@ -819,7 +860,7 @@ class MilleState(State):
         """The action as ``seat`` may read it: a card dealt or drawn to another seat is ``card ?``."""
         if CARD <= action < CARD + KINDS and (self.step > DRAWING or self.receiving()[0] != seat):
             return "card ?"
-        return action_text(action)
+        return self.action_to_text(action)  # a leaving action is public
 
     def parse_action(self, text: str) -> Action:
         """MIL-64: ``draw``, ``play K``, ``discard K``, ``coup K`` (each with an optional ``@SLOT``),
@@ -980,7 +1021,8 @@ class Mille(Game[MilleState]):
         # Every hand ends (MIL-50, MIL-51) and a game to 5000 takes a few hands: ~2,000 actions
         # between random bots, up to ~6,000. The bound only stops a runaway.
         max_actions=200_000,
-        # MIL-55: the only end; completes "Player 1 wins: …" and, for equal totals, "Draw: …".
+        # MIL-55: the only end of play; completes "Player 1 wins: …" and, for equal totals,
+        # "Draw: …". Leaving the table (MIL-109) ends a game with the engine's reasons.
         end_reasons={REACHED: "a game total reached 5000 (the higher total wins)"},
     )
 
