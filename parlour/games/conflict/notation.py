@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Final
 
-from parlour.engine import Action, IllegalActionError, NotationError
+from parlour.engine import Action, IllegalActionError, NotationError, is_leaving
 from parlour.games.conflict.actions import END, decode, enter_action, move_action, roll_action
 from parlour.games.conflict.maps import BLOCKED, LAND, WATER
 from parlour.games.conflict.pieces import (
@@ -105,6 +105,8 @@ def action_text(state: ConflictState, action: Action) -> str:
 
 def describe(state: ConflictState, action: Action) -> str:
     """The action's text if it has one here, else its number: for messages, never raises."""
+    if is_leaving(action):
+        return state.leaving_text(action)
     try:
         return action_text(state, action)
     except NotationError:

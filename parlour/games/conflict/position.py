@@ -25,7 +25,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Final
 
-from parlour.engine import FormatError, JSONDict
+from parlour.engine import WHYS, FormatError, JSONDict
 from parlour.games.conflict.board import Board
 from parlour.games.conflict.pieces import (
     CLASS_OF,
@@ -41,7 +41,9 @@ CHANCE_PHASE, DECISION_PHASE, OVER_PHASE = 0, 1, 2
 PHASE_NAMES: Final = ("chance", "decision", "over")
 TAKEN_OVER: Final = "taken over"
 NO_PIECES: Final = "no pieces"
-OUT_REASONS: Final = (TAKEN_OVER, NO_PIECES)
+RETIRED: Final = WHYS
+"""A player who left the table (CON-71) is out for its reason: resigned, out of time, gone."""
+OUT_REASONS: Final = (TAKEN_OVER, NO_PIECES, *RETIRED)
 NO_OWNER: Final = -1
 PIECE_TEXTS: Final = tuple(piece_text(code) for code in range(CODES))
 NO_SEAT: Final = -1
@@ -207,7 +209,7 @@ def _read_owners(owners: Any) -> list[int]:
 
 def _read_out(out: Any, position: Position, occupied: tuple[int, ...]) -> None:
     if not isinstance(out, dict):
-        raise FormatError("'out' must map seats to reasons ('taken over' or 'no pieces')")
+        raise FormatError(f"'out' must map seats to reasons ({', '.join(map(repr, OUT_REASONS))})")
     for seat_text, reason in out.items():
         seat = _seat(seat_text, "out")
         if seat not in occupied or reason not in OUT_REASONS:

@@ -10,10 +10,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from parlour.engine import JSONDict
+from parlour.engine import ABANDONED, JSONDict
+from parlour.engine.leaving import RETIRED_WORDS
 from parlour.games.conflict.maps import BASE, LAND, WATER
 from parlour.games.conflict.pieces import EMPTY, LONG_NAMES, SEAT_COLOURS, TYPE_LETTERS, TYPES, piece_text
-from parlour.games.conflict.position import CHANCE_PHASE, DECISION_PHASE, NO_OWNER
+from parlour.games.conflict.position import CHANCE_PHASE, DECISION_PHASE, NO_OWNER, NO_PIECES, TAKEN_OVER
 
 if TYPE_CHECKING:
     from parlour.games.conflict.rules import ConflictState, Event
@@ -33,6 +34,27 @@ def _seat_name(seat: int) -> str:
 def _player_name(state: ConflictState, seat: int, viewer: int | None) -> str:
     you = " (you)" if viewer is not None and state.player_of[seat] == viewer else ""
     return f"{SEAT_COLOURS[seat].capitalize()}{you}"
+
+
+def out_words(state: ConflictState, seat: int) -> str | None:
+    """Why the player of ``seat`` is out, in words completing "Green is out: …"; ``None`` if in.
+
+    A taken-over seat names the colour of the piece that took it (CON-45 item 2: its owner)."""
+    reason = state.out[seat]
+    if reason is None:
+        return None
+    if reason == TAKEN_OVER:
+        return f"{SEAT_COLOURS[state.owner[seat]].capitalize()} took its home base"
+    if reason == NO_PIECES:
+        return "it has no pieces left"
+    return RETIRED_WORDS[reason]
+
+
+def _out_reason(state: ConflictState, seat: int) -> str:
+    """The short reason of the seat lines and events: ``taken over``, ``no pieces``, ``resigned``,
+    ``ran out of time``, ``was gone too long``."""
+    reason = state.out[seat] or "out"
+    return RETIRED_WORDS.get(reason, reason)
 
 
 def _cell(state: ConflictState, square: int) -> str:
@@ -79,7 +101,7 @@ def seat_lines(state: ConflictState, viewer: int | None) -> list[str]:
         if seat not in state.occupied:
             status = "unused"
         elif state.out[seat] is not None:
-            status = f"out: {state.out[seat]}"
+            status = f"out: {_out_reason(state, seat)}"
         else:
             status = "in"
         control = f", controlled by seat {controller + 1}" if controller != seat else ""
@@ -121,8 +143,10 @@ def turn_line(state: ConflictState, viewer: int | None) -> str:
         if outcome.winner is not None:
             winner = state.occupied[outcome.winner]
             return f"Game over: {SEAT_COLOURS[winner].capitalize()} wins ({words})"
-        drawn = [state.occupied[p] for p, score in enumerate(outcome.scores) if score]
-        return f"Game over: a draw between {', '.join(SEAT_COLOURS[s] for s in drawn)} ({words})"
+        drawn = ", ".join(SEAT_COLOURS[state.occupied[p]] for p, score in enumerate(outcome.scores) if score)
+        if outcome.reason == ABANDONED:  # CON-58: no winner and no draw
+            return f"Game over: nobody wins, with {drawn} still in ({words})"
+        return f"Game over: a draw between {drawn} ({words})"
     name = _player_name(state, state.seat, viewer)
     yours = viewer is not None and state.player_of[state.seat] == viewer
     if state.phase == CHANCE_PHASE:
@@ -155,7 +179,7 @@ def event_text(state: ConflictState, event: Event) -> str:
         link = f"{taken + 1}→{owner + 1}"
         return f"{who} takes over {_seat_name(taken)}: its owner is now seat {owner + 1} ({link})"
     if event.kind == "out":
-        return f"{who} is out ({state.out[event.seat] or 'out'})"
+        return f"{who} is out ({_out_reason(state, event.seat)})"
     if event.kind == "end":
         forfeited = detail[1:]
         text = f"{who}'s roll ends" + (" automatically" if detail[0] else "")

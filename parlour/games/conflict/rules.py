@@ -14,6 +14,8 @@ from dataclasses import dataclass
 from typing import Any, Final, NamedTuple
 
 from parlour.engine import (
+    ABANDONED,
+    AGREED,
     CHANCE,
     NOBODY,
     Action,
@@ -26,6 +28,7 @@ from parlour.engine import (
     OptionError,
     Outcome,
     State,
+    leaving_of,
 )
 from parlour.games.conflict.actions import ACTIVATE, END, MOVE, ROLL, ROLL_ODDS, ROLLS, Decision, decode
 from parlour.games.conflict.board import Board, bits, board_for
@@ -49,6 +52,7 @@ from parlour.games.conflict.position import (
     NO_PIECES,
     NO_SEAT,
     OVER_PHASE,
+    RETIRED,
     TAKEN_OVER,
     Position,
     initial_position,
@@ -56,7 +60,7 @@ from parlour.games.conflict.position import (
     read_position,
     write_position,
 )
-from parlour.games.conflict.render import board_text, event_json, event_texts
+from parlour.games.conflict.render import board_text, event_json, event_texts, out_words
 
 SEAT_NAMES: Final = tuple(colour.capitalize() for colour in SEAT_COLOURS)
 
@@ -275,7 +279,7 @@ class ConflictState(State):
         if self.out[self.seat] is not None:
             raise FormatError(f"seat {self.seat + 1} is out of the game and cannot roll")
         if len(players_in) == 1:
-            self._finish(players_in, players_in)
+            self._win(players_in[0], WIN)
             return
         for square in self.moved:
             code = self.squares[square]
@@ -288,7 +292,10 @@ class ConflictState(State):
         """CON-52: a start position's players out, checked against its owner links and pieces."""
         for seat in self.occupied:
             reason = self.out[seat]
-            if self.owner[seat] != NO_OWNER:
+            if reason in RETIRED:  # CON-71: its pieces left with it; its base may since be taken
+                if self._controls_any(seat):
+                    raise FormatError(f"seat {seat + 1} left the table ({reason}) but controls pieces")
+            elif self.owner[seat] != NO_OWNER:
                 self.out[seat] = reason or TAKEN_OVER
             elif reason == TAKEN_OVER:
                 raise FormatError(f"seat {seat + 1} is out as taken over but has no owner")
@@ -460,7 +467,9 @@ class ConflictState(State):
         self._legal_set = None
         if self._paths:
             self._paths = {}
-        if self.phase == CHANCE_PHASE:
+        if action < 0:  # leaving the table: the only negative actions, never legal moves
+            self._leave(action)
+        elif self.phase == CHANCE_PHASE:
             self._roll(action)
         elif action >= MOVE:
             self._move(action)
@@ -653,8 +662,11 @@ class ConflictState(State):
                     self.out[seat] = NO_PIECES
                     self.log.append(Event(len(self.history), "out", seat))
             players_in = self.players_in()
-            if len(players_in) <= 1:
-                self._finish(players_in, before)
+            if len(players_in) == 1:
+                self._win(players_in[0], WIN)
+                return
+            if not players_in:
+                self._draw(before, MUTUAL)
                 return
         if self.out[self.seat] is not None:
             self._end_roll(automatic=True)  # CON-53: the mover went out; no extra roll
@@ -669,29 +681,74 @@ class ConflictState(State):
         self.log.append(Event(len(self.history), "end", mover, (int(automatic), *self.unused)))
         self.dice, self.unused, self.moved, self.activation = None, (), (), False
         if self._limit and self.rolls >= self._limit:
-            self._finish(self.players_in(), self.players_in(), ROLL_LIMIT)
+            self._draw(self.players_in(), ROLL_LIMIT)
             return
         self.phase = CHANCE_PHASE
         if not (double and self.out[mover] is None):
-            self.seat = next(
-                seat for step in range(1, 5)
-                if (seat := (mover + step) % 4) in self.occupied and self.out[seat] is None
-            )
+            self.seat = self._next_roller(mover)
 
-    def _finish(self, players_in: list[int], before: list[int], reason: str = "") -> None:
-        """CON-55 to CON-57: a win for the last player in, or a draw."""
-        scores = [0.0] * self.players
-        if len(players_in) == 1 and not reason:
-            winner: int | None = self.player_of[players_in[0]]
-            reason = WIN
-            drawn = players_in
+    def _next_roller(self, mover: int) -> int:
+        """CON-26: the next seat after ``mover`` in seat order, wrapping around, still in the game."""
+        return next(
+            seat for step in range(1, 5)
+            if (seat := (mover + step) % 4) in self.occupied and self.out[seat] is None
+        )
+
+    def _leave(self, action: Action) -> None:
+        """Leaving the table, which ``State.leave`` checked: a seat retires (CON-71), the table
+        agrees a draw among the players still in, or the match is abandoned (CON-58)."""
+        leaving = leaving_of(action)
+        assert leaving is not None
+        if leaving.kind == "agreed":
+            self._draw(self.players_in(), AGREED)
+        elif leaving.kind == "abandoned":
+            self._draw(self.players_in(), ABANDONED)
         else:
-            winner = None
-            reason = reason or MUTUAL
-            drawn = players_in if reason == ROLL_LIMIT else before
+            assert leaving.seat is not None
+            assert leaving.why is not None
+            self._retire(self.occupied[leaving.seat], leaving.why)
+
+    def _retire(self, leaver: int, why: str) -> None:
+        """CON-71: every piece ``leaver`` controls leaves the game; the bases and mines it
+        controlled, its own included, stay where they are with their owner links, as a player
+        out for lack of pieces leaves them (CON-53): nobody controls a piece of them, so they are
+        hostile to all, like an unused seat's, and taken over as usual by landing on a base.
+        Two players left: the other wins for ``why``. The roll ends if it was ``leaver``'s."""
+        for seat in range(4):
+            if self.controller[seat] == leaver:
+                for square in bits(self.seat_masks[seat]):
+                    self._set(square, EMPTY)
+                row = slice(seat * TYPES, (seat + 1) * TYPES)
+                self.available[row] = self.reserve[row] = [0] * TYPES
+                self.alive[seat] = 0
+        self.out[leaver] = why
+        self.log.append(Event(len(self.history), "out", leaver))
+        players_in = self.players_in()
+        if len(players_in) == 1:
+            self._win(players_in[0], why)
+        elif self.seat == leaver and self.phase == DECISION_PHASE:
+            self._end_roll(automatic=True)
+        elif self.seat == leaver:
+            self.seat = self._next_roller(leaver)  # its dice were not yet rolled
+        elif self.phase == DECISION_PHASE and not self._has_decision():
+            self._end_roll(automatic=True)  # CON-31, as after any decision
+
+    def _win(self, seat: int, reason: str) -> None:
+        """CON-55 (or CON-71 with two players): ``seat`` wins."""
+        scores = [0.0] * self.players
+        scores[self.player_of[seat]] = 1.0
+        self._over(Outcome(self.player_of[seat], reason, tuple(scores)))
+
+    def _draw(self, drawn: list[int], reason: str) -> None:
+        """CON-56, CON-57, an agreed draw, an abandoned match (CON-58): nobody wins; the scores
+        name the players who drew (those still in, or before a mutual elimination those who were)."""
+        scores = [0.0] * self.players
         for seat in drawn:
             scores[self.player_of[seat]] = 1.0
-        self._outcome = Outcome(winner, reason, tuple(scores))
+        self._over(Outcome(None, reason, tuple(scores)))
+
+    def _over(self, outcome: Outcome) -> None:
+        self._outcome = outcome
         self.phase = OVER_PHASE
         self.dice, self.unused, self.moved, self.activation = None, (), (), False
         self.log.append(Event(len(self.history), "result", self.seat))
@@ -746,6 +803,10 @@ class ConflictState(State):
             "event_data": [event_json(self, event) for event in recent],
         }
 
+    def seats_out(self) -> list[str | None]:
+        """CON-52, CON-66, CON-71: per player, why it is out, in words ("Red took its home base")."""
+        return [out_words(self, seat) for seat in self.occupied]
+
     def seat_names(self) -> list[str]:
         """CON-17: a player is named by the colour of its seat (``seats`` [1, 4]: Red and Yellow)."""
         return [SEAT_NAMES[seat] for seat in self.occupied]
@@ -761,6 +822,8 @@ class ConflictState(State):
     # --- notation and text ---------------------------------------------------------------------------------
 
     def action_to_text(self, action: Action) -> str:
+        if action < 0:
+            return self.leaving_text(action)
         return action_text(self, action)
 
     def parse_action(self, text: str) -> Action:
