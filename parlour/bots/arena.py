@@ -19,6 +19,7 @@ import os
 import random
 import sys
 import time
+from collections import Counter
 from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
@@ -206,9 +207,29 @@ def report(series: Series, results: list[GameResult]) -> str:
         f"{a}: {wins} wins, {draws} draws, {losses} losses",
         f"score {score:.3f} (95% Wilson interval {low:.3f}-{high:.3f})",
         f"average plies per game: {plies:.1f}",
+        f"plies per game: {lengths(results)}",
+        f"how the games ended: {endings(series.game, results)}",
         f"seconds per move: {', '.join(per_move)}",
         f"slowest move (seconds): {', '.join(longest)}",
     ])
+
+
+def lengths(results: list[GameResult]) -> str:
+    """The spread of the games' lengths in actions: median, 90th and 99th percentiles, longest."""
+    plies = sorted(r.plies for r in results)
+    if not plies:
+        return "none"
+
+    def at(share: float) -> int:
+        return plies[min(len(plies) - 1, int(share * len(plies)))]
+
+    return f"median {at(0.5)}, 90% {at(0.9)}, 99% {at(0.99)}, longest {plies[-1]}"
+
+
+def endings(game: str, results: list[GameResult]) -> str:
+    """How many games ended for each reason, the most frequent first."""
+    counts = Counter(r.reason for r in results)
+    return "; ".join(f"{count}: {reason_words(game, reason)}" for reason, count in counts.most_common())
 
 
 def parser() -> argparse.ArgumentParser:

@@ -27,6 +27,24 @@ def test_options_and_in_process_games(capsys: pytest.CaptureFixture[str]) -> Non
     out, _ = capsys.readouterr()
     assert status == 0
     assert "greedy (A): 0 wins, 1 draws, 0 losses" in out  # nobody connects in 6 plies
+    assert "plies per game: median 6, 90% 6, 99% 6, longest 6" in out
+    assert "how the games ended: 1: the move limit was reached" in out
+
+
+def test_lengths_and_endings() -> None:
+    """The spread of lengths and the count of each ending, which choose limits such as Biloba's
+    quiet limit (issue 14): here 100 games of 1 to 100 plies, 90 won and 10 stopped."""
+    results = [
+        arena.GameResult(index, 0, None if index < 10 else 0,
+                         arena.ARENA_LIMIT if index < 10 else "connected", index + 1, (0.0, 0.0), (0, 0))
+        for index in range(100)
+    ]
+    assert arena.lengths(results) == "median 51, 90% 91, 99% 100, longest 100"
+    assert arena.lengths([]) == "none"
+    assert arena.endings("loa", results) == (
+        "90: all its pieces joined in one group; "
+        "10: stopped at the arena's limit of 2,000 actions (arena-limit)"
+    )
 
 
 @pytest.mark.parametrize(
