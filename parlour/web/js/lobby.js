@@ -2,6 +2,7 @@
 
 import { boardFor } from "./boards/index.js";
 import { api, names, tokens } from "./net.js";
+import { finalScore, seatLabel } from "./people.js";
 import { html } from "./svg.js";
 
 const $ = (id) => document.getElementById(id);
@@ -222,7 +223,10 @@ function matchActions(match) {
 
 function resultText(match) {
   if (match.status !== "over" || !match.outcome) return "";
-  return match.outcome.winner === null ? "Draw" : `${match.seats[match.outcome.winner]?.name ?? "?"} won`;
+  const { winner } = match.outcome;
+  const result = winner === null || winner === undefined ? "Draw" : `${seatLabel(match.seats, winner)} won`;
+  const score = boardFor(match.game).scores ? finalScore(match.outcome) : "";
+  return score ? `${result} · ${score}` : result;
 }
 
 function matchCard(match) {

@@ -6,6 +6,7 @@ import { boardFor } from "./boards/index.js";
 import { gameInfo } from "./page.js";
 import { html } from "./svg.js";
 import { MatchSocket, names, tokens } from "./net.js";
+import { finalScore, scoreText, seatLabel, whyText } from "./people.js";
 
 const $ = (id) => document.getElementById(id);
 const NO_ACTIONS = Object.freeze([]);
@@ -143,7 +144,7 @@ class MatchPage {
   /** Another seat's action, read out by the live region (the page's own moves need no telling). */
   announce(event) {
     if (!event || event.seat === this.snap.seat) return;
-    const who = event.seat === "chance" ? "Chance" : this.seatName(event.seat);
+    const who = event.seat === "chance" ? "Chance" : this.label(event.seat);
     const text = this.board.describe?.(event, this.context()) ?? `${who}: ${event.action ?? "a hidden action"}`;
     $("announce").textContent = text;
   }
@@ -201,6 +202,11 @@ class MatchPage {
     return this.view.seats?.[seat] ?? this.snap?.seats?.[seat]?.name ?? `Seat ${seat}`;
   }
 
+  /** The seat as people call it: "Ann (Black)", "strong bot (White)" (people.js). */
+  label(seat) {
+    return seatLabel(this.snap?.seats, seat, this.seatName(seat));
+  }
+
   colour(seat) {
     return this.board.swatch(seat, this.view.options ?? {});
   }
@@ -239,7 +245,7 @@ class MatchPage {
         this.animate = false;
         this.render();
       },
-      name: (seat) => (seat === this.snap.seat ? "You" : this.seatName(seat)),
+      name: (seat) => (seat === this.snap.seat ? "You" : this.label(seat)),
       toast: (text) => this.toast(text),
     };
   }
@@ -289,7 +295,7 @@ class MatchPage {
       return { cls: "", head: [`Waiting for ${free} more player${free === 1 ? "" : "s"}`],
         hint: s.seat === null ? "Take a free seat to play, or stay and watch." : "Share this page's link with a friend." };
     }
-    if (s.status === "over") return { cls: "over", head: [this.resultText()], hint: this.view.outcome?.words ?? "" };
+    if (s.status === "over") return { cls: "over", head: [this.resultText()], hint: whyText(this.view.outcome) };
     if (this.myTurn()) {
       const pass = s.legal.length === 1 && s.legal[0].parts.kind === "pass" ? s.legal[0] : null;
       const extra = pass && !this.waiting ? html("button", { class: "btn btn-primary btn-small", "data-action": pass.text,
@@ -301,9 +307,9 @@ class MatchPage {
     if (seat === "chance") return { cls: "", head: ["Chance"], hint: "The cards or the dice decide…" };
     const bot = s.seats?.[seat]?.kind === "bot";
     let hint = bot ? "The bot is thinking…" : `Waiting for ${this.personName(seat)}.`;
-    hint = this.board.waitingHint?.(play, this.seatName(seat)) ?? hint;
+    hint = this.board.waitingHint?.(play, this.label(seat)) ?? hint;
     if (s.seat === null) hint = `You are watching. ${hint}`;
-    return { cls: "", head: [this.swatch(seat), `${this.seatName(seat)} to move`], hint };
+    return { cls: "", head: [this.swatch(seat), `${this.label(seat)} to move`], hint };
   }
 
   renderBanner(play) {
@@ -328,7 +334,7 @@ class MatchPage {
     if (!outcome) return "Game over";
     if (outcome.winner === null || outcome.winner === undefined) return "Draw";
     if (outcome.winner === this.snap.seat) return "You win!";
-    return `${this.seatName(outcome.winner)} wins`;
+    return `${this.label(outcome.winner)} wins`;
   }
 
   renderBoard(play) {
@@ -361,7 +367,8 @@ class MatchPage {
       const classes = [];
       if (s.status === "running" && this.view.to_move === info.seat) classes.push("to-move");
       if (s.seat === info.seat) classes.push("me");
-      if (s.status !== "open" && counts[info.seat] === 0) classes.push("out");
+      const out = this.view.out?.[info.seat] ?? null;
+      if (s.status !== "open" && (counts[info.seat] === 0 || out)) classes.push("out");
       let presence;
       if (info.kind === "bot") presence = html("span", { class: "presence bot" }, ["bot"]);
       else if (info.kind === "open") {
@@ -374,7 +381,11 @@ class MatchPage {
       const count = counts[info.seat] !== undefined ? ` · ${counts[info.seat]} ${this.board.countNoun ?? "pieces"}` : "";
       return html("li", { class: classes.join(" "), "data-seat": String(info.seat) }, [
         this.swatch(info.seat),
-        html("div", {}, [html("span", { class: "who" }, [who]), html("span", { class: "what" }, [info.name, count])]),
+        html("div", {}, [
+          html("span", { class: "who" }, [who]),
+          html("span", { class: "what" }, [info.name, count]),
+          out ? html("span", { class: "what out-why", "data-out": String(info.seat) }, [`Out: ${out}`]) : null,
+        ]),
         presence,
       ]);
     });
@@ -405,7 +416,7 @@ class MatchPage {
 
   renderMoves() {
     const list = $("moves");
-    const who = (seat) => (seat === "chance" ? "Chance" : this.seatName(seat));
+    const who = (seat) => (seat === "chance" ? "Chance" : this.label(seat));
     const captured = this.board.captured?.(this.memory) ?? [];
     // A redraw within one position (a click of a half-made choice) leaves the list as it is: it can
     // be a long one, and a reader who scrolled it up keeps their place.
@@ -448,12 +459,29 @@ class MatchPage {
     card.replaceChildren(...[
       typeof winner === "number" ? this.swatch(winner, { style: "width:2.2rem;height:2.2rem" }) : null,
       html("div", { class: "big", id: "result-text" }, [this.resultText()]),
-      html("div", { class: "muted" }, [this.view.outcome?.words ?? ""]),
+      html("div", { class: "muted", id: "result-why" }, [whyText(this.view.outcome)]),
+      this.finalScore(),
       html("div", { class: "form-inline result-actions" }, [
         html("a", { class: "btn btn-primary", href: "/" }, ["New match"]),
         this.info?.help ? html("a", { class: "btn", href: this.info.help }, ["Rules"]) : null,
       ]),
     ].filter(Boolean));
+  }
+
+  /** The final score by seat, for a game whose outcome scores are points (the board says so). */
+  finalScore() {
+    const outcome = this.view.outcome;
+    const scores = outcome?.scores ?? [];
+    if (!this.board.scores || !scores.length) return null;
+    return html("table", { class: "final-score", id: "final-score" }, [
+      html("caption", {}, [`Final score ${finalScore(outcome)}`]),
+      html("tbody", {}, scores.map((score, seat) => html("tr", {
+        class: outcome.winner === seat ? "winner" : undefined, "data-score-seat": String(seat),
+      }, [
+        html("th", { scope: "row" }, [this.swatch(seat), " ", this.label(seat)]),
+        html("td", {}, [scoreText(score)]),
+      ]))),
+    ]);
   }
 
   // ---- small things ----

@@ -20,6 +20,8 @@
 //   focusTarget(play)         a selector of where the keyboard focus goes on a redraw that found it
 //                             on the board, when play goes on elsewhere than where it was (optional)
 //   captured(memory)          the capture marks of the last action, [{square}] (optional)
+//   scores                    true when the outcome's scores are points to show on the result
+//                             card (Mille's game totals), not who won and who drew (optional)
 //   optionText(name, value, view)  how the match's header shows an option's value (optional)
 //   waitingHint(play, mover)  the banner's line while another seat decides (optional)
 //

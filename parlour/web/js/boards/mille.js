@@ -327,6 +327,7 @@ export default {
   tagline: "Race to 700 miles and stop your rival — 2 players",
   swatch: (seat) => ["blue", "red"][seat] ?? "blue",
   mark: (seat) => String(seat + 1),
+  scores: true, // the outcome's scores are the game totals (MIL-55)
   progress: (view) => `game ${view.content?.match?.game_no ?? 1} · hand ${view.content?.match?.hand_no ?? 1}`,
   thumbnail: () => html("div", { class: "mille-thumb", role: "img", "aria-label": "Mille Bornes" },
     ["200", "stop", "go", "right-of-way"].map((t) => drawCard(t, { title: cardName(t) }))),
