@@ -151,7 +151,8 @@ class ConflictState(State):
       ``seat_masks[seat]``: the squares of the seat's pieces as a bitmask;
     * ``available[code]``, ``reserve[code]``: row counts; ``alive[seat]``: pieces not removed;
     * ``owner[seat]`` (``NO_OWNER`` = -1), ``controller[seat]``; ``out[seat]``: why a player is
-      out (``"taken over"``, ``"no pieces"``) or ``None``;
+      out (``"taken over"``, ``"no pieces"``, or a leaving reason: ``"resigned"``, ``"out-of-time"``,
+      ``"gone"``) or ``None``; ``seats_out()`` says it in words;
     * ``phase`` (``CHANCE_PHASE``, ``DECISION_PHASE``, ``OVER_PHASE``), ``seat``: the seat to roll
       or on roll; ``dice``, ``unused`` (a multiset, sorted), ``moved`` (squares), ``activation``,
       ``rolls`` (rolls begun); ``log``: ``Event`` list.
@@ -741,7 +742,8 @@ class ConflictState(State):
 
     def _draw(self, drawn: list[int], reason: str) -> None:
         """CON-56, CON-57, an agreed draw, an abandoned match (CON-58): nobody wins; the scores
-        name the players who drew (those still in, or before a mutual elimination those who were)."""
+        name the players who drew (those still in, or before a mutual elimination those who were;
+        in an abandoned match, which is no draw, those still in when it was abandoned)."""
         scores = [0.0] * self.players
         for seat in drawn:
             scores[self.player_of[seat]] = 1.0
