@@ -306,7 +306,8 @@ class LobbyHandlers:
             await websocket.close(NO_MATCH_CLOSE)
             return
         address = client_address(websocket)
-        connection = Connection(match, websocket.send_text, address, self.limits, self.rates.join)
+        connection = Connection(match, websocket.send_text, address, self.limits, self.rates.join,
+                                self.rates.create)
         sender = asyncio.create_task(connection.send_all())
         try:
             ending = await self.converse(websocket, connection, sender)

@@ -23,8 +23,10 @@ from parlour.server.messages import (
     ActionMessage,
     Hello,
     Join,
+    OfferMessage,
     Ping,
     ProtocolError,
+    Resign,
     decode,
     encode,
     error_message,
@@ -50,13 +52,16 @@ class Connection:
     def __init__(
         self, match: Match, send: Callable[[str], Awaitable[None]], address: str = UNKNOWN_ADDRESS,
         limits: Limits | None = None, joins: AddressBuckets | None = None,
+        creates: AddressBuckets | None = None,
     ) -> None:
-        """``address`` is the client's, which ``joins`` (the server's join rate) counts."""
+        """``address`` is the client's, which ``joins`` (the server's join rate) counts, and
+        ``creates`` (its creation rate) for each rematch it offers."""
         self.match = match
         self.send = send
         self.address = address
         self.limits = limits or Limits()
         self.joins = joins
+        self.creates = creates
         self.rate = TokenBucket(self.limits.message_burst, self.limits.messages_per_second)
         self.refused = 0
         """Messages refused in a row for going over the rate."""
@@ -95,6 +100,12 @@ class Connection:
             self.push(self.match.seats_message())
         elif kind == "started":
             self.push(self.match.state_message(self.seat))
+        elif kind == "out":
+            self.push(self.match.out_message(message, self.seat))
+        elif kind == "offers":
+            self.push(self.match.offers_message(message["news"]))
+        elif kind == "rematch":
+            self.push(self.match.rematch_message(self.seat))
 
     # --- in ---
 
@@ -124,6 +135,10 @@ class Connection:
                 await self.hello(message)
             elif isinstance(message, Join):
                 await self.join(message)
+            elif isinstance(message, Resign):
+                await self.resign()
+            elif isinstance(message, OfferMessage):
+                await self.offer(message)
             else:
                 await self.act(message)
         except ProtocolError as error:
@@ -167,13 +182,30 @@ class Connection:
         await self.match.arrive(seat)
 
     async def act(self, action: ActionMessage) -> None:
+        error = await self.match.submit(self.seated("play"), action.text, action.version)
+        if error is not None:
+            raise error
+
+    async def resign(self) -> None:
+        error = await self.match.resign(self.seated("resign"))
+        if error is not None:
+            raise error
+
+    async def offer(self, offer: OfferMessage) -> None:
+        seat = self.seated(f"{offer.step} a {offer.what}")
+        if offer.step == "offer" and offer.what == "rematch" and self.creates is not None:
+            self.creates.spend(self.address)  # a rematch is a new match: it counts as one created
+        error = await self.match.offer(seat, offer.step, offer.what)
+        if error is not None:
+            raise error
+
+    def seated(self, doing: str) -> int:
+        """The connection's seat, for ``doing`` something only a seat may do."""
         if not self.greeted:
             raise ProtocolError("hello_first", 'say hello first: {"type": "hello", "token": …}')
         if self.seat is None:
-            raise ProtocolError("not_seated", "spectators cannot play: join a seat first")
-        error = await self.match.submit(self.seat, action.text, action.version)
-        if error is not None:
-            raise error
+            raise ProtocolError("not_seated", f"spectators cannot {doing}: join a seat first")
+        return self.seat
 
     def _listen(self) -> None:
         if self.unsubscribe is None:

@@ -26,7 +26,7 @@ from parlour.games import GAMES, get_game
 from parlour.server import collector
 from parlour.server.bots import BotPool
 from parlour.server.limits import UNKNOWN_ADDRESS, Limits
-from parlour.server.match import Match, new_token, seat_names_of, summary_json
+from parlour.server.match import Match, Rematch, new_token, seat_names_of, summary_json
 from parlour.server.messages import ProtocolError, check_json_text, json_kind, read_name
 from parlour.server.pubsub import PubSub
 from parlour.server.storage import MatchRow, MatchStatus, SeatRecord, Store, StoreError, progress_of
@@ -205,7 +205,8 @@ class Lobby:
 
     def _match(self, row: MatchRow, read_only: bool = False) -> Match:
         game = get_game(row.game)
-        return Match(row, game, self.store, self.pubsub, self.bots, self._status_changed, read_only)
+        return Match(row, game, self.store, self.pubsub, self.bots, self._status_changed, read_only,
+                     make_rematch=self.rematch)
 
     def _status_changed(self, match: Match) -> None:
         """A match started, ended or expired: it leaves the open ones, and memory when it is over."""
@@ -377,6 +378,38 @@ class Lobby:
         match.start()
         collector.settled()
         return match, join, token
+
+    async def rematch(self, old: Match) -> Rematch:
+        """A new match after ``old``: the same game, options, bots and bot time, every player moved
+        one seat on (seat i's to seat i+1), each person with a new token. It starts at once: it
+        takes no place among the open matches, and a person plays in it (no cap of bots alone)."""
+        row = old.row
+        players = row.players
+        seats = [SeatRecord("open") for _ in range(players)]
+        places: dict[int, tuple[int, str]] = {}
+        for index, record in enumerate(row.seats):
+            seat = (index + 1) % players
+            if record.kind == "bot":
+                seats[seat] = SeatRecord("bot", bot=record.bot)
+            else:
+                token, digest = new_token()
+                seats[seat] = SeatRecord("person", name=record.name, token_hash=digest)
+                places[index] = (seat, token)
+        state = old.game.new(players, dict(row.options), secrets.randbits(62), row.start)  # a new secret seed
+        new = MatchRow(
+            id=self._new_id(), game=row.game, players=players, options=dict(state.options), seed=state.seed,
+            seats=seats, bot_seconds=row.bot_seconds, start=row.start, progress=progress_of(state, seats),
+        )
+        try:
+            await self.store.create(new)
+        except StoreError as error:
+            log.error("creating the rematch of %s: %s", old.id, error)
+            raise ProtocolError("internal", "the rematch could not be stored; try again", 500) from None
+        match = self._match(new)
+        self.matches[new.id] = match
+        match.start()
+        collector.settled()
+        return Rematch(new.id, places)
 
     def _new_id(self) -> str:
         while True:

@@ -21,22 +21,27 @@ import json
 import logging
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any, Final
 
 from parlour.engine import (
+    AGREED_DRAW,
     CHANCE,
+    RESIGNED,
     Action,
     Game,
     IllegalActionError,
     JSONDict,
     NotationError,
     State,
+    is_leaving,
+    leaving_of,
+    retirement,
 )
 from parlour.games import get_game
 from parlour.server.bots import BotPool, bot_seed, random_choice
-from parlour.server.messages import ProtocolError, encode
+from parlour.server.messages import OfferKind, ProtocolError, encode
 from parlour.server.pubsub import PubSub
 from parlour.server.storage import MatchRow, MatchStatus, Progress, SeatRecord, Store, StoreError, progress_of
 
@@ -53,14 +58,19 @@ def new_token() -> tuple[str, str]:
     return token, hash_token(token)
 
 
+EventSeat = int | str | None
+"""Who took an action, as an event says it: a seat, ``"chance"``, or ``None`` for the table's
+decision (an agreed draw)."""
+
+
 @dataclass(frozen=True, slots=True)
 class Event:
-    """An accepted action: the version it made, who took it (``None``: chance), and its text as
+    """An accepted action: the version it made, who took it (``EventSeat``), and its text as
     each seat may read it: one text when every seat reads the same (perfect information), else
     one per seat with a spectator's last (from ``State.action_text_for``)."""
 
     version: int
-    seat: int | None
+    seat: EventSeat
     action: Action
     texts: str | tuple[str, ...]
 
@@ -78,8 +88,82 @@ class _Submission:
     reply: asyncio.Future[ProtocolError | None] = field(repr=False)
 
 
+@dataclass
+class _Request:
+    """Something a seat asks of the table (resign, a draw, a rematch), done by the writer in turn
+    with the moves: an offer lapses when its maker's move comes first, and not after."""
+
+    run: Callable[[], Awaitable[ProtocolError | None]]
+    reply: asyncio.Future[ProtocolError | None] = field(repr=False)
+
+
 _SETTLE: Final = None
 """Queued to make the writer resolve chance and wake bots (when a match starts or resumes)."""
+
+_Work = _Submission | _Request | None
+
+
+@dataclass
+class Offer:
+    """A draw or a rematch that seat ``by`` offered, waiting for the persons it needs (``parties``)."""
+
+    what: OfferKind
+    by: int
+    parties: tuple[int, ...]
+    agreed: set[int]
+
+    @property
+    def waiting(self) -> list[int]:
+        return [seat for seat in self.parties if seat not in self.agreed]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"what": self.what, "by": self.by, "agreed": sorted(self.agreed), "waiting": self.waiting}
+
+
+@dataclass(frozen=True)
+class Rematch:
+    """The match made as this one's rematch, and each person's place in it: old seat → (new seat,
+    token). Kept in memory only: the token is the seat's secret, the store keeps its hash."""
+
+    match: str
+    seats: dict[int, tuple[int, str]]
+
+    def for_seat(self, seat: int | None) -> dict[str, Any]:
+        """What a connection of ``seat`` (``None``: a spectator) is told: where to go, and as whom."""
+        new_seat, token = self.seats.get(seat, (None, None)) if seat is not None else (None, None)
+        return {"match": self.match, "url": f"/match/{self.match}", "ws": f"/ws/matches/{self.match}",
+                "seat": new_seat, "token": token}
+
+
+MakeRematch = Callable[["Match"], Awaitable[Rematch]]
+
+
+def leaving_seat(action: Action) -> int | None:
+    """Who takes a leaving action, as its event says: the retiring seat, ``None`` for the table."""
+    leaving = leaving_of(action)
+    return None if leaving is None else leaving.seat
+
+
+OFFER_WORDS: Final = {
+    ("draw", "made"): "{who} offers a draw",
+    ("draw", "agreed"): "{who} agrees to end the game here as a draw",
+    ("draw", "accepted"): "{who} accepts: the game is drawn",
+    ("draw", "declined"): "{who} declines the draw",
+    ("draw", "withdrawn"): "{who} withdraws the draw offer",
+    ("draw", "lapsed"): "The draw offer lapsed: {why}",
+    ("rematch", "made"): "{who} offers a rematch",
+    ("rematch", "agreed"): "{who} agrees to a rematch",
+    ("rematch", "accepted"): "{who} accepts: the rematch is on",
+    ("rematch", "declined"): "{who} declines the rematch",
+    ("rematch", "withdrawn"): "{who} withdraws the rematch offer",
+}
+
+
+def offer_words(offer: Offer, change: str, who: str, players: int, why: str | None) -> str:
+    """What happened to an offer, in a sentence for the table."""
+    if offer.what == "draw" and change == "made" and players > 2:
+        return f"{who} proposes to end the game here as a draw among the seats in play"
+    return OFFER_WORDS[offer.what, change].format(who=who, why=why)
 
 
 # --- what a match is, from its row alone ----------------------------------------------------------
@@ -113,11 +197,41 @@ def summary_json(
         "version": progress.version,
         "to_move": progress.to_move,
         "outcome": progress.outcome,
+        "result": result_words(progress.outcome, seat_names, row.seats),
         "created": row.created,
         "url": f"/match/{row.id}",
         "ws": f"/ws/matches/{row.id}",
         "seats": seats_json(row.seats, seat_names, present),
     }
+
+
+def result_words(
+    outcome: JSONDict | None, seat_names: tuple[str, ...], seats: list[SeatRecord]
+) -> str | None:
+    """The result in one line for people: who won (with the player's name or bot kind), why, in
+    the game's words, and the scores where the game keeps them ("White (Ann) wins: the other
+    side resigned", "Draw: agreed at the table", "… · Player 1 5575, Player 2 3250")."""
+    if outcome is None:
+        return None
+    winner = outcome.get("winner")
+    head = "Draw" if winner is None else f"{seat_label(winner, seat_names, seats)} wins"
+    line = f"{head}: {outcome.get('words') or outcome.get('reason')}"
+    scores = outcome.get("scores") or []
+    if scores:
+        line += " · " + ", ".join(f"{seat_label(seat, seat_names, seats)} {score_text(score)}"
+                                  for seat, score in enumerate(scores))
+    return line
+
+
+def seat_label(seat: int, seat_names: tuple[str, ...], seats: list[SeatRecord]) -> str:
+    """A seat as people call it: its name, with who plays it ("White (Ann)", "Red (bot:strong)")."""
+    record = seats[seat]
+    player = record.name if record.kind == "person" else f"bot:{record.bot}" if record.kind == "bot" else None
+    return f"{seat_names[seat]} ({player})" if player else seat_names[seat]
+
+
+def score_text(score: float) -> str:
+    return str(int(score)) if float(score).is_integer() else f"{score:g}"
 
 
 def seats_json(
@@ -149,6 +263,7 @@ class Match:
         bots: BotPool,
         on_status: Callable[[Match], None] | None = None,
         read_only: bool = False,
+        make_rematch: MakeRematch | None = None,
     ) -> None:
         self.row = row
         self.id = row.id
@@ -159,6 +274,7 @@ class Match:
         self.bots = bots
         self.on_status = on_status
         self.read_only = read_only
+        self.make_rematch = make_rematch
         self.channel = f"match:{row.id}"
         self._state: State | None = None
         self._events: list[Event] = []
@@ -168,7 +284,7 @@ class Match:
         self.progress: Progress = row.progress
         self.present = [0] * row.players
         self.seating = asyncio.Lock()
-        self._queue: asyncio.Queue[_Submission | None] | None = None
+        self._queue: asyncio.Queue[_Work] | None = None
         """The writer's work; made with the writer (most loaded matches wait for a person)."""
         self.writer: asyncio.Task[None] | None = None
         self.thinking: dict[int, asyncio.Task[None]] = {}
@@ -177,6 +293,15 @@ class Match:
         """The latest event's ``update`` by seat; emptied when an event is added (it holds no seats)."""
         self._shared_view: tuple[int, JSONDict] | None = None
         """In a perfect-information game, the view at a version: every seat's but for its ``seat``."""
+        self.offers: dict[str, Offer] = {}
+        """Pending offers by what they offer (in memory only: a restart forgets them)."""
+        self._declined: set[int] = set()
+        """Seats whose draw offer was declined: they may offer again once they have moved."""
+        self._watch_out = row.players > 2
+        """Only with 3–4 players can a seat be out while the game goes on."""
+        self._out: list[str | None] | None = None
+        """``seats_out()`` after the latest action, once an action has needed it."""
+        self.rematch: Rematch | None = None
 
     # --- the state, replayed on first use ------------------------------------------------------
 
@@ -206,8 +331,13 @@ class Match:
         for action in row.actions:
             mover = state.to_move()
             texts = self.texts_for(state, action)
-            state.play(action)
-            events.append(Event(len(events) + 1, None if mover == CHANCE else mover, action, texts))
+            seat: EventSeat = "chance" if mover == CHANCE else mover
+            if is_leaving(action):  # never a legal move: checked by the rules of leaving instead
+                state.leave(action)
+                seat = leaving_seat(action)
+            else:
+                state.play(action)
+            events.append(Event(len(events) + 1, seat, action, texts))
         row.actions = []
         self._state, self._events = state, events
 
@@ -256,7 +386,7 @@ class Match:
         """An event as ``seat`` may see it (a card drawn into another hand stays hidden)."""
         return {
             "version": event.version,
-            "seat": "chance" if event.seat is None else event.seat,
+            "seat": event.seat,
             "action": event.text_for(seat),
         }
 
@@ -272,6 +402,8 @@ class Match:
             "view": self.view(seat),
             "legal": self.legal_json(seat),
             "events": [self.event_json(event, seat) for event in self.events],
+            "offers": [offer.to_json() for offer in self.offers.values()],
+            "rematch": None if self.rematch is None else self.rematch.for_seat(seat),
         }
         if resync:
             message["resync"] = True
@@ -408,7 +540,7 @@ class Match:
         """Starts the writer if need be, and has it settle (resolve chance, wake a bot)."""
         self._writer_queue().put_nowait(_SETTLE)
 
-    def _writer_queue(self) -> asyncio.Queue[_Submission | None]:
+    def _writer_queue(self) -> asyncio.Queue[_Work]:
         """The writer's queue, the writer started if need be."""
         if self._queue is None:
             self._queue = asyncio.Queue()
@@ -434,13 +566,21 @@ class Match:
         self._writer_queue().put_nowait(_Submission(seat, text, version, reply))
         return await reply
 
-    async def _write(self, queue: asyncio.Queue[_Submission | None]) -> None:
+    async def request(self, run: Callable[[], Awaitable[ProtocolError | None]]) -> ProtocolError | None:
+        """Has the writer do ``run`` in turn with the actions (``run`` checks whether it may)."""
+        reply: asyncio.Future[ProtocolError | None] = asyncio.get_running_loop().create_future()
+        self._writer_queue().put_nowait(_Request(run, reply))
+        return await reply
+
+    async def _write(self, queue: asyncio.Queue[_Work]) -> None:
         while True:
             submission = await queue.get()
             error = None
             try:
-                if submission is not None:
+                if isinstance(submission, _Submission):
                     error = await self._act(submission)
+                elif submission is not None:
+                    error = await submission.run()
             except Exception:
                 log.exception("match %s: the writer failed on %r", self.id, submission)
                 error = ProtocolError("internal", "the server failed to apply that action (logged)", 500)
@@ -451,17 +591,9 @@ class Match:
                     await self._settle()
                 except Exception:  # a fault in a game's chance code must not stop the writer
                     log.exception("match %s: resolving chance or waking a bot failed", self.id)
-            if self.status == "over":
+            if self.status == "over" and queue.empty():  # what is queued still gets its answer
                 self.writer = None
-                self._fail_queued(queue)
                 return
-
-    @staticmethod
-    def _fail_queued(queue: asyncio.Queue[_Submission | None]) -> None:
-        while not queue.empty():
-            queued = queue.get_nowait()
-            if queued is not None and not queued.reply.done():
-                queued.reply.set_result(ProtocolError("game_over", "the game is over"))
 
     async def _act(self, submission: _Submission) -> ProtocolError | None:
         seat = submission.seat
@@ -469,8 +601,7 @@ class Match:
         if closed is not None:
             return closed
         if self.status == "open":
-            waiting = sum(record.kind == "open" for record in self.row.seats)
-            return ProtocolError("not_started", f"the match starts when every seat is taken ({waiting} open)")
+            return self._not_started()
         state = self.state
         mover = state.to_move()
         if mover != seat:
@@ -491,7 +622,11 @@ class Match:
             return ProtocolError("illegal_action", f"illegal action: {state.action_to_text(action)}")
         return await self._commit(seat, action)
 
-    async def _commit(self, seat: int | None, action: Action) -> ProtocolError | None:
+    def _not_started(self) -> ProtocolError:
+        waiting = sum(record.kind == "open" for record in self.row.seats)
+        return ProtocolError("not_started", f"the match starts when every seat is taken ({waiting} open)")
+
+    async def _commit(self, seat: EventSeat, action: Action) -> ProtocolError | None:
         """Stores, then shows and publishes one action. The state it leads to is worked out on a
         copy and stored with its progress first: a failed store leaves the match as it was, and
         nothing unstored is ever seen."""
@@ -510,6 +645,8 @@ class Match:
         self._rendered.clear()
         self._set_progress(progress)
         await self.pubsub.publish(self.channel, {"kind": "event", "version": self.version})
+        if self._watch_out or self.offers or self._declined:
+            await self._around(seat, before, after)
         return None
 
     async def _settle(self) -> None:
@@ -517,9 +654,221 @@ class Match:
         if self.status != "running":
             return
         while self.state.to_move() == CHANCE:
-            if await self._commit(None, self.state.sample_chance()) is not None:
+            if await self._commit("chance", self.state.sample_chance()) is not None:
                 return  # storage failed: logged; the next submission or restart tries again
         self._wake_bot()
+
+    # --- around the game: leaving, offers, rematch -------------------------------------------
+
+    def _in_play_error(self, seat: int) -> ProtocolError | None:
+        """Why ``seat`` cannot act at the table now (resign, a draw): over, not started, or out."""
+        closed = self.closed_error(joining=False)
+        if closed is not None:
+            return closed
+        if self.status == "open":
+            return self._not_started()
+        out = self.state.seats_out()[seat]
+        if out is not None:
+            return ProtocolError("not_in_play", f"you are out of this game ({self.seat_names[seat]} is out: "
+                                                f"{out}): the others play on", 409)
+        return None
+
+    async def resign(self, seat: int) -> ProtocolError | None:
+        """``seat`` resigns, whoever is to move: stored like an action (2 players: the other wins;
+        3–4: the seat is out and the game goes on)."""
+        return await self.request(functools.partial(self._resign, seat))
+
+    async def _resign(self, seat: int) -> ProtocolError | None:
+        error = self._in_play_error(seat)
+        if error is not None:
+            return error
+        action = retirement(seat, RESIGNED)
+        why = self.state.leaving_error(action)  # the rules of leaving, not the legality of a move
+        if why is not None:
+            return ProtocolError("not_in_play", why, 409)
+        return await self._commit(seat, action)
+
+    async def _around(self, seat: EventSeat, before: State, after: State) -> None:
+        """After an action: seats it put out are told, and a draw offer lapses when its maker
+        moved, when the table changed (a seat out) or when the game ended."""
+        newly_out: list[int] = []
+        if self._watch_out:
+            previous = self._out if self._out is not None else before.seats_out()
+            self._out = after.seats_out()
+            newly_out = [out for out, words in enumerate(self._out)
+                         if words is not None and previous[out] is None]
+        if isinstance(seat, int):
+            self._declined.discard(seat)
+        for out in newly_out:
+            words = self._out[out] if self._out is not None else None
+            await self.pubsub.publish(self.channel, {"kind": "out", "seat": out, "version": self.version,
+                                                     "words": words})
+        draw = self.offers.get("draw")
+        if draw is None:
+            return
+        if self.status != "running":
+            why = "the game is over"
+        elif newly_out:
+            why = f"{self.seat_names[newly_out[0]]} is out: the table changed"
+        elif seat == draw.by:
+            why = f"{self.seat_names[draw.by]} moved"
+        else:
+            return
+        del self.offers["draw"]
+        await self._tell_offers(draw, "lapsed", draw.by, why)
+
+    def out_message(self, message: dict[str, Any], seat: int | None) -> dict[str, Any]:
+        """A seat is out (retired, or knocked out by play), told in words, to itself as "You"."""
+        out = message["seat"]
+        name = self.seat_names[out]
+        words = f"You ({name}) are out" if out == seat else f"{name} is out"
+        return {"type": "out", "match": self.id, "version": message["version"], "seat": out,
+                "words": f"{words}: {message['words']}"}
+
+    async def offer(self, seat: int, step: str, what: OfferKind) -> ProtocolError | None:
+        """An offer, acceptance or refusal of a draw or a rematch, in turn with the actions."""
+        if what == "draw":
+            run = {"offer": self._offer_draw, "accept": self._accept_draw}.get(step)
+        else:
+            run = {"offer": self._offer_rematch, "accept": self._accept_rematch}.get(step)
+        if run is None:
+            return await self.request(functools.partial(self._decline, seat, what))
+        return await self.request(functools.partial(run, seat))
+
+    async def _offer_draw(self, seat: int) -> ProtocolError | None:
+        error = self._in_play_error(seat)
+        if error is not None:
+            return error
+        pending = self.offers.get("draw")
+        if pending is not None:  # both offered: as good as agreed
+            return await self._accept_draw(seat)
+        if seat in self._declined:
+            return ProtocolError("offer_declined", "your draw offer was declined: you may offer again "
+                                                   "after your next move", 409)
+        in_play = self.state.seats_in_play()
+        bots = [self.seat_names[other] for other in in_play if self.row.seats[other].kind == "bot"]
+        if bots:
+            # A bot plays to win: taking draws would let anyone walk away level from a lost game.
+            return ProtocolError("bots_play_on", f"{' and '.join(bots)} {'is' if len(bots) == 1 else 'are'} "
+                                                 "played by a bot, and bots take no draws: they play every "
+                                                 "game to its end (resign to leave)", 409)
+        draw = self.offers["draw"] = Offer("draw", seat, tuple(in_play), {seat})
+        await self._tell_offers(draw, "made", seat)
+        return None
+
+    async def _accept_draw(self, seat: int) -> ProtocolError | None:
+        error = self._in_play_error(seat)
+        if error is not None:
+            return error
+        draw = self.offers.get("draw")
+        if draw is None:
+            return ProtocolError("no_offer", "nobody is offering a draw", 409)
+        if seat in draw.agreed:
+            return self._already(draw, seat)
+        draw.agreed.add(seat)
+        if draw.waiting:
+            await self._tell_offers(draw, "agreed", seat)
+            return None
+        del self.offers["draw"]
+        error = await self._commit(None, AGREED_DRAW)  # the game runs (checked above): the draw may be
+        if error is not None:  # not stored: the offer stands as it was
+            draw.agreed.discard(seat)
+            self.offers["draw"] = draw
+            return error
+        await self._tell_offers(draw, "accepted", seat)
+        return None
+
+    async def _decline(self, seat: int, what: OfferKind) -> ProtocolError | None:
+        offer = self.offers.get(what)
+        if offer is None:
+            return ProtocolError("no_offer", f"nobody is offering a {what}", 409)
+        if seat not in offer.parties:
+            return ProtocolError("not_in_play", f"you are out of this game: the {what} is for "
+                                                f"{self._names(offer.parties)} to decide", 409)
+        del self.offers[what]
+        if seat == offer.by:
+            await self._tell_offers(offer, "withdrawn", seat)
+            return None
+        if what == "draw":
+            self._declined.add(offer.by)
+        await self._tell_offers(offer, "declined", seat)
+        return None
+
+    async def _offer_rematch(self, seat: int) -> ProtocolError | None:
+        error = self._rematch_error()
+        if error is not None:
+            return error
+        pending = self.offers.get("rematch")
+        if pending is not None:  # both offered: as good as agreed
+            return await self._accept_rematch(seat)
+        persons = tuple(index for index, record in enumerate(self.row.seats) if record.kind == "person")
+        rematch = self.offers["rematch"] = Offer("rematch", seat, persons, {seat})
+        if rematch.waiting:
+            await self._tell_offers(rematch, "made", seat)
+            return None
+        return await self._make_rematch(rematch, seat)  # nobody else to ask: bots always play again
+
+    async def _accept_rematch(self, seat: int) -> ProtocolError | None:
+        error = self._rematch_error()
+        if error is not None:
+            return error
+        rematch = self.offers.get("rematch")
+        if rematch is None:
+            return ProtocolError("no_offer", "nobody is offering a rematch", 409)
+        if seat in rematch.agreed:
+            return self._already(rematch, seat)
+        rematch.agreed.add(seat)
+        if rematch.waiting:
+            await self._tell_offers(rematch, "agreed", seat)
+            return None
+        return await self._make_rematch(rematch, seat)
+
+    def _rematch_error(self) -> ProtocolError | None:
+        if self.rematch is not None:
+            return ProtocolError("rematch_made", f"the rematch is made already: match {self.rematch.match} "
+                                                 f"(/match/{self.rematch.match})", 409)
+        if self.status != "over":
+            return ProtocolError("not_over", "a rematch is offered once the game is over", 409)
+        return None
+
+    async def _make_rematch(self, offer: Offer, seat: int) -> ProtocolError | None:
+        """Everyone agreed: the new match is made, and every connection told where it is."""
+        if self.make_rematch is None:
+            raise RuntimeError("this match was made without a lobby to make its rematch")
+        try:
+            self.rematch = await self.make_rematch(self)
+        except ProtocolError as error:  # not made: the offer stands as it was
+            offer.agreed.discard(seat)
+            if offer.by == seat:
+                del self.offers["rematch"]
+            return error
+        del self.offers["rematch"]
+        await self._tell_offers(offer, "accepted", seat)
+        await self.pubsub.publish(self.channel, {"kind": "rematch"})
+        return None
+
+    def _already(self, offer: Offer, seat: int) -> ProtocolError:
+        """``seat`` offered or accepted ``offer`` already: it is the others' to answer."""
+        waiting = f"the answer is {self._names(offer.waiting)}'s"
+        if seat == offer.by:
+            return ProtocolError("already_offered", f"you offered this {offer.what}: {waiting}", 409)
+        return ProtocolError("already_agreed", f"you have agreed to this {offer.what}: {waiting}", 409)
+
+    def _names(self, seats: Iterable[int]) -> str:
+        return " and ".join(self.seat_names[seat] for seat in seats) or "nobody"
+
+    async def _tell_offers(self, offer: Offer, change: str, seat: int, why: str | None = None) -> None:
+        words = offer_words(offer, change, self.seat_names[seat], self.row.players, why)
+        news = {"what": offer.what, "change": change, "seat": seat, "words": words}
+        await self.pubsub.publish(self.channel, {"kind": "offers", "news": news})
+
+    def offers_message(self, news: dict[str, Any]) -> dict[str, Any]:
+        return {"type": "offers", "match": self.id, "version": self.version,
+                "offers": [offer.to_json() for offer in self.offers.values()], "news": news}
+
+    def rematch_message(self, seat: int | None) -> dict[str, Any]:
+        assert self.rematch is not None
+        return {"type": "rematch", "match": self.id, "rematch": self.rematch.for_seat(seat)}
 
     # --- bots ------------------------------------------------------------------------------------
 

@@ -10,7 +10,7 @@ import json
 import math
 import unicodedata
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any, Final, Literal, cast
 
 import orjson
 
@@ -28,7 +28,11 @@ MAX_OPTION_TEXT: Final = 16 * 1024
 """Characters in one text of a match's options: a Conflict map may be given as its text (the
 largest map the format allows, 26 by 99 squares, takes about 3,000)."""
 
-TYPES: Final = ("hello", "join", "action", "ping")
+TYPES: Final = ("hello", "join", "action", "resign", "offer", "accept", "decline", "ping")
+
+OFFERS: Final = ("draw", "rematch")
+"""What a seat may offer the table (``offer``, ``accept``, ``decline``): a draw (with 3–4 players,
+ending the game here as a draw among the seats in play), or a rematch once the game is over."""
 
 
 class ProtocolError(Exception):
@@ -78,12 +82,29 @@ class ActionMessage:
     version: int | None
 
 
+Step = Literal["offer", "accept", "decline"]
+OfferKind = Literal["draw", "rematch"]
+
+
+@dataclass(frozen=True)
+class Resign:
+    pass
+
+
+@dataclass(frozen=True)
+class OfferMessage:
+    """An ``offer``, ``accept`` or ``decline`` (``step``) of a draw or a rematch (``what``)."""
+
+    step: Step
+    what: OfferKind
+
+
 @dataclass(frozen=True)
 class Ping:
     pass
 
 
-ClientMessage = Hello | Join | ActionMessage | Ping
+ClientMessage = Hello | Join | ActionMessage | Resign | OfferMessage | Ping
 MessageId = str | int | None
 
 
@@ -137,10 +158,23 @@ def read(data: dict[str, Any]) -> ClientMessage:
             example = '{"type": "action", "text": "b1-d3"}'
             raise ProtocolError("bad_message", f'an action needs its "text", e.g. {example}')
         return ActionMessage(text, optional_count(data, "version"))
+    if kind == "resign":
+        return Resign()
+    if kind in ("offer", "accept", "decline"):
+        return read_offer(cast(Step, kind), data.get("what"))
     if kind == "ping":
         return Ping()
     shown = kind if len(kind) <= 40 else kind[:40] + "…"
     raise ProtocolError("unknown_type", f"unknown message type {shown!r} (types: {', '.join(TYPES)})")
+
+
+def read_offer(step: Step, what: Any) -> OfferMessage:
+    if what == "draw" or what == "rematch":
+        return OfferMessage(step, what)
+    example = '{"type": "' + step + '", "what": "draw"}'
+    shown = json_kind(what) if not isinstance(what, str) else repr(what[:40])
+    raise ProtocolError("bad_message", f'"what" must be one of {", ".join(OFFERS)} (e.g. {example}), '
+                                       f"not {shown}")
 
 
 def optional_string(data: dict[str, Any], name: str, longest: int) -> str | None:

@@ -1,0 +1,214 @@
+"""Resigning over real WebSockets (issue 14): with two players the other wins at once and every
+connection sees it; the retirement is stored and replayed after a restart; with three players
+the seat is out, is told so in words, watches on, and the game goes on (a bot whose turn it now
+is plays). A spectator cannot resign, nor a seat already out, nor anyone once the game is over;
+every refusal changes nothing (BIL-39, LOA-98: what leaving does is the engine's rule)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from server_helpers import Client, check_message, open_client, replayed
+from server_process import Server
+
+from parlour.engine import State
+from parlour.games import get_game
+
+LOA = get_game("loa")
+BILOBA = get_game("biloba")
+ASYNC = pytest.mark.asyncio(loop_scope="session")
+
+
+async def two_players(server: Server, clients: list[Client], game: str = "loa") -> tuple[str, list[Client]]:
+    """Ann (seat 0) and Bob (seat 1), both connected; the match running."""
+    created = server.create(game=game, seats=["open", "open"], join=0, name="Ann", seed=3)
+    match_id = created["match"]["id"]
+    other = server.join(match_id, name="Bob")
+    players = []
+    for seat, token in enumerate((created["token"], other["token"])):
+        client = await open_client(clients, server, match_id, f"seat {seat}")
+        await client.hello(token)
+        players.append(client)
+    return match_id, players
+
+
+def latest(client: Client) -> dict[str, Any]:
+    """The latest ``state`` or ``update`` the client was sent."""
+    return next(message for message in reversed(client.seen) if message["type"] in ("state", "update"))
+
+
+async def play_first_legal(mover: Client, others: list[Client], version: int) -> str:
+    """The mover plays its first legal action; every client sees its update."""
+    text: str = latest(mover)["legal"][0]["text"]
+    await mover.send({"type": "action", "text": text, "version": version})
+    for client in [mover, *others]:
+        await client.expect("update", version=version + 1)
+    return text
+
+
+@ASYNC
+async def test_a_resignation_ends_a_two_player_match(server: Server, clients: list[Client]) -> None:
+    match_id, (ann, bob) = await two_players(server, clients)
+    watcher = await open_client(clients, server, match_id, "spectator")
+    await watcher.hello()
+    await play_first_legal(ann, [bob, watcher], 0)
+    # It is White's (Bob's) turn: Black (Ann) resigns all the same. LOA-98: White wins at once.
+    await ann.send({"type": "resign"})
+    state = replayed(LOA, ann.seen[0])
+    state.play_text(ann.seen[-1]["event"]["action"])
+    state.retire(0, "resigned")
+    for seat, client in [(0, ann), (1, bob), (None, watcher)]:
+        update = await client.expect("update", version=2)
+        assert update["event"] == {"version": 2, "seat": 0, "action": "Black resigned"}
+        assert update["status"] == "over"
+        assert update["view"]["outcome"] == {"winner": 1, "reason": "resigned", "scores": [],
+                                             "words": "the other side resigned"}
+        check_message(update, seat, state)
+    summary = server.summary(match_id)
+    assert summary["status"] == "over"
+    assert summary["outcome"]["reason"] == "resigned"
+    assert summary["result"] == "White (Bob) wins: the other side resigned"
+    # Over: nobody resigns or moves again, and nothing changes.
+    await bob.send({"type": "resign"})
+    await bob.error("game_over")
+    await ann.send({"type": "resign"})
+    await ann.error("game_over")
+    await bob.send({"type": "action", "text": "a2-c2"})
+    await bob.error("game_over")
+    assert server.summary(match_id)["version"] == 2
+    # A late spectator reads the resignation in the move list.
+    late = await open_client(clients, server, match_id, "late spectator")
+    assert (await late.hello())["events"][-1] == {"version": 2, "seat": 0, "action": "Black resigned"}
+
+
+@ASYNC
+async def test_who_cannot_resign(server: Server, clients: list[Client]) -> None:
+    created = server.create(game="tictactoe", seats=["open", "open"], join=0, name="Ann")
+    match_id = created["match"]["id"]
+    ann = await open_client(clients, server, match_id, "Ann")
+    await ann.send({"type": "resign"})
+    await ann.error("hello_first")
+    await ann.hello(created["token"])
+    await ann.send({"type": "resign"})
+    await ann.error("not_started")  # the second seat is still open
+    bob_seat = server.join(match_id, name="Bob")
+    watcher = await open_client(clients, server, match_id, "spectator")
+    await watcher.hello()
+    await watcher.send({"type": "resign"})
+    await watcher.error("not_seated")
+    await watcher.send({"type": "resign", "id": 5, "seat": 0})  # naming a seat gives a spectator none
+    assert (await watcher.error("not_seated"))["id"] == 5
+    bob = await open_client(clients, server, match_id, "Bob")
+    state = await bob.hello(bob_seat["token"])
+    assert state["status"] == "running"
+    assert state["version"] == 0
+    assert server.summary(match_id)["version"] == 0
+    assert server.summary(match_id)["status"] == "running"
+
+
+@ASYNC
+async def test_a_resignation_is_stored_and_replayed(own_server: Server, clients: list[Client]) -> None:
+    server = own_server
+    match_id, (ann, bob) = await two_players(server, clients, game="tictactoe")
+    await play_first_legal(ann, [bob], 0)
+    await bob.send({"type": "resign"})
+    for client in (ann, bob):
+        await client.expect("update", version=2)
+    before = server.summary(match_id)
+    server.kill()
+    server.start()
+    after = server.summary(match_id)
+    assert after == {**before, "seats": after["seats"]}  # nobody is connected now
+    assert after["status"] == "over"
+    assert after["outcome"]["winner"] == 0
+    assert after["result"] == "X (Ann) wins: the other side resigned"
+    watcher = await open_client(clients, server, match_id, "spectator after the restart")
+    state = await watcher.hello()
+    assert state["status"] == "over"
+    assert state["events"] == [{"version": 1, "seat": 0, "action": "a1"},
+                               {"version": 2, "seat": 1, "action": "O resigned"}]
+    assert state["view"]["outcome"]["reason"] == "resigned"
+
+
+def biloba_state(message: dict[str, Any], actions: list[str]) -> State:
+    """The Biloba state a state message's set-up reaches through ``actions`` (texts, leaving words
+    included: each of those is a retirement of the seat it names)."""
+    view = message["view"]
+    state = BILOBA.new(len(view["seats"]), view["options"])
+    for text in actions:
+        if text.endswith(" resigned"):
+            state.retire(state.seat_names().index(text.removesuffix(" resigned")), "resigned")
+        else:
+            state.play_text(text)
+    return state
+
+
+@ASYNC
+async def test_three_players_a_resigned_seat_is_out_and_watches_the_rest(
+    server: Server, clients: list[Client]
+) -> None:
+    created = server.create(game="biloba", players=3, seats=["open", "open", "open"], join=0, name="Ann")
+    match_id = created["match"]["id"]
+    tokens = [created["token"], server.join(match_id, name="Bob")["token"],
+              server.join(match_id, name="Cy")["token"]]
+    players = []
+    for seat, token in enumerate(tokens):
+        client = await open_client(clients, server, match_id, f"seat {seat}")
+        await client.hello(token)
+        players.append(client)
+    # Blue (seat 1) resigns while Orange (seat 0) is to move: BIL-39, its pawns leave, play goes on.
+    await players[1].send({"type": "resign"})
+    for seat, client in enumerate(players):
+        update = await client.expect("update", version=1)
+        assert update["event"] == {"version": 1, "seat": 1, "action": "Blue resigned"}
+        assert update["status"] == "running"
+        assert update["view"]["out"] == [None, "resigned", None]
+        check_message(update, seat, biloba_state(players[0].seen[0], ["Blue resigned"]))
+        out = await client.expect("out", version=1)
+        assert out["seat"] == 1
+        assert out["words"] == ("You (Blue) are out: resigned" if seat == 1 else "Blue is out: resigned")
+    # Out: it cannot resign again, it still sees every move.
+    await players[1].send({"type": "resign"})
+    assert "Blue is out: resigned" in (await players[1].error("not_in_play"))["message"]
+    text = await play_first_legal(players[0], players[1:], 1)
+    assert latest(players[1])["event"] == {"version": 2, "seat": 0, "action": text}
+    assert latest(players[1])["legal"] == []
+    # Orange resigns too: Red is the last in play and wins.
+    await players[0].send({"type": "resign"})
+    for client in players:
+        update = await client.expect("update", version=3)
+        assert update["status"] == "over"
+        assert update["view"]["outcome"]["winner"] == 2
+    assert server.summary(match_id)["result"].startswith("Red (Cy) wins")
+
+
+@ASYNC
+async def test_three_players_the_bot_whose_turn_it_becomes_plays(
+    server: Server, clients: list[Client]
+) -> None:
+    created = server.create(game="biloba", players=3, seats=["open", "open", "bot:random"], join=0,
+                            name="Ann", bot_seconds=0.01, options={"quiet_limit": 4})
+    match_id = created["match"]["id"]
+    bob_token = server.join(match_id, name="Bob")["token"]
+    ann = await open_client(clients, server, match_id, "Ann")
+    await ann.hello(created["token"])
+    bob = await open_client(clients, server, match_id, "Bob")
+    await bob.hello(bob_token)
+    # Ann (Orange) plays her turn until Blue is to move; then Blue resigns on Bob's own turn.
+    version = 0
+    while latest(ann)["view"]["to_move"] == 0:
+        await play_first_legal(ann, [bob], version)
+        version += 1
+    assert latest(ann)["view"]["to_move"] == 1
+    await bob.send({"type": "resign"})
+    await bob.expect("update", version=version + 1)
+    await bob.expect("out", version=version + 1)
+    # Red, a bot, is to move now: it plays without anyone asking.
+    bot_move = await bob.expect("update", version=version + 2)
+    assert bot_move["event"]["seat"] == 2
+    assert bot_move["event"]["action"]
+    await ann.send({"type": "resign"})
+    final = await ann.until("the end", lambda m: m["type"] == "update" and m["status"] == "over")
+    assert final["view"]["outcome"]["winner"] == 2
+    assert server.summary(match_id)["result"].startswith("Red (bot:random) wins")
