@@ -174,7 +174,7 @@ async def test_a_person_plays_biloba_against_a_bot_to_the_end(
     final = await bea.match_json()
     assert final["view"]["outcome"] is not None
     banner = (await page.text_content("#turn") or "").strip()
-    assert banner.startswith(("You win!", "Blue wins", "Draw")), banner
+    assert banner.startswith(("You win!", "random bot (Blue) wins", "Draw")), banner
     assert await page.locator("#result:not([hidden])").count() == 1
     assert await page.locator("#moves li").count() == final["version"]
     assert {"centre", "move"} <= played

@@ -277,9 +277,10 @@ async def hand_number(client: Client) -> int:
 
 
 async def other_seat_was_heard(client: Client, other: int) -> None:
-    """Each action the other seat took (chance's cards aside) went to the live region, under its name."""
-    snap = await snapshot(client)
-    name = snap["view"]["seats"][other]
+    """Each action the other seat took (chance's cards aside) went to the live region, under the name
+    the seat list gives who plays it ("strong bot")."""
+    name = (await client.page.text_content(f"#seats li[data-seat='{other}'] .who") or "").strip()
+    assert name
     moves = await client.page.evaluate("window.parlourMatch.moves")
     theirs = [m["action"] for m in moves if m["seat"] == other]
     heard = [text for text in await said(client) if name in text]

@@ -83,8 +83,9 @@ async def test_two_people_play_a_whole_game_while_a_spectator_watches(
 
     # LOA-13.2: b6-c7 joins White's three pieces.
     assert await result_text(bob) == "You win!"
-    assert await result_text(ann) == "White wins"
-    assert await result_text(eve) == "White wins"
+    # The winner by name, with the seat's colour (issue 14).
+    assert await result_text(ann) == "Bob (White) wins"
+    assert await result_text(eve) == "Bob (White) wins"
     # The banner says the game's own words for the end (GameInfo.end_reasons), from the view's outcome.
     outcome = (await eve.match_json())["view"]["outcome"]
     assert outcome["reason"] == "connected"

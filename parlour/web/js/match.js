@@ -5,6 +5,7 @@
 import { boardFor } from "./boards/index.js";
 import { gameInfo } from "./page.js";
 import { html } from "./svg.js";
+import { Table } from "./table.js";
 import { MatchSocket, names, tokens } from "./net.js";
 import { finalScore, scoreText, seatLabel, whyText } from "./people.js";
 
@@ -48,6 +49,7 @@ class MatchPage {
     this.waiting = false;    // an action was sent; its update has not come back yet
     this.movesShown = null;  // what the move list and the legal list were last drawn from
     this.legalShown = null;
+    this.table = new Table(this); // resign, offers, rematch, seats out
     this.socket = new MatchSocket(id, { onMessage: (m) => this.receive(m), onStatus: (s) => this.connection(s) });
   }
 
@@ -67,6 +69,7 @@ class MatchPage {
   // ---- messages ----
 
   receive(message) {
+    if (this.table.receive(message)) return undefined;
     switch (message.type) {
       case "state": return this.onState(message);
       case "update": return this.onUpdate(message);
@@ -81,6 +84,7 @@ class MatchPage {
     const before = this.snap;
     const game = message.view.game;
     this.snap = { ...message, legal: message.legal ?? [] };
+    this.table.fromState(message);
     this.board = boardFor(game, this.force);
     if (!this.info) {
       gameInfo(game).then((info) => {
@@ -144,8 +148,7 @@ class MatchPage {
   /** Another seat's action, read out by the live region (the page's own moves need no telling). */
   announce(event) {
     if (!event || event.seat === this.snap.seat) return;
-    const who = event.seat === "chance" ? "Chance" : this.label(event.seat);
-    const text = this.board.describe?.(event, this.context()) ?? `${who}: ${event.action ?? "a hidden action"}`;
+    const text = this.board.describe?.(event, this.context()) ?? this.eventText(event, ": ");
     $("announce").textContent = text;
   }
 
@@ -264,6 +267,7 @@ class MatchPage {
     this.renderMoves();
     this.renderLegal();
     this.renderResult();
+    this.renderTable();
     document.body.dataset.status = s.status;
     document.body.dataset.myTurn = String(this.myTurn());
     document.body.dataset.version = String(s.version);
@@ -296,6 +300,11 @@ class MatchPage {
         hint: s.seat === null ? "Take a free seat to play, or stay and watch." : "Share this page's link with a friend." };
     }
     if (s.status === "over") return { cls: "over", head: [this.resultText()], hint: whyText(this.view.outcome) };
+    const out = this.table.outWords();
+    if (out) {
+      return { cls: "out", head: [this.swatch(s.seat), `You are out: ${out}`],
+        hint: `${this.label(this.view.to_move)} to move. You can watch the others play on, or leave the table.` };
+    }
     if (this.myTurn()) {
       const pass = s.legal.length === 1 && s.legal[0].parts.kind === "pass" ? s.legal[0] : null;
       const extra = pass && !this.waiting ? html("button", { class: "btn btn-primary btn-small", "data-action": pass.text,
@@ -416,7 +425,6 @@ class MatchPage {
 
   renderMoves() {
     const list = $("moves");
-    const who = (seat) => (seat === "chance" ? "Chance" : this.label(seat));
     const captured = this.board.captured?.(this.memory) ?? [];
     // A redraw within one position (a click of a half-made choice) leaves the list as it is: it can
     // be a long one, and a reader who scrolled it up keeps their place.
@@ -429,12 +437,26 @@ class MatchPage {
       return html("li", { "data-version": String(move.version) }, [
         html("span", { class: "n" }, [`${move.version}.`]),
         this.swatch(move.seat),
-        html("span", {}, [`${who(move.seat)} ${move.action ?? "(hidden)"}`]),
+        html("span", { class: "move" }, [this.eventText(move)]),
         marks,
       ]);
     }));
     if (!this.moves.length) list.append(html("li", { class: "muted" }, ["No moves yet."]));
     list.scrollTop = list.scrollHeight;
+  }
+
+  /**
+   * An event for people: "Ann (Black) b1-d3". An action whose text names its own seat (leaving the
+   * table: "Black resigned") names the person instead; the table's own decisions ("draw agreed",
+   * no seat) stand alone.
+   */
+  eventText(event, between = " ") {
+    const action = event.action ?? "(hidden)";
+    if (event.seat === null || event.seat === undefined) return `${action[0].toUpperCase()}${action.slice(1)}`;
+    if (event.seat === "chance") return `Chance${between}${action}`;
+    const name = this.seatName(event.seat);
+    if (action.startsWith(`${name} `)) return `${this.label(event.seat)}${action.slice(name.length)}`;
+    return `${this.label(event.seat)}${between}${action}`;
   }
 
   renderLegal() {
@@ -456,16 +478,31 @@ class MatchPage {
     }
     card.hidden = false;
     const winner = this.view.outcome?.winner;
+    const rematch = this.table.rematchControls();
+    const had = card.contains(document.activeElement) ? document.activeElement.id : null;
     card.replaceChildren(...[
       typeof winner === "number" ? this.swatch(winner, { style: "width:2.2rem;height:2.2rem" }) : null,
       html("div", { class: "big", id: "result-text" }, [this.resultText()]),
       html("div", { class: "muted", id: "result-why" }, [whyText(this.view.outcome)]),
       this.finalScore(),
+      rematch ? html("div", { class: "result-rematch", id: "rematch-box" }, [rematch]) : null,
       html("div", { class: "form-inline result-actions" }, [
-        html("a", { class: "btn btn-primary", href: "/" }, ["New match"]),
+        html("a", { class: rematch ? "btn" : "btn btn-primary", href: "/" }, ["New match"]),
         this.info?.help ? html("a", { class: "btn", href: this.info.help }, ["Rules"]) : null,
       ]),
     ].filter(Boolean));
+    // The card is redrawn with each answer to a rematch: the keyboard stays on it.
+    if (had !== null) (card.querySelector(had ? `#${CSS.escape(had)}` : "button, a[href]") ?? card.querySelector("button, a[href]"))?.focus();
+  }
+
+  renderTable() {
+    const card = $("table-actions");
+    const controls = this.table.gameControls();
+    card.hidden = !controls;
+    // A control pressed is redrawn with the answer: the keyboard stays in the card.
+    const had = card.contains(document.activeElement);
+    card.replaceChildren(...(controls ? [controls] : []));
+    if (had) card.querySelector("button, a[href]")?.focus();
   }
 
   /** The final score by seat, for a game whose outcome scores are points (the board says so). */

@@ -104,7 +104,9 @@ export class MatchSocket {
       } catch (error) {
         return;
       }
-      if (typeof message.version === "number" && message.type !== "seats") {
+      // Only the messages that carry the match's history count its versions (seats, offers and
+      // the like only say the version they were sent at).
+      if (typeof message.version === "number" && (message.type === "state" || message.type === "update")) {
         if (message.type === "update" && this.version !== null && message.version !== this.version + 1) {
           // A gap: ask again from what we have (protocol: "a client that sees a gap reconnects").
           this.socket.close();

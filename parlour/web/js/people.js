@@ -37,9 +37,7 @@ export function finalScore(outcome) {
   return scores.length ? scores.map(scoreText).join("–") : "";
 }
 
-/** The sentence under a result: the game's words for why it ended, as a sentence. */
+/** Why a game ended, in the game's words, shown as they are (they complete "Ann (Black) wins: …"). */
 export function whyText(outcome) {
-  const words = (outcome?.words ?? "").trim();
-  if (!words) return "";
-  return `${words[0].toUpperCase()}${words.slice(1)}${/[.!?]$/.test(words) ? "" : "."}`;
+  return (outcome?.words ?? "").trim();
 }

@@ -1,0 +1,230 @@
+// The table around a game (docs/protocol.md): resigning after a confirmation, offering a draw (two
+// seats in play) or ending the game here (three or four), a rematch once the game is over, and a
+// seat that is out told so. The server's `offers`, `out` and `rematch` messages are kept here;
+// match.js draws the board and the rest of the page, and asks this module for the controls, which
+// appear only when they apply: to a seat still in play, not to spectators, after the end only the
+// rematch.
+
+import { tokens } from "./net.js";
+import { html } from "./svg.js";
+
+const $ = (id) => document.getElementById(id);
+
+/** "Ann", "Ann and Bob", "Ann, Bob and Cy". */
+function together(names) {
+  if (names.length <= 1) return names.join("");
+  return `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}`;
+}
+
+/**
+ * A question in a modal dialog: resolves true when `yes` is chosen, false on `no` or Escape.
+ * The dialog is the page's own (`<dialog>`): it holds the focus while open and gives it back.
+ */
+export function confirmStep({ title, text, yes, no }) {
+  let dialog = $("confirm");
+  if (!dialog) {
+    dialog = html("dialog", { id: "confirm", class: "confirm", "aria-labelledby": "confirm-title", "aria-describedby": "confirm-text" }, [
+      html("form", { method: "dialog" }, [
+        html("h2", { id: "confirm-title" }),
+        html("p", { id: "confirm-text" }),
+        html("div", { class: "form-inline confirm-actions" }, [
+          html("button", { class: "btn btn-danger", value: "yes", id: "confirm-yes" }),
+          html("button", { class: "btn", value: "no", id: "confirm-no" }),
+        ]),
+      ]),
+    ]);
+    document.body.append(dialog);
+  }
+  $("confirm-title").textContent = title;
+  $("confirm-text").textContent = text;
+  $("confirm-yes").textContent = yes;
+  $("confirm-no").textContent = no;
+  const opener = document.activeElement;
+  dialog.returnValue = "";
+  dialog.showModal();
+  $("confirm-no").focus(); // the safe answer first: Enter alone never resigns
+  return new Promise((resolve) => {
+    dialog.addEventListener("close", () => {
+      if (opener?.isConnected) opener.focus();
+      resolve(dialog.returnValue === "yes");
+    }, { once: true });
+  });
+}
+
+export class Table {
+  constructor(page) {
+    this.page = page;
+    this.offers = [];      // pending offers: [{what: "draw"|"rematch", by, agreed: [seats], waiting: [seats]}]
+    this.rematch = null;   // once made: {match, url, seat, token}
+  }
+
+  /** Handles the table's messages; false for any other. */
+  receive(message) {
+    switch (message.type) {
+      case "offers": this.onOffers(message); return true;
+      case "out": this.onOut(message); return true;
+      case "rematch": this.onRematch(message); return true;
+      default: return false;
+    }
+  }
+
+  /** A `state` tells the offers still pending when it says (on connect, after a reconnection). */
+  fromState(message) {
+    if (Array.isArray(message.offers)) this.offers = message.offers;
+    if (message.rematch) this.rematch = message.rematch;
+  }
+
+  onOffers(message) {
+    this.offers = message.offers ?? [];
+    const news = message.news;
+    // The page's own offer needs no telling; what the others do is said out loud.
+    if (news?.words && news.seat !== this.page.snap?.seat) this.page.toast(news.words);
+    this.page.render();
+  }
+
+  onOut(message) {
+    if (message.seat === this.page.snap?.seat) this.page.toast(message.words);
+    else $("announce").textContent = message.words;
+    this.page.render();
+  }
+
+  onRematch(message) {
+    this.rematch = message.rematch;
+    const { token, url, match } = this.rematch;
+    if (token) {
+      // Every person is taken to the new match, with its seat's token kept as the page keeps any.
+      tokens.set(match, token);
+      location.assign(url);
+      return;
+    }
+    this.page.render();
+  }
+
+  send(message) {
+    if (!this.page.socket.send(message)) this.page.toast("Not connected: nothing was sent.");
+  }
+
+  // ---- what applies ----
+
+  get me() {
+    return this.page.snap?.seat ?? null;
+  }
+
+  inPlay() {
+    const view = this.page.view;
+    return (view.seats ?? []).map((_, seat) => seat).filter((seat) => !view.out?.[seat]);
+  }
+
+  offer(what) {
+    return this.offers.find((o) => o.what === what) ?? null;
+  }
+
+  /** Why the page's seat is out of a running game, or null. */
+  outWords() {
+    const s = this.page.snap;
+    if (!s || s.status !== "running" || this.me === null) return null;
+    return this.page.view.out?.[this.me] ?? null;
+  }
+
+  // ---- drawing ----
+
+  /** The controls of a running game for a seat still in play, or what to do once out; else null. */
+  gameControls() {
+    const s = this.page.snap;
+    if (!s || s.status !== "running" || this.me === null) return null;
+    const out = this.outWords();
+    if (out) {
+      return html("div", { class: "table-out", id: "out-notice" }, [
+        html("p", {}, [html("strong", {}, [`You are out: ${out}.`]), " You can watch the others play on, or leave the table."]),
+        html("a", { class: "btn btn-small", href: "/", id: "leave-table" }, ["Leave the table"]),
+      ]);
+    }
+    return html("div", { class: "table-controls" }, [this.drawPart(), html("div", { class: "form-inline" }, [
+      html("button", { type: "button", class: "btn btn-small", id: "resign", onclick: () => this.resign() }, ["Resign…"]),
+    ])].filter(Boolean));
+  }
+
+  /** A draw offer (two seats in play) or ending the game here (more): made, answered, or to make. */
+  drawPart() {
+    const page = this.page;
+    const inPlay = this.inPlay();
+    const many = inPlay.length > 2;
+    const pending = this.offer("draw");
+    if (pending) {
+      const waiting = pending.waiting ?? [];
+      const names = together(waiting.map((seat) => page.label(seat)));
+      if (waiting.includes(this.me)) {
+        const by = page.label(pending.by);
+        const text = many
+          ? `${by} proposes to end the game here, a draw among ${together(inPlay.map((seat) => page.label(seat)))}.`
+          : `${by} offers a draw.`;
+        return html("div", { class: "offer", id: "draw-offer", role: "group", "aria-label": many ? "End the game here" : "Draw offer" }, [
+          html("p", {}, [text]),
+          html("div", { class: "form-inline" }, [
+            html("button", { type: "button", class: "btn btn-primary btn-small", id: "accept-draw",
+              onclick: () => this.send({ type: "accept", what: "draw" }) }, [many ? "Agree to end here" : "Accept the draw"]),
+            html("button", { type: "button", class: "btn btn-small", id: "decline-draw",
+              onclick: () => this.send({ type: "decline", what: "draw" }) }, ["Decline"]),
+          ]),
+        ]);
+      }
+      const mine = pending.by === this.me ? (many ? "You proposed ending the game here" : "You offered a draw")
+        : "You agreed to end the game here";
+      return html("div", { class: "offer", id: "draw-offer" }, [
+        html("p", {}, [`${mine}: waiting for ${names}.`]),
+        pending.by === this.me ? html("button", { type: "button", class: "btn btn-small", id: "withdraw-draw",
+          onclick: () => this.send({ type: "decline", what: "draw" }) }, ["Withdraw the offer"]) : null,
+      ]);
+    }
+    // Bots play every game to its end: a draw is for tables of people alone.
+    if (inPlay.some((seat) => page.snap.seats?.[seat]?.kind === "bot")) return null;
+    return html("div", { class: "form-inline" }, [
+      html("button", { type: "button", class: "btn btn-small", id: "offer-draw",
+        onclick: () => this.send({ type: "offer", what: "draw" }) }, [many ? "Propose ending the game here" : "Offer a draw"]),
+    ]);
+  }
+
+  async resign() {
+    const page = this.page;
+    const others = this.inPlay().filter((seat) => seat !== this.me);
+    const text = others.length === 1
+      ? `${page.label(others[0])} wins the game.`
+      : "You leave the game, and the others play on without you.";
+    const sure = await confirmStep({ title: "Resign this game?", text, yes: "Resign", no: "Keep playing" });
+    if (sure) this.send({ type: "resign" });
+  }
+
+  /** The rematch, on the result card: to propose, to answer, or to go to once made; else null. */
+  rematchControls() {
+    const page = this.page;
+    const s = page.snap;
+    if (!s || s.status !== "over") return null;
+    if (this.rematch) {
+      return html("a", { class: "btn btn-primary", href: this.rematch.url, id: "go-rematch" },
+        [this.me === null ? "Watch the rematch" : "Go to the rematch"]);
+    }
+    if (this.me === null) return null;
+    const pending = this.offer("rematch");
+    if (!pending) {
+      return html("button", { type: "button", class: "btn btn-primary", id: "offer-rematch",
+        onclick: () => this.send({ type: "offer", what: "rematch" }) }, ["Rematch"]);
+    }
+    const waiting = pending.waiting ?? [];
+    if (waiting.includes(this.me)) {
+      return html("div", { class: "offer", id: "rematch-offer", role: "group", "aria-label": "Rematch offer" }, [
+        html("p", {}, [`${page.label(pending.by)} offers a rematch.`]),
+        html("div", { class: "form-inline" }, [
+          html("button", { type: "button", class: "btn btn-primary btn-small", id: "accept-rematch",
+            onclick: () => this.send({ type: "accept", what: "rematch" }) }, ["Accept the rematch"]),
+          html("button", { type: "button", class: "btn btn-small", id: "decline-rematch",
+            onclick: () => this.send({ type: "decline", what: "rematch" }) }, ["Decline"]),
+        ]),
+      ]);
+    }
+    return html("div", { class: "offer", id: "rematch-offer" }, [
+      html("p", {}, [`You offered a rematch: waiting for ${together(waiting.map((seat) => page.label(seat)))}.`]),
+      pending.by === this.me ? html("button", { type: "button", class: "btn btn-small", id: "withdraw-rematch",
+        onclick: () => this.send({ type: "decline", what: "rematch" }) }, ["Withdraw the offer"]) : null,
+    ]);
+  }
+}
