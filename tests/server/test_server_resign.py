@@ -14,6 +14,7 @@ from server_process import Server
 
 from parlour.engine import State
 from parlour.games import get_game
+from parlour.server.bots import bot_seed, think
 
 LOA = get_game("loa")
 BILOBA = get_game("biloba")
@@ -22,7 +23,7 @@ ASYNC = pytest.mark.asyncio(loop_scope="session")
 
 async def two_players(server: Server, clients: list[Client], game: str = "loa") -> tuple[str, list[Client]]:
     """Ann (seat 0) and Bob (seat 1), both connected; the match running."""
-    created = server.create(game=game, seats=["open", "open"], join=0, name="Ann", seed=3)
+    created = server.create(game=game, seats=["open", "open"], join=0, name="Ann")
     match_id = created["match"]["id"]
     other = server.join(match_id, name="Bob")
     players = []
@@ -212,3 +213,63 @@ async def test_three_players_the_bot_whose_turn_it_becomes_plays(
     final = await ann.until("the end", lambda m: m["type"] == "update" and m["status"] == "over")
     assert final["view"]["outcome"]["winner"] == 2
     assert server.summary(match_id)["result"].startswith("Red (bot:random) wins")
+
+
+@ASYNC
+async def test_a_person_knocked_out_by_play_is_told_and_the_bots_finish(
+    server: Server, clients: list[Client]
+) -> None:
+    # Issue 14's table: a person and three bots in 4-player Biloba. Seed 1 with greedy play in every
+    # seat (the person's moves chosen here as the greedy bot would) puts Orange out at ply 99 (BIL-32,
+    # down to two pawns); the bots play on to the quiet limit (BIL-51). If the bots change, find
+    # another seed: the test must see a knock-out.
+    created = server.create(game="biloba", players=4, seats=["open", *["bot:greedy"] * 3], join=0, name="Ann",
+                            seed=1, bot_seconds=0.01, options={"quiet_limit": 20})
+    match_id = created["match"]["id"]
+    ann = await open_client(clients, server, match_id, "Ann")
+    last = await ann.hello(created["token"])
+    outs: dict[int, dict[str, Any]] = {}
+    answered = -1
+    while last["status"] == "running":
+        if last["legal"] and answered != last["version"]:
+            answered = last["version"]
+            choice = think("biloba", "greedy", bot_seed(1, 0, answered), 0, last["view"], 0.01)
+            await ann.send({"type": "action", "text": choice, "version": answered})
+        message = await ann.receive("the next update")
+        if message["type"] in ("state", "update"):
+            last = message
+        elif message["type"] == "out":
+            seat = message["seat"]
+            assert seat not in outs, "a seat is told once"
+            assert last["view"]["out"][seat] is not None, "the update that put the seat out comes first"
+            assert message["version"] == last["version"]
+            outs[seat] = message
+    assert 0 in outs, "Orange was not knocked out: the seed no longer does it"
+    assert outs[0]["words"] == "You (Orange) are out: down to two pawns with no capture in sight"
+    assert outs[0]["version"] < last["version"], "the bots played on after the knock-out"
+    names = last["view"]["seats"]
+    for seat, told in outs.items():  # the others are told in the third person
+        if seat:
+            assert told["words"] == f"{names[seat]} is out: {last['view']['out'][seat]}"
+    assert last["view"]["outcome"]["reason"] == "quiet-limit"
+    assert last["legal"] == []
+    assert server.summary(match_id)["status"] == "over"
+
+
+@ASYNC
+async def test_the_result_names_the_players_and_gives_the_scores(
+    server: Server, clients: list[Client]
+) -> None:
+    # Issue 14: Mille's card read "Player 2 wins · 5000" with no names and no score (MIL-109).
+    match_id, (ann, bob) = await two_players(server, clients, game="mille")
+    await ann.send({"type": "resign"})
+    final = await bob.until("the end", lambda m: m["type"] == "update" and m["status"] == "over")
+    outcome = final["view"]["outcome"]
+    names = final["view"]["seats"]
+    players = zip(("Ann", "Bob"), outcome["scores"], strict=True)
+    scores = ", ".join(f"{names[seat]} ({who}) {score:.0f}" for seat, (who, score) in enumerate(players))
+    assert outcome["winner"] == 1
+    assert server.summary(match_id)["result"] == f"{names[1]} (Bob) wins: the other side resigned · {scores}"
+    listed = server.call("GET", "/api/matches?status=over&game=mille")[1]["matches"]
+    result = server.summary(match_id)["result"]
+    assert [entry["result"] for entry in listed if entry["id"] == match_id] == [result]
