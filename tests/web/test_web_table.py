@@ -73,6 +73,7 @@ async def play_first_legal(client: Client) -> None:
     await client.wait_past(version)
 
 
+@pytest.mark.slow
 async def test_mille_result_names_the_players_and_gives_the_final_score(
     server: Server, open_client: OpenClient, tmp_path: Path,
 ) -> None:
@@ -163,6 +164,9 @@ async def test_a_draw_declined_then_agreed(server: Server, open_client: OpenClie
     for client in (ann, bob):
         await client.page.wait_for_selector("#draw-offer", state="detached")
     assert (await ann.match_json())["status"] == "running"
+    # A declined offer is not made again before a move of one's own; the other side may offer.
+    assert await ann.page.locator("#offer-draw").count() == 0
+    assert await ann.page.locator("#resign").count() == 1
 
     # Bob offers in his turn; Ann accepts from the keyboard.
     await bob.page.click("#offer-draw")

@@ -107,6 +107,7 @@ class MatchPage {
     const before = this.snap;
     this.snap = { ...before, ...message, legal: message.legal ?? [] };
     this.moves.push(message.event);
+    this.table.onEvent(message.event);
     this.board.remember?.(this.memory, before?.view ?? null, message.view, message.event);
     this.announce(message.event);
     this.animate = true;

@@ -56,6 +56,7 @@ export class Table {
     this.page = page;
     this.offers = [];      // pending offers: [{what: "draw"|"rematch", by, agreed: [seats], waiting: [seats]}]
     this.rematch = null;   // once made: {match, url, seat, token}
+    this.declined = false; // this seat's draw offer was declined: it may offer again once it has moved
   }
 
   /** Handles the table's messages; false for any other. */
@@ -68,17 +69,30 @@ export class Table {
     }
   }
 
-  /** A `state` tells the offers still pending when it says (on connect, after a reconnection). */
+  /**
+   * A `state` says the offers pending and, once made, the rematch with this seat's place in it (a
+   * page opened again on the old match): its token is kept, and the way there shown, not taken.
+   */
   fromState(message) {
     if (Array.isArray(message.offers)) this.offers = message.offers;
-    if (message.rematch) this.rematch = message.rematch;
+    if (message.rematch) {
+      this.rematch = message.rematch;
+      if (this.rematch.token && !tokens.get(this.rematch.match)) tokens.set(this.rematch.match, this.rematch.token);
+    }
+  }
+
+  /** An update: a seat whose draw offer was declined may offer again after its own next move. */
+  onEvent(event) {
+    if (event?.seat === this.me) this.declined = false;
   }
 
   onOffers(message) {
+    const before = this.offer("draw");
     this.offers = message.offers ?? [];
     const news = message.news;
-    // The page's own offer needs no telling; what the others do is said out loud.
-    if (news?.words && news.seat !== this.page.snap?.seat) this.page.toast(news.words);
+    if (news?.what === "draw" && news.change === "declined" && before?.by === this.me && this.me !== null) this.declined = true;
+    // What the page's own seat did needs no telling; what the others did, or an offer lapsing, does.
+    if (news?.words && (news.seat !== this.me || news.change === "lapsed")) this.page.toast(news.words);
     this.page.render();
   }
 
@@ -176,8 +190,9 @@ export class Table {
           onclick: () => this.send({ type: "decline", what: "draw" }) }, ["Withdraw the offer"]) : null,
       ]);
     }
-    // Bots play every game to its end: a draw is for tables of people alone.
-    if (inPlay.some((seat) => page.snap.seats?.[seat]?.kind === "bot")) return null;
+    // Bots play every game to its end: a draw is for tables of people alone. A declined offer is
+    // made again only after a move of one's own.
+    if (inPlay.some((seat) => page.snap.seats?.[seat]?.kind === "bot") || this.declined) return null;
     return html("div", { class: "form-inline" }, [
       html("button", { type: "button", class: "btn btn-small", id: "offer-draw",
         onclick: () => this.send({ type: "offer", what: "draw" }) }, [many ? "Propose ending the game here" : "Offer a draw"]),
