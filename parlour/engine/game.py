@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final, Generic, TypeVar
 
-from parlour.engine.errors import FormatError, IllegalActionError, OptionError, ParlourError
+from parlour.engine.errors import FormatError, IllegalActionError, NotationError, OptionError, ParlourError
 from parlour.engine.leaving import (
     ABANDON,
     AGREED_DRAW,
@@ -425,13 +425,14 @@ class State(ABC):
     def leaving_text(self, action: Action) -> str:
         """A leaving action in words ("White resigned"): what ``action_to_text`` says of one."""
         leaving = leaving_of(action)
-        if leaving is None:
-            raise ValueError(f"action {action} is not a way of leaving the table")
+        if leaving is None:  # a number that is no action at all: refused like any such number
+            raise NotationError(f"action number {action} is not an action of {self.game.info.title}")
         if leaving.kind == "agreed":
             return "draw agreed"
         if leaving.kind == "abandoned":
             return "abandoned"
-        assert leaving.seat is not None and leaving.why is not None
+        assert leaving.seat is not None
+        assert leaving.why is not None
         return f"{self.seat_names()[leaving.seat]} {RETIRED_WORDS[leaving.why]}"
 
     def play_text(self, text: str) -> Action:

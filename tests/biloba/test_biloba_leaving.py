@@ -107,13 +107,17 @@ def test_in_a_four_player_game_the_turn_passes_to_the_next_seat_in_play() -> Non
     assert state.seats_out() == [None, None, "resigned", None]
 
 
-def test_with_two_seats_left_in_play_the_other_wins_whatever_its_pawns() -> None:
-    """BIL-39 with two seats in play: red resigns and orange, whose single pawn would only draw
-    as a last survivor (BIL-37), wins: a resignation is a win for the seat left."""
+def test_when_one_player_is_left_bil_36_and_37_decide() -> None:
+    """BIL-39 in a 3-player game with two seats in play: when red resigns, one player is left and
+    BIL-36/37 decide, as for any game end. Orange with a single pawn only draws as the last
+    player (BIL-37's quirk); with two pawns it wins as the last player."""
     state = position("O: d4  R: e4 c9 d9", to_move="red", players=3)
     assert state.seats_out() == [None, "it had no pawns from the start", None]
     state.retire(RED, RESIGNED)
-    assert result(state) == ("orange", "resigned")
+    assert result(state) == (None, "lone-pawn")
+    state = position("O: d4 d5  R: e4 c9 d9", to_move="red", players=3)
+    state.retire(RED, RESIGNED)
+    assert result(state) == ("orange", "last-player")
 
 
 def test_seats_knocked_out_by_play_say_why() -> None:

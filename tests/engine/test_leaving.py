@@ -1,8 +1,9 @@
 """Leaving the table, for every registered game and player count (BIL-39, CON-71, LOA-98, MIL-109).
 
 From positions of seeded random games: each seat still in play retires; the table agrees a draw;
-the match is abandoned. With two seats in play the other wins at once, for the reason given; with
-more the seat is out and the game goes on among the others (or ends when one is left). Each
+the match is abandoned. With two players the other wins at once, for the reason given; with more
+the seat is out and the game goes on among the others, or ends by the game's own rules when one
+is left (Biloba's BIL-37: a last player with a single pawn draws; Conflict's CON-55: it wins). Each
 leaving action is recorded like any action: undo restores everything observable, the record
 replays to the same state, JSON round-trips, copies are independent, and texts and views say it
 in words. A finished game, a seat already out and a seat that does not exist are refused.
@@ -82,7 +83,8 @@ def check_recorded(state: State, before: tuple[Any, ...], action: int) -> None:
     assert snapshot(replayed) == snapshot(state), "the record replays to the same state"
     assert state.game.state_from_json(state.to_json()) == state
     text = state.action_to_text(action)
-    assert text and text == state.leaving_text(action)
+    assert text
+    assert text == state.leaving_text(action)
     for seat in [*range(state.players), None]:
         assert state.action_text_for(action, seat) == text, "leaving is public"
     copy = state.copy()
@@ -109,16 +111,19 @@ def test_a_seat_retires(game: Game[State], players: int) -> None:
                     others = [other for other in state.seats_in_play() if other != seat]
                     state.retire(seat, why)
                     out = state.seats_out()
-                    if len(others) == 1:
+                    if players == 2:
                         outcome = state.outcome()
-                        assert state.to_move() == NOBODY, "with two in play, retiring ends the game"
-                        assert outcome is not None and outcome.winner == others[0]
+                        assert state.to_move() == NOBODY, "with two players, retiring ends the game"
+                        assert outcome is not None
+                        assert outcome.winner == others[0]
                         assert outcome.reason == why
                         check_outcome_words(state)
                     else:
                         assert out[seat], "a seat that retired is out, with words saying why"
                         assert seat not in state.seats_in_play()
                         assert state.to_move() != seat, "a seat that is out never decides"
+                        if len(others) == 1:  # one left: the game's own end rules decide
+                            assert state.is_over(), "with one player left in play, the game is over"
                         if not state.is_over():
                             assert state.seats_in_play(), "the others play on"
                             assert state.legal_actions()
@@ -140,7 +145,9 @@ def test_the_table_agrees_a_draw_or_abandons(game: Game[State], players: int) ->
             end(state)
             outcome = state.outcome()
             assert state.to_move() == NOBODY
-            assert outcome is not None and outcome.winner is None and outcome.reason == reason
+            assert outcome is not None
+            assert outcome.winner is None
+            assert outcome.reason == reason
             check_outcome_words(state)
             check_recorded(state, before, state.history[-1])
 

@@ -612,10 +612,12 @@ class BilobaState(State):
             self.quiet = 0
         colours = (seat,) * len(tiles)
         self.log.append(Event(len(self.history), self.turn, seat, "retired", tiles, colours, why))
-        if len(others) == 1:
-            # The last seat in play wins for the reason the other left, whatever its pawns (the
-            # engine contract for two seats in play; BIL-37 would make a lone pawn a draw).
-            self._finish(why, others[0])
+        if self.players == 2:
+            self._finish(why, others[0])  # the other seat wins at once, for the reason given
+        elif self._ended():
+            # At most one player left in the game: BIL-36 and BIL-37 decide (a last player with a
+            # single pawn draws, as always).
+            self._finish()
         elif seat == self.seat:
             # Its half-made turn (replacements due, a move not yet made) is dropped: the turn
             # passes to the next seat in play, whose turn starts as any turn does (BIL-13).
