@@ -724,6 +724,7 @@ class MilleState(State):
         self.step = OVER
         self.stale = self.drawn = False
         self.draw_size = self.pending = 0
+        # No hand of cards changed: undo puts seat 0's back as it is.
         self._undo.append((saved, (0, tuple(self.slots[0]), tuple(self.received[0])), None))
 
     def _new_game(self) -> None:
