@@ -193,7 +193,8 @@ class Connection:
 
     async def offer(self, offer: OfferMessage) -> None:
         seat = self.seated(f"{offer.step} a {offer.what}")
-        if offer.step == "offer" and offer.what == "rematch" and self.creates is not None:
+        if offer.step == "offer" and offer.what == "rematch" and self.creates is not None \
+                and self.match.status == "over" and self.match.rematch is None:
             self.creates.spend(self.address)  # a rematch is a new match: it counts as one created
         error = await self.match.offer(seat, offer.step, offer.what)
         if error is not None:

@@ -770,7 +770,8 @@ class Match:
             await self._tell_offers(draw, "agreed", seat)
             return None
         del self.offers["draw"]
-        error = await self._commit(None, AGREED_DRAW)  # the game runs (checked above): the draw may be
+        why = self.state.leaving_error(AGREED_DRAW)  # the rules of leaving decide, not the move gate
+        error = await self._commit(None, AGREED_DRAW) if why is None else ProtocolError("game_over", why, 409)
         if error is not None:  # not stored: the offer stands as it was
             draw.agreed.discard(seat)
             self.offers["draw"] = draw
