@@ -273,3 +273,40 @@ async def test_the_result_names_the_players_and_gives_the_scores(
     listed = server.call("GET", "/api/matches?status=over&game=mille")[1]["matches"]
     result = server.summary(match_id)["result"]
     assert [entry["result"] for entry in listed if entry["id"] == match_id] == [result]
+
+
+@ASYNC
+async def test_three_players_of_a_game_with_dice_play_on_after_a_resignation(
+    server: Server, clients: list[Client]
+) -> None:
+    # CON-71: the seat's pieces leave the game, the game goes on; the server rolls for the next seat.
+    created = server.create(game="conflict", players=3, seats=["open", "open", "open"], join=0, name="Ann")
+    match_id = created["match"]["id"]
+    tokens = [created["token"], server.join(match_id, name="Bob")["token"],
+              server.join(match_id, name="Cy")["token"]]
+    players = []
+    for seat, token in enumerate(tokens):
+        client = await open_client(clients, server, match_id, f"seat {seat}")
+        players.append(client)
+        await client.hello(token)
+    start = latest(players[0])
+    while not isinstance(start["view"]["to_move"], int):  # the server's first roll may come after hello
+        start = await players[0].expect("update")
+    mover = start["view"]["to_move"]
+    leaver = (mover + 1) % 3  # not the seat to move
+    await players[leaver].send({"type": "resign"})
+    name = start["view"]["seats"][leaver]
+    for seat, client in enumerate(players):
+        update = await client.until("the resignation", lambda m: m["type"] == "update"
+                                    and m["event"]["action"] == f"{name} resigned")
+        assert update["event"]["seat"] == leaver
+        assert update["status"] == "running"
+        assert update["view"]["out"][leaver] is not None
+        out = await client.expect("out", version=update["version"])
+        assert out["words"].startswith(f"You ({name}) are out: " if seat == leaver else f"{name} is out: ")
+    # The seat to move still plays: its legal actions came with the update.
+    assert latest(players[mover])["view"]["to_move"] == mover
+    assert latest(players[mover])["legal"]
+    await play_first_legal(players[mover], [client for client in players if client is not players[mover]],
+                           latest(players[mover])["version"])
+    assert server.summary(match_id)["status"] == "running"
