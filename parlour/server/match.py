@@ -3,8 +3,10 @@
 Every action — a person's, a bot's — goes through ``Match.submit`` into the writer's queue. The
 writer checks it against the rules, works out the state it leads to, stores it (``Store.append``
 with the expected version and the progress it makes), and only then shows it and publishes it;
-chance decisions that follow are resolved and stored the same way. Everything a client sees is
-rendered here from ``view(seat)``.
+chance decisions that follow are resolved and stored the same way. What a seat asks of the table
+(resigning, offering or answering a draw or a rematch) is done by the same writer in turn with
+the moves; a resignation and an agreed draw are the engine's leaving actions, stored like moves,
+while offers live in memory only. Everything a client sees is rendered here from ``view(seat)``.
 
 A match loaded from the store replays its actions only when its state is first needed: its
 stored ``Progress`` answers the lobby list, so a server with many waiting matches starts fast.
