@@ -160,9 +160,11 @@ async def test_a_draw_declined_then_agreed(server: Server, open_client: OpenClie
     assert await text(bob, "#draw-offer p") == "Ann (Black) offers a draw."
     assert await text(ann, "#draw-offer p") == "You offered a draw: waiting for Bob (White)."
     await bob.page.screenshot(path=str(tmp_path / "draw-offered.png"), full_page=True)
+    await ann.page.evaluate(HEAR_JS)
     await bob.page.click("#decline-draw")
     for client in (ann, bob):
         await client.page.wait_for_selector("#draw-offer", state="detached")
+    assert "Bob (White) declines the draw." in await heard(ann)
     assert (await ann.match_json())["status"] == "running"
     # A declined offer is not made again before a move of one's own; the other side may offer.
     assert await ann.page.locator("#offer-draw").count() == 0
@@ -255,3 +257,35 @@ async def test_a_person_out_of_a_four_player_biloba_match_is_told_and_watches_th
     assert await ann.page.locator("#seats li.out[data-seat='0']").count() == 1
     await ann.page.screenshot(path=str(tmp_path / "biloba-over.png"), full_page=True)
     no_errors(ann)
+
+
+async def test_three_people_end_the_game_here_when_all_agree(server: Server, open_client: OpenClient) -> None:
+    ann, bob, cy = await open_client("Ann"), await open_client("Bob"), await open_client("Cy")
+    seats = {0: "you", 1: "open", 2: "open"}
+    match_id = await create_match(ann, server, game="biloba", players=3, seats=seats)
+    await join_from_lobby(bob, server, match_id, 1)
+    await join_from_lobby(cy, server, match_id, 2)
+    for client in (ann, bob, cy):
+        await client.page.wait_for_selector("body[data-status='running']", state="attached")
+    colours = (await ann.match_json())["view"]["seats"]
+    table = [f"{person} ({colour})" for person, colour in zip(("Ann", "Bob", "Cy"), colours, strict=True)]
+
+    # With three at the table a draw is "ending the game here", among all still in play.
+    assert await text(ann, "#offer-draw") == "Propose ending the game here"
+    await ann.page.click("#offer-draw")
+    await bob.page.wait_for_selector("#accept-draw")
+    await cy.page.wait_for_selector("#accept-draw")
+    assert await text(cy, "#draw-offer p") == (
+        f"{table[0]} proposes to end the game here, a draw among {table[0]}, {table[1]} and {table[2]}.")
+    assert await text(cy, "#accept-draw") == "Agree to end here"
+    await bob.page.click("#accept-draw")
+    await bob.page.wait_for_selector("#draw-offer p:text-matches('You agreed')")
+    assert await text(bob, "#draw-offer p") == f"You agreed to end the game here: waiting for {table[2]}."
+    assert (await ann.match_json())["status"] == "running"
+    await cy.page.click("#accept-draw")
+    for client in (ann, bob, cy):
+        final = await over(client)
+        assert final["view"]["outcome"]["winner"] is None
+        assert await text(client, "#result-text") == "Draw"
+        assert await text(client, "#result-why") == "agreed at the table"
+    no_errors(ann, bob, cy)

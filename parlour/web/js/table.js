@@ -92,8 +92,21 @@ export class Table {
     const news = message.news;
     if (news?.what === "draw" && news.change === "declined" && before?.by === this.me && this.me !== null) this.declined = true;
     // What the page's own seat did needs no telling; what the others did, or an offer lapsing, does.
-    if (news?.words && (news.seat !== this.me || news.change === "lapsed")) this.page.toast(news.words);
+    if (news?.words && (news.seat !== this.me || news.change === "lapsed")) this.page.toast(this.newsText(news));
     this.page.render();
+  }
+
+  /** An offer's news with the person's name ("Ann (Black) offers a draw."); the server's words otherwise. */
+  newsText(news) {
+    const many = this.inPlay().length > 2;
+    const said = {
+      draw: { made: many ? "proposes to end the game here" : "offers a draw", agreed: "agrees to end the game here",
+        accepted: "accepts: the game is drawn", declined: many ? "refuses to end the game here" : "declines the draw",
+        withdrawn: "withdraws the draw offer" },
+      rematch: { made: "offers a rematch", agreed: "agrees to a rematch", accepted: "accepts: the rematch is on",
+        declined: "declines the rematch", withdrawn: "withdraws the rematch offer" },
+    }[news.what]?.[news.change];
+    return said && typeof news.seat === "number" ? `${this.page.label(news.seat)} ${said}.` : news.words;
   }
 
   onOut(message) {
@@ -153,9 +166,11 @@ export class Table {
         html("a", { class: "btn btn-small", href: "/", id: "leave-table" }, ["Leave the table"]),
       ]);
     }
-    return html("div", { class: "table-controls" }, [this.drawPart(), html("div", { class: "form-inline" }, [
-      html("button", { type: "button", class: "btn btn-small", id: "resign", onclick: () => this.resign() }, ["Resign…"]),
-    ])].filter(Boolean));
+    const resign = html("button", { type: "button", class: "btn btn-small", id: "resign", onclick: () => this.resign() }, ["Resign…"]);
+    const draw = this.drawPart();
+    // An offer to answer stands above the row of buttons; a button to offer one sits in it.
+    if (draw?.tagName === "BUTTON") return html("div", { class: "table-controls form-inline" }, [draw, resign]);
+    return html("div", { class: "table-controls" }, [draw, html("div", { class: "form-inline" }, [resign])].filter(Boolean));
   }
 
   /** A draw offer (two seats in play) or ending the game here (more): made, answered, or to make. */
@@ -172,7 +187,7 @@ export class Table {
         const text = many
           ? `${by} proposes to end the game here, a draw among ${together(inPlay.map((seat) => page.label(seat)))}.`
           : `${by} offers a draw.`;
-        return html("div", { class: "offer", id: "draw-offer", role: "group", "aria-label": many ? "End the game here" : "Draw offer" }, [
+        return html("div", { class: "offer notice", id: "draw-offer", role: "group", "aria-label": many ? "End the game here" : "Draw offer" }, [
           html("p", {}, [text]),
           html("div", { class: "form-inline" }, [
             html("button", { type: "button", class: "btn btn-primary btn-small", id: "accept-draw",
@@ -193,10 +208,8 @@ export class Table {
     // Bots play every game to its end: a draw is for tables of people alone. A declined offer is
     // made again only after a move of one's own.
     if (inPlay.some((seat) => page.snap.seats?.[seat]?.kind === "bot") || this.declined) return null;
-    return html("div", { class: "form-inline" }, [
-      html("button", { type: "button", class: "btn btn-small", id: "offer-draw",
-        onclick: () => this.send({ type: "offer", what: "draw" }) }, [many ? "Propose ending the game here" : "Offer a draw"]),
-    ]);
+    return html("button", { type: "button", class: "btn btn-small", id: "offer-draw",
+      onclick: () => this.send({ type: "offer", what: "draw" }) }, [many ? "Propose ending the game here" : "Offer a draw"]);
   }
 
   async resign() {
@@ -226,7 +239,7 @@ export class Table {
     }
     const waiting = pending.waiting ?? [];
     if (waiting.includes(this.me)) {
-      return html("div", { class: "offer", id: "rematch-offer", role: "group", "aria-label": "Rematch offer" }, [
+      return html("div", { class: "offer notice", id: "rematch-offer", role: "group", "aria-label": "Rematch offer" }, [
         html("p", {}, [`${page.label(pending.by)} offers a rematch.`]),
         html("div", { class: "form-inline" }, [
           html("button", { type: "button", class: "btn btn-primary btn-small", id: "accept-rematch",
