@@ -432,17 +432,27 @@ class MatchPage {
     const key = `${this.moves.length}|${this.moves[this.moves.length - 1]?.version}|${captured.map((c) => c.square).join(" ")}`;
     if (key === this.movesShown) return;
     this.movesShown = key;
-    list.replaceChildren(...this.moves.map((move, i) => {
-      const marks = i === this.moves.length - 1 && captured.length
-        ? html("span", { class: "muted", title: "captured" }, [` ✕${captured.map((c) => c.square).join(" ")}`]) : null;
-      return html("li", { "data-version": String(move.version) }, [
-        html("span", { class: "n" }, [`${move.version}.`]),
-        this.swatch(move.seat),
-        html("span", { class: "move" }, [this.eventText(move)]),
-        marks,
-      ]);
-    }));
-    if (!this.moves.length) list.append(html("li", { class: "muted" }, ["No moves yet."]));
+    const marks = () => (captured.length
+      ? html("span", { class: "muted capture-marks", title: "captured" }, [` ✕${captured.map((c) => c.square).join(" ")}`]) : null);
+    const item = (move, last) => html("li", { "data-version": String(move.version) }, [
+      html("span", { class: "n" }, [`${move.version}.`]),
+      this.swatch(move.seat),
+      html("span", { class: "move" }, [this.eventText(move)]),
+      last ? marks() : null,
+    ]);
+    // Moves added to those drawn (an update: the same objects, more of them) are appended, so a
+    // spectator of a long, fast game of bots is not slowed by drawing the whole list at each one.
+    const drawn = this.movesDrawn ?? 0;
+    const grew = drawn > 0 && drawn < this.moves.length && this.moves[drawn - 1] === this.lastDrawnMove;
+    if (grew) {
+      list.querySelector(".capture-marks")?.remove();
+      list.append(...this.moves.slice(drawn).map((move, i) => item(move, drawn + i === this.moves.length - 1)));
+    } else {
+      list.replaceChildren(...this.moves.map((move, i) => item(move, i === this.moves.length - 1)));
+      if (!this.moves.length) list.append(html("li", { class: "muted" }, ["No moves yet."]));
+    }
+    this.movesDrawn = this.moves.length;
+    this.lastDrawnMove = this.moves[this.moves.length - 1];
     list.scrollTop = list.scrollHeight;
   }
 
