@@ -9,12 +9,16 @@ same command again takes the same seat back (with the moves missed meanwhile).
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import getpass
 import json
+import os
+import queue
 import random
 import socket
 import sys
+import threading
 import time
 import urllib.parse
 from collections.abc import Callable, Sequence
@@ -26,7 +30,21 @@ import platformdirs
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 from websockets.sync.client import ClientConnection, connect
 
-from parlour.engine import Action, Game, ParlourError, State
+from parlour.engine import (
+    ABANDON,
+    AGREED_DRAW,
+    WHYS,
+    Action,
+    Game,
+    IllegalActionError,
+    Leaving,
+    NotationError,
+    ParlourError,
+    State,
+    leaving_of,
+    retirement,
+)
+from parlour.engine.leaving import RETIRED_WORDS
 from parlour.games import get_game
 from parlour.tui.files import write_atomically
 from parlour.tui.play import (
@@ -34,7 +52,6 @@ from parlour.tui.play import (
     UsageError,
     _HelpShown,
     build_parser,
-    describe_outcome,
     read_seat_number,
 )
 
@@ -111,14 +128,23 @@ def save_token(target: Target, seat: int, token: str) -> None:
 # --- the connection --------------------------------------------------------------------------------
 
 
+class LinkClosed(Exception):
+    """The link was closed on purpose (the session moved to a rematch): its listener stops."""
+
+
 class Link:
-    """The WebSocket to the match; after a drop it reconnects and says hello with the token."""
+    """The WebSocket to the match; after a drop it reconnects and says hello with the token.
+
+    Once the session runs, a listener thread receives (``listen``) while the main thread sends;
+    either may find the connection lost, and only the first of them reconnects."""
 
     def __init__(self, target: Target, say: Callable[[str], None]) -> None:
         self.target = target
         self.say = say
         self.socket: ClientConnection | None = None
         self.token: str | None = None
+        self.closing = False
+        self.lock = threading.Lock()
 
     def open(self) -> None:
         try:
@@ -137,11 +163,12 @@ class Link:
     def send(self, message: dict[str, Any]) -> None:
         """Sends a message; after a reconnection an action is not sent again (the fresh state
         that answers the hello says whether it had arrived)."""
+        used = self.socket
         try:
-            assert self.socket is not None
-            self.socket.send(json.dumps(message))
+            assert used is not None
+            used.send(json.dumps(message))
         except ConnectionClosed:
-            self.reconnect()
+            self.reconnect(used)
             if message.get("type") == "action":
                 return
             assert self.socket is not None
@@ -150,11 +177,12 @@ class Link:
     def receive(self, timeout: float | None = None) -> dict[str, Any]:
         """The next message from the server (``TimeoutError`` after ``timeout`` seconds)."""
         while True:
+            used = self.socket
             try:
-                assert self.socket is not None
-                frame = self.socket.recv(timeout)
+                assert used is not None
+                frame = used.recv(timeout)
             except ConnectionClosed:
-                self.reconnect()
+                self.reconnect(used)
                 continue
             try:
                 message = json.loads(frame)
@@ -179,33 +207,152 @@ class Link:
             if reply.get("type") in (*answers, "error"):
                 return reply
 
-    def reconnect(self) -> None:
-        if self.token is None:
-            raise JoinError("the connection to the server was lost")
-        self.say("Connection lost; reconnecting…")
-        for attempt in range(RECONNECTS):
-            time.sleep(min(0.25 * 2**attempt, 2.0))
-            with contextlib.suppress(OSError, InvalidHandshake, TimeoutError, ConnectionClosed):
-                self.socket = self.connect(5)
-                # The answering state lists every event: the session tells those it missed.
-                self.socket.send(json.dumps({"type": "hello", "token": self.token}))
-                self.say("Reconnected.")
+    def reconnect(self, failed: ClientConnection | None) -> None:
+        """Replaces the connection ``failed`` (unless another thread has done so already)."""
+        with self.lock:
+            if self.closing:
+                raise LinkClosed()
+            if self.socket is not failed:
                 return
-        raise JoinError(f"lost the connection to {self.target.page_url} and could not get it back")
+            if self.token is None:
+                raise JoinError("the connection to the server was lost")
+            self.say("Connection lost; reconnecting…")
+            for attempt in range(RECONNECTS):
+                time.sleep(min(0.25 * 2**attempt, 2.0))
+                with contextlib.suppress(OSError, InvalidHandshake, TimeoutError, ConnectionClosed):
+                    self.socket = self.connect(5)
+                    # The answering state lists every event: the session tells those it missed.
+                    self.socket.send(json.dumps({"type": "hello", "token": self.token}))
+                    self.say("Reconnected.")
+                    return
+            raise JoinError(f"lost the connection to {self.target.page_url} and could not get it back")
 
     def close(self) -> None:
+        self.closing = True
         if self.socket is not None:
             with contextlib.suppress(Exception):
                 self.socket.close()
 
 
+# --- what the session waits for: lines typed and messages heard -----------------------------------
+
+
+@dataclass(frozen=True)
+class Typed:
+    """A line the player typed (``None``: the end of the input)."""
+
+    line: str | None
+
+
+@dataclass(frozen=True)
+class Heard:
+    """A message from the server on ``link``."""
+
+    link: Link
+    message: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Lost:
+    """``link`` is gone for good."""
+
+    link: Link
+    error: JoinError
+
+
+Event = Typed | Heard | Lost
+
+
+def read_typing(inbox: queue.Queue[Event], fd: int) -> None:
+    """Puts each line read from ``fd`` in ``inbox``, then the end of the input. Reads the file
+    descriptor itself: a thread blocked in ``sys.stdin`` would hold its lock at exit."""
+    pending = b""
+    while True:
+        try:
+            chunk = os.read(fd, 4096)
+        except OSError:
+            chunk = b""
+        if not chunk:
+            if pending:
+                inbox.put(Typed(pending.decode(errors="replace")))
+            inbox.put(Typed(None))
+            return
+        pending += chunk
+        while b"\n" in pending:
+            line, pending = pending.split(b"\n", 1)
+            inbox.put(Typed(line.decode(errors="replace").rstrip("\r")))
+
+
+def listen(link: Link, inbox: queue.Queue[Event]) -> None:
+    """Puts every message of ``link`` in ``inbox`` until the link is closed or lost."""
+    while True:
+        try:
+            message = link.receive()
+        except LinkClosed:
+            return
+        except JoinError as error:
+            inbox.put(Lost(link, error))
+            return
+        inbox.put(Heard(link, message))
+
+
+def start_typing(inbox: queue.Queue[Event]) -> None:
+    try:
+        fd = sys.stdin.fileno()
+    except (AttributeError, ValueError, OSError):  # no standard input at all
+        inbox.put(Typed(None))
+        return
+    threading.Thread(target=read_typing, args=(inbox, fd), name="typing", daemon=True).start()
+
+
 # --- the session -----------------------------------------------------------------------------------
 
 
-class RemoteSession(Session):
-    """``Session`` with the match kept by the server: moves go out, events come in."""
+OFFER_STEPS: Final = ("offer", "accept", "decline")
 
-    COMMANDS = ("help", "moves", "board", "undo", "save", "quit", "exit")
+
+@dataclass(frozen=True)
+class Request:
+    """A message sent to the server and not answered yet: ``what`` it asks, in words."""
+
+    ref: int
+    what: str
+    kind: str
+    """The message's type: ``action``, ``resign``, or one of ``OFFER_STEPS``."""
+
+
+@dataclass(frozen=True)
+class Moved:
+    """The match's rematch is made: the player goes on there, in ``seat``, on ``link``."""
+
+    link: Link
+    seat: int
+    first: dict[str, Any]
+
+
+def score_text(score: float) -> str:
+    """A score as people write it: 5575, not 5575.0."""
+    return str(int(score)) if float(score).is_integer() else f"{score:g}"
+
+
+def leaving_texts(state: State) -> dict[str, Leaving]:
+    """Every way of leaving this match in the words its events use ("White resigned")."""
+    retirements = [retirement(seat, why) for seat in range(state.players) for why in WHYS]
+    texts: dict[str, Leaving] = {}
+    for action in [AGREED_DRAW, ABANDON, *retirements]:
+        leaving = leaving_of(action)
+        assert leaving is not None
+        texts[state.leaving_text(action)] = leaving
+    return texts
+
+
+class RemoteSession(Session):
+    """``Session`` with the match kept by the server: moves go out, events come in. Lines typed
+    and messages heard are taken in turn, so that a player may resign, offer or answer a draw at
+    any time, not only when it is their move."""
+
+    TABLE_COMMANDS = ("resign", "draw", "accept", "decline", "rematch")
+    """Around the game, beside ``Session.COMMANDS``."""
 
     def __init__(
         self,
@@ -213,8 +360,9 @@ class RemoteSession(Session):
         link: Link,
         seat: int,
         first: dict[str, Any],
-        ask: Callable[[str], str],
+        inbox: queue.Queue[Event],
         say: Callable[[str], None],
+        prompt: Callable[[str], None],
         complain: Callable[[str], None],
     ) -> None:
         # Not Session.__init__: there are no local bots and no local state to start from.
@@ -222,8 +370,10 @@ class RemoteSession(Session):
         self.info = game.info
         self.link = link
         self.seat = seat
-        self.ask = ask
-        self.say = say
+        self.inbox = inbox
+        self.print = say
+        self.say = self.tell
+        self.write_prompt = prompt
         self.complain = complain
         self.humans = [seat]
         self.bots = {}
@@ -234,16 +384,35 @@ class RemoteSession(Session):
         """The last ``state`` or ``update``: version, status, view, legal."""
         self.seat_list: list[dict[str, Any]] = first["seats"]
         """The match's seats as the server last told them (``state`` and ``seats`` messages)."""
+        self.offers: list[dict[str, Any]] = list(first.get("offers") or [])
+        """The pending draw and rematch offers, as the server last told them."""
         self.waiting_shown: int | None = None
+        self.prompted = False
+        """A prompt is the last thing on the screen (the player has typed nothing since)."""
+        self.pending: Request | None = None
+        """The message sent, until the server answers it: lines typed meanwhile wait for it."""
+        self.deferred: collections.deque[str | None] = collections.deque()
+        self.confirming = False
+        self.asked: dict[int, str] = {}
+        """What each message sent asked for, by its id: a refusal says what it refuses."""
+        self.told_out: set[int] = set()
+        self.over_told = False
         self.absorb(first)
         self.seats = ["human"] * len(self.seat_list)
+        self.leavings = leaving_texts(self.state)
+
+    def tell(self, text: str) -> None:
+        if self.prompted:  # news while the prompt waits: not on the prompt's line
+            self.print("")
+        self.prompted = False
+        self.print(text)
 
     # --- what the server says ---
 
     def absorb(self, snapshot: dict[str, Any]) -> None:
         """Takes a ``state`` or ``update``: the seat's picture of the match, rebuilt from its view
         (``Game.sample_state``: the position from the view's content, hidden parts sampled)."""
-        self.snapshot = snapshot
+        self.snapshot = {**snapshot, "status": snapshot["status"]}
         self.state = self.game.sample_state(snapshot["view"], self.rng)
 
     @property
@@ -251,35 +420,178 @@ class RemoteSession(Session):
         mover: int | str | None = self.snapshot["view"]["to_move"]
         return mover
 
-    def hear(self, message: dict[str, Any]) -> None:
+    @property
+    def status(self) -> str:
+        return str(self.snapshot["status"])
+
+    def hear(self, message: dict[str, Any]) -> Moved | None:
         kind = message.get("type")
         if kind == "state":
-            was, version = self.snapshot.get("status"), self.snapshot.get("version", 0)
+            return self.hear_state(message)
+        if kind == "update":
             self.absorb(message)
-            self.seat_list = message["seats"]
-            for event in message["events"][version:]:  # those after the last version seen
-                self.tell_event(event)
-            if was == "open" and message["status"] == "running":
-                self.say("Every seat is taken: the match starts.")
-            self.board_shown = False
-        elif kind == "update":
-            self.absorb(message)
+            if self.pending is not None and self.pending.kind in ("action", "resign"):
+                self.pending = None
             self.tell_event(message["event"])
+            self.tell_out()
             self.board_shown = False
         elif kind == "seats":
             self.tell_seats(message["seats"])
             self.seat_list = message["seats"]
             self.snapshot = {**self.snapshot, "status": message["status"]}
+        elif kind == "offers":
+            before, self.offers = self.offers, list(message["offers"])
+            news = message.get("news")
+            if news:
+                self.tell_offer(news, before)
+                answered = self.pending is not None and self.pending.kind in OFFER_STEPS
+                if answered and news["seat"] == self.seat:
+                    self.pending = None
+        elif kind == "out":
+            self.tell_out(message)
+        elif kind == "rematch":
+            return self.go_to_rematch(message["rematch"])
         elif kind == "error":
+            self.hear_error(message)
+        return None
+
+    def hear_state(self, message: dict[str, Any]) -> Moved | None:
+        was, version = self.snapshot.get("status"), self.snapshot.get("version", 0)
+        self.absorb(message)
+        self.seat_list = message["seats"]
+        self.offers = list(message.get("offers") or [])
+        for event in message["events"][version:]:  # those after the last version seen
+            self.tell_event(event)
+        self.tell_out()
+        if was == "open" and message["status"] == "running":
+            self.say("Every seat is taken: the match starts.")
+        if message["version"] != version:
+            self.board_shown = False
+        if self.pending is not None:
+            if self.pending.kind == "action" and message["version"] == version:
+                self.say(f"The connection was lost before {self.pending.what} reached the server: "
+                         "play it again.")
+            self.pending = None
+        if message.get("rematch") and message["status"] == "over":
+            return self.go_to_rematch(message["rematch"])
+        return None
+
+    def hear_error(self, message: dict[str, Any]) -> None:
+        ref = message.get("id")
+        asked = self.asked.pop(ref, None) if isinstance(ref, int) else None
+        if self.pending is not None and ref == self.pending.ref:
+            self.pending = None
+        if asked is None:
             self.say(f"Server: {message.get('message')}")
+        else:
+            self.say(f"The server refused {asked}: {message.get('message')}")
 
     def tell_event(self, event: dict[str, Any]) -> None:
-        if event["seat"] == "chance":
-            if event["action"] is not None:
-                self.say(f"Chance: {event['action']}")
+        seat, text = event["seat"], event["action"]
+        if seat == "chance":
+            if text is not None:
+                self.say(f"Chance: {text}")
             return
-        name = self.state.seat_names()[event["seat"]]
-        self.say(f"{name} plays {event['action']}" if event["action"] is not None else f"{name} has played")
+        leaving = self.leavings.get(text) if text is not None else None
+        if leaving is not None:
+            self.say(self.leaving_words(leaving))
+        elif seat is None:
+            self.say(f"The table: {text}")
+        else:
+            name = self.state.seat_names()[seat]
+            self.say(f"{name} plays {text}" if text is not None else f"{name} has played")
+
+    def leaving_words(self, leaving: Leaving) -> str:
+        if leaving.kind == "agreed":
+            return "Draw agreed at the table."
+        if leaving.kind == "abandoned":
+            return "The match was abandoned."
+        assert leaving.seat is not None
+        assert leaving.why is not None
+        who = "You" if leaving.seat == self.seat else self.person(leaving.seat)
+        return f"{who} {RETIRED_WORDS[leaving.why]}."
+
+    def tell_out(self, message: dict[str, Any] | None = None) -> None:
+        """Seats out of the game (3-4 players), each told once: from the view's ``out``, or from
+        an ``out`` message the view has not shown yet."""
+        outs: list[str | None] = list(self.snapshot["view"].get("out") or [])
+        if message is not None and message["seat"] not in self.told_out:
+            self.told_out.add(message["seat"])
+            self.say(str(message["words"]))
+        for seat, why in enumerate(outs):
+            if why is None or seat in self.told_out:
+                continue
+            self.told_out.add(seat)
+            if seat == self.seat:
+                self.say(f"You are out: {why}. You may watch the game to its end, or type quit to leave.")
+            else:
+                self.say(f"{self.seat_label(self.seat_list[seat])} is out: {why}")
+
+    def tell_offer(self, news: dict[str, Any], before: list[dict[str, Any]]) -> None:
+        what, change, seat = news["what"], news["change"], news["seat"]
+        if change == "lapsed":
+            self.say(str(news["words"]))  # says why, which only the server knows
+            return
+        offer = self.offer_of(what, self.offers) or self.offer_of(what, before) or {}
+        mine = seat == self.seat
+        who = "You" if mine else self.person(seat)
+        ending = what == "draw" and len(self.seat_list) > 2
+        waiting = [other for other in offer.get("waiting", []) if other != seat]
+        pending = self.offer_of(what, self.offers) is not None
+        still = f": waiting for {self.persons(waiting)}" if waiting and pending else ""
+        if change == "made":
+            # The maker hears whom it waits for; a party, how to answer; a seat out, only the news.
+            answer = still if mine else ": type accept or decline" if self.seat in waiting else ""
+            if ending:
+                parties = sorted([*offer.get("agreed", []), *offer.get("waiting", [])])
+                self.say(f"{who} {'propose' if mine else 'proposes'} ending the game here, a draw among "
+                         f"{self.persons(parties)}{answer}")
+            else:
+                self.say(f"{who} {'offer' if mine else 'offers'} a {what}{answer}")
+        elif change == "agreed":
+            deal = "ending the game here" if ending else f"the {what}"
+            self.say(f"{who} {'agree' if mine else 'agrees'} to {deal}{still}")
+        elif change == "accepted":
+            deal = "ending the game here: the game is drawn" if ending else f"the {what}"
+            self.say(f"{who} {'accept' if mine else 'accepts'} {deal}")
+        elif change == "declined":
+            yours = what == "draw" and offer.get("by") == self.seat
+            again = " You may offer again after your next move." if yours else ""
+            self.say(f"{who} {'decline' if mine else 'declines'} the {self.offer_name(what)}.{again}")
+        elif change == "withdrawn":
+            self.say(f"{who} {'withdraw' if mine else 'withdraws'} the {self.offer_name(what)}.")
+        else:
+            self.say(str(news["words"]))
+
+    @staticmethod
+    def offer_of(what: str, offers: list[dict[str, Any]]) -> dict[str, Any] | None:
+        return next((offer for offer in offers if offer["what"] == what), None)
+
+    def offer_name(self, what: str) -> str:
+        if what == "draw":
+            return "proposal to end the game here" if len(self.seat_list) > 2 else "draw offer"
+        return "rematch offer"
+
+    def go_to_rematch(self, rematch: dict[str, Any]) -> Moved | None:
+        """Takes the new seat of the rematch (its token kept like any other) and goes there."""
+        page = urllib.parse.urljoin(self.link.target.page_url, str(rematch["url"]))
+        seat, token = rematch.get("seat"), rematch.get("token")
+        if not isinstance(seat, int) or not isinstance(token, str):
+            self.say(f"The rematch is at {page}.")
+            return None
+        target = read_target(page)
+        save_token(target, seat, token)
+        link = Link(target, self.link.say)
+        link.open()
+        link.token = token
+        first = link.ask({"type": "hello", "token": token}, ("state",))
+        if first["type"] == "error":
+            link.close()
+            raise JoinError(f"the rematch at {page} did not take your seat: {first.get('message')}")
+        self.link.close()
+        self.say("")
+        self.say(f"Rematch: you now play {first['seats'][seat]['name']} (seat {seat}) at {target.page_url}")
+        return Moved(link, seat, first)
 
     def tell_seats(self, seats: list[dict[str, Any]]) -> None:
         before = {entry["seat"]: entry for entry in self.seat_list}
@@ -296,28 +608,87 @@ class RemoteSession(Session):
                 self.say(f"{who} is back.")
 
     def seat_label(self, entry: dict[str, Any]) -> str:
+        """A seat, then who plays it: "White (Bob)", "Red (bot:strong)"."""
         name = self.state.seat_names()[entry["seat"]]
         if entry.get("kind") == "bot":
             return f"{name} (bot:{entry['bot']})"
         return f"{name} ({entry['player']})" if entry.get("player") else name
 
+    def person(self, seat: int) -> str:
+        """Who plays a seat, then the seat: "Bob (White)"; a bot as ``seat_label`` says it."""
+        entry = self.seat_list[seat]
+        name = self.state.seat_names()[seat]
+        if entry.get("kind") == "person" and entry.get("player"):
+            return f"{entry['player']} ({name})"
+        return self.seat_label(entry)
+
+    def persons(self, seats: Sequence[int]) -> str:
+        names = ["you" if seat == self.seat else self.person(seat) for seat in seats]
+        return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+
     # --- the loop ---
 
-    def run(self) -> int:
+    def run(self) -> int | Moved:  # type: ignore[override]  # a rematch goes on elsewhere
         self.say(self.introduction())
         self.tell_since_last_turn()
+        self.tell_out()
+        for offer in self.offers:
+            self.tell_offer({"what": offer["what"], "change": "made", "seat": offer["by"]}, [])
+        if self.snapshot.get("rematch") and self.status == "over":
+            moved = self.go_to_rematch(self.snapshot["rematch"])
+            if moved is not None:
+                return moved
+        threading.Thread(target=listen, args=(self.link, self.inbox), name="listen", daemon=True).start()
         while True:
-            if self.snapshot["status"] == "over":
-                self.finish()
-                return 0
-            if self.snapshot["status"] == "running" and self.to_move == self.seat:
-                self.waiting_shown = None
-                done = self.human_turn(self.seat)
-                if done is not None:
-                    return done
+            done: int | Moved | None
+            if self.pending is None and self.deferred:
+                done = self.take_line(self.deferred.popleft())
             else:
-                self.show_waiting()
-                self.hear(self.link.receive())
+                if self.inbox.empty():  # what came at once is told before the board and prompt
+                    self.show_due()
+                done = self.take(self.inbox.get())
+            if done is not None:
+                return done
+
+    def take(self, event: Event) -> int | Moved | None:
+        if isinstance(event, Typed):
+            if self.pending is not None:  # what was sent is not answered yet: this line waits
+                self.deferred.append(event.line)
+                return None
+            return self.take_line(event.line)
+        if event.link is not self.link:  # the match left for its rematch
+            return None
+        if isinstance(event, Lost):
+            raise event.error
+        return self.hear(event.message)
+
+    def show_due(self) -> None:
+        """What the player should see before typing: the board, whose turn, and a prompt."""
+        if self.pending is not None:
+            return
+        if self.confirming:
+            prompt = "Resign this game? [y/N] "
+        elif self.status == "over":
+            if not self.over_told:
+                self.finish()
+                self.over_told = True
+            prompt = "Game over> "
+        elif self.status == "running" and self.to_move == self.seat:
+            self.waiting_shown = None
+            self.show_board()
+            prompt = f"{self.state.seat_names()[self.seat]} to move> "
+        else:
+            self.show_waiting()
+            prompt = "Watching> " if self.seat in self.told_out else "> "
+        if not self.prompted:
+            self.write_prompt(prompt)
+            self.prompted = True
+
+    def show_board(self) -> None:
+        if not self.board_shown:
+            self.say("")
+            self.say(self.state.render(self.seat))
+            self.board_shown = True
 
     def tell_since_last_turn(self) -> None:
         """On arrival, the moves made since this seat's own last one (all of them if it has none)."""
@@ -342,11 +713,8 @@ class RemoteSession(Session):
         if self.waiting_shown == version:
             return
         self.waiting_shown = version
-        if not self.board_shown:
-            self.say("")
-            self.say(self.state.render(self.seat))
-            self.board_shown = True
-        if self.snapshot["status"] == "open":
+        self.show_board()
+        if self.status == "open":
             self.say("Waiting for every seat to be taken…")
             return
         mover = self.to_move
@@ -354,30 +722,92 @@ class RemoteSession(Session):
             entry = self.seat_list[mover]
             self.say(f"Waiting for {self.seat_label(entry)}…")
 
-    def play_move(self, seat: int, action: Action) -> int | None:
-        """Sends the move; the server's update (or its refusal) is the answer."""
-        text = self.state.action_to_text(action)
-        version = self.snapshot["version"]
-        self.link.send({"type": "action", "text": text, "version": version})
-        while self.snapshot["version"] == version:
-            message = self.link.receive()
-            if message.get("type") == "error":
-                self.say(f"The server refused {text}: {message.get('message')}")
-                return None
-            self.hear(message)
-            if message.get("type") == "state" and self.snapshot["version"] == version:
-                self.say(f"The connection was lost before {text} reached the server: play it again.")
-                return None
+    def take_line(self, line: str | None) -> int | None:
+        """A line the player typed: a command, an answer, or a move."""
+        if line is None:
+            self.say("")
+            if self.status == "over":
+                self.say("End of input.")
+            else:
+                self.say("End of input: you left the match; your seat is kept: "
+                         "run the same command to come back.")
+            return 0
+        self.prompted = False  # the line typed ends the prompt's line
+        text = line.strip()
+        if self.confirming:
+            self.confirming = False
+            self.answer_resign(text.lower())
+            return None
+        if not text:
+            return None
+        word, _, rest = text.partition(" ")
+        if word.lower() in (*self.COMMANDS, *self.TABLE_COMMANDS):
+            return self.command(word.lower(), rest.strip(), self.seat)
+        if self.status != "running" or self.to_move != self.seat:
+            self.say(self.not_now())
+            return None
+        self.read_move(text)
         return None
+
+    def not_now(self) -> str:
+        """Why a move cannot be typed now."""
+        if self.status == "over":
+            return "The game is over: type rematch to offer a rematch, or quit to leave."
+        if self.status == "open":
+            return "The match has not started: waiting for every seat to be taken."
+        if self.seat in self.told_out:
+            return "You are out of this game: you may watch it to its end, or type quit to leave."
+        mover = self.to_move
+        waiting = f": waiting for {self.seat_label(self.seat_list[mover])}" if isinstance(mover, int) else ""
+        return f"It is not your turn{waiting}."
+
+    def read_move(self, text: str) -> None:
+        try:
+            action = self.state.parse_action(text)
+        except NotationError as error:
+            self.say(f"Cannot read that as a move: {error}. Type 'help' to see how moves are written.")
+            return
+        except IllegalActionError as error:
+            self.say(f"That move is not allowed: {error}. Type 'moves' for the legal moves.")
+            return
+        if not self.state.is_legal(action):  # the gate: a notation may read more than the rules allow
+            self.say(f"That move is not allowed: {self.state.action_to_text(action)} is not legal here. "
+                     "Type 'moves' for the legal moves.")
+            return
+        self.play_move(self.seat, action)
+
+    def play_move(self, seat: int, action: Action) -> int | None:
+        """Sends the move; the server's update (or its refusal) is the answer, and lines typed
+        meanwhile wait for it."""
+        text = self.state.action_to_text(action)
+        self.request({"type": "action", "text": text, "version": self.snapshot["version"]}, text)
+        return None
+
+    def request(self, message: dict[str, Any], what: str) -> None:
+        """Sends ``message`` with an id of its own and waits for its answer before the next line;
+        a refusal will say it refuses ``what``."""
+        ref = max(self.asked, default=0) + 1
+        self.asked[ref] = what
+        self.pending = Request(ref, what, str(message["type"]))
+        self.link.send({**message, "id": ref})
 
     def finish(self) -> None:
         self.say("")
         self.say(self.state.render(self.seat))
         outcome = self.snapshot["view"]["outcome"]
-        if outcome is None:
-            self.say("Result: the game is over")
-        else:
-            self.say(describe_outcome(self.snapshot["view"]["seats"], outcome))
+        self.say("Result: the game is over" if outcome is None else f"Result: {self.result_line(outcome)}")
+        self.say("Type rematch to offer a rematch, or quit to leave.")
+
+    def result_line(self, outcome: dict[str, Any]) -> str:
+        """Who won, with who played them, why in the game's words, and the scores if any:
+        "White (Bob) wins: the other side resigned"."""
+        winner = outcome["winner"]
+        head = "Draw" if winner is None else f"{self.seat_label(self.seat_list[winner])} wins"
+        line = f"{head}: {outcome['words']}"
+        if outcome["scores"]:
+            scores = zip(self.seat_list, outcome["scores"], strict=False)
+            line += " · " + ", ".join(f"{self.seat_label(who)} {score_text(score)}" for who, score in scores)
+        return line
 
     # --- commands ---
 
@@ -390,22 +820,69 @@ class RemoteSession(Session):
         elif word == "save":
             self.say("The server keeps this match: run the same 'parlour play --join' command to come back.")
         elif word in ("quit", "exit"):
-            self.say("You left the match; your seat is kept: run the same command to come back.")
+            if self.status == "over":
+                self.say("You left the table.")
+            else:
+                self.say("You left the match; your seat is kept: run the same command to come back.")
             return 0
+        elif word == "resign":
+            if self.status == "over":
+                self.say("The game is over: there is nothing to resign.")
+            else:
+                self.confirming = True
+        elif word == "draw":
+            self.request({"type": "offer", "what": "draw"}, f"your {self.offer_name('draw')}")
+        elif word in ("accept", "decline"):
+            self.answer_offer(word)
+        elif word == "rematch":
+            self.request({"type": "offer", "what": "rematch"}, "your rematch offer")
+        elif word == "moves" and not self.legal_texts():
+            self.say(self.not_now())
         else:
             return super().command(word, argument, seat)
         return None
 
+    def answer_resign(self, answer: str) -> None:
+        if answer not in ("y", "yes"):
+            self.say("You play on.")
+        elif self.status == "over":
+            self.say("The game is over already.")
+        else:
+            self.request({"type": "resign"}, "your resignation")
+
+    def answer_offer(self, word: str) -> None:
+        """``accept`` or ``decline`` the pending offer, draw or rematch: the one waiting for this seat."""
+        offer = next((offer for offer in self.offers if self.seat in offer["waiting"]), None)
+        if offer is None and self.offers:
+            offer = self.offers[0]  # this seat made it or agreed already: the server says so
+        if offer is None:
+            self.say(f"Nobody is offering a draw or a rematch: there is nothing to {word}.")
+            return
+        doing = "accepting" if word == "accept" else "declining"
+        self.request({"type": word, "what": offer["what"]}, f"{doing} the {self.offer_name(offer['what'])}")
+
     def help_text(self) -> str:
+        players = len(self.seat_list)
+        draw = ("propose ending the game here, a draw among those still playing" if players > 2
+                else "offer a draw")
         lines = [
-            "Commands:",
+            "Commands (at any time, also while others are to move):",
             "  help        this text",
-            "  moves       list every legal move",
+            "  moves       list every legal move (on your turn)",
             "  board       show the board again",
+            "  resign      give up this game (you are asked to confirm)",
+            f"  draw        {draw}",
+            "  accept      say yes to the draw or rematch offered to you",
+            "  decline     say no to it (or withdraw your own offer)",
+            "  rematch     once the game is over, offer to play again (everyone moves one seat on)",
             "  quit        leave the match (your seat is kept; the same command brings you back)",
-            f"Anything else is read as a move in {self.info.title} notation, for example:",
-            "  " + "   ".join(self.examples()),
         ]
+        examples = self.examples()
+        if examples:
+            lines += [f"Anything else is read as a move in {self.info.title} notation, for example:",
+                      "  " + "   ".join(examples)]
+        else:
+            lines.append(f"Anything else is read as a move in {self.info.title} notation, on your turn.")
         return "\n".join(lines)
 
 
@@ -488,11 +965,18 @@ def main(argv: Sequence[str]) -> int:
         print(f"parlour play: {error}\nTry 'parlour play --help'.", file=sys.stderr)
         return 2
     link = Link(target, print)
+    inbox: queue.Queue[Event] = queue.Queue()
     try:
         link.open()
         game, seat, first = take_seat(link, target, game_name, seat_text, print)
-        session = RemoteSession(game, link, seat, first, ask=input, say=print, complain=_complain)
-        return session.run()
+        start_typing(inbox)
+        while True:
+            session = RemoteSession(game, link, seat, first, inbox, say=print, prompt=_prompt,
+                                    complain=_complain)
+            done = session.run()
+            if not isinstance(done, Moved):
+                return done
+            link, seat, first = done.link, done.seat, done.first
     except (JoinError, UsageError) as error:
         print(f"parlour play: {error}", file=sys.stderr)
         return 1
@@ -501,6 +985,10 @@ def main(argv: Sequence[str]) -> int:
         return 130
     finally:
         link.close()
+
+
+def _prompt(text: str) -> None:
+    print(text, end="", flush=True)
 
 
 def _complain(text: str) -> None:

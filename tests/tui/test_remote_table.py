@@ -1,0 +1,217 @@
+"""Around the game at ``parlour play --join`` (issue 14): resigning (asked first), draw offers,
+"end the game here" with three players, a seat out, and a rematch the client follows to its new
+seat. The real client on pipes against a real ``parlour serve``; the other seats are WebSockets."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from remote_table import Seat, Terminal
+from server_process import Server
+
+LOA_PROMPT = "Black to move> "
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    running = Server(tmp_path_factory.mktemp("table")).start()
+    yield running
+    running.stop()
+
+
+@pytest.fixture
+def opened() -> Iterator[list[Terminal | Seat]]:
+    """Terminals and seats registered here are stopped after the test."""
+    things: list[Terminal | Seat] = []
+    yield things
+    for thing in things:
+        thing.stop() if isinstance(thing, Terminal) else thing.close()
+
+
+def loa_with_bob(server: Server, opened: list[Terminal | Seat], home: Path) -> tuple[str, Seat, Terminal]:
+    """A Lines of Action match: Bob at White over a WebSocket, Ann at Black in the terminal."""
+    match_id = server.create(game="loa", seats=["open", "open"], seed=1)["match"]["id"]
+    bob = Seat(server, match_id, "bob")
+    opened.append(bob)
+    bob.hello(server.join(match_id, seat=1, name="Bob")["token"])
+    terminal = Terminal(["loa", "--join", f"{server.base}/match/{match_id}"], home)
+    opened.append(terminal)
+    assert "You took seat 0 (Black)" in terminal.read_until(LOA_PROMPT)
+    bob.next("state", status="running")
+    return match_id, bob, terminal
+
+
+def test_resigning_asks_first_and_both_sides_learn_the_result(
+    server: Server, opened: list[Terminal | Seat], tmp_path: Path
+) -> None:
+    match_id, bob, terminal = loa_with_bob(server, opened, tmp_path)
+
+    # "n" (or anything but y/yes) keeps playing: nothing is sent, and the move goes on as usual.
+    terminal.type("resign")
+    terminal.read_until(r"Resign this game\? \[y/N\] ")
+    terminal.type("n")
+    assert "You play on." in terminal.read_until(LOA_PROMPT)
+    terminal.type("b1-d3")
+    assert "Black plays b1-d3" in terminal.read_until(r"Waiting for White \(Bob\)…")
+    assert bob.next("update", version=1)["event"] == {"version": 1, "seat": 0, "action": "b1-d3"}
+    assert server.summary(match_id)["status"] == "running"
+
+    # Resigning while the other side is to move: the terminal reads commands then too.
+    terminal.type("resign")
+    terminal.read_until(r"Resign this game\? \[y/N\] ")
+    terminal.type("yes")
+    ended = terminal.read_until("Game over> ")
+    assert "You resigned." in ended
+    assert "Result: White (Bob) wins: the other side resigned" in ended
+    update = bob.next("update", version=2)
+    assert update["event"] == {"version": 2, "seat": 0, "action": "Black resigned"}
+    assert update["view"]["outcome"]["winner"] == 1
+    assert update["view"]["outcome"]["reason"] == "resigned"
+    summary = server.summary(match_id)
+    assert summary["status"] == "over"
+    assert summary["result"] == "White (Bob) wins: the other side resigned"
+
+    # Over: a move or a second resignation is answered in words, and nothing changes.
+    terminal.type("b1-b3")
+    assert "The game is over: type rematch" in terminal.read_until("Game over> ")
+    terminal.type("resign")
+    assert "nothing to resign" in terminal.read_until("Game over> ")
+    status, output = terminal.finish()
+    assert status == 0, output
+    assert "End of input." in output
+    assert server.summary(match_id)["version"] == 2
+
+
+def test_a_draw_offered_by_the_other_side_is_declined_then_accepted(
+    server: Server, opened: list[Terminal | Seat], tmp_path: Path
+) -> None:
+    match_id, bob, terminal = loa_with_bob(server, opened, tmp_path)
+
+    # Nothing offered: nothing to answer. A rematch before the end: the server's refusal, in its words.
+    terminal.type("accept")
+    nothing = terminal.read_until(LOA_PROMPT)
+    assert "Nobody is offering a draw or a rematch: there is nothing to accept." in nothing
+    terminal.type("rematch")
+    refused = terminal.read_until(LOA_PROMPT)
+    assert "The server refused your rematch offer: a rematch is offered once the game is over" in refused
+
+    bob.send({"type": "offer", "what": "draw"})
+    assert "Bob (White) offers a draw: type accept or decline" in terminal.read_until(LOA_PROMPT)
+    terminal.type("decline")
+    assert "You decline the draw offer." in terminal.read_until(LOA_PROMPT)
+    assert bob.news("draw", "declined")["news"]["seat"] == 0
+    bob.send({"type": "offer", "what": "draw"})
+    assert bob.next("error")["code"] == "offer_declined"  # Bob must move before asking again
+
+    terminal.type("b1-d3")
+    terminal.read_until(r"Waiting for White \(Bob\)…")
+    bob.next("update", version=1)
+    bob.send({"type": "action", "text": "a2-c2", "version": 1})
+    assert "White plays a2-c2" in terminal.read_until(LOA_PROMPT)
+    bob.send({"type": "offer", "what": "draw"})
+    assert "Bob (White) offers a draw: type accept or decline" in terminal.read_until(LOA_PROMPT)
+    terminal.type("accept")
+    ended = terminal.read_until("Game over> ")
+    assert "You accept the draw" in ended
+    assert "Draw agreed at the table." in ended
+    assert "Result: Draw: agreed at the table" in ended
+    update = bob.next("update", version=3)
+    assert update["event"] == {"version": 3, "seat": None, "action": "draw agreed"}
+    assert update["view"]["outcome"]["winner"] is None
+    assert update["view"]["outcome"]["reason"] == "agreed"
+    assert server.summary(match_id)["result"] == "Draw: agreed at the table"
+    terminal.type("quit")
+    status, output = terminal.finish()
+    assert status == 0, output
+    assert "You left the table." in output
+
+
+def test_a_rematch_offered_by_the_other_side_takes_the_terminal_to_its_new_seat(
+    server: Server, opened: list[Terminal | Seat], tmp_path: Path
+) -> None:
+    match_id, bob, terminal = loa_with_bob(server, opened, tmp_path)
+    terminal.type("b1-d3")
+    terminal.read_until(r"Waiting for White \(Bob\)…")
+    bob.send({"type": "resign"})
+    ended = terminal.read_until("Game over> ")
+    assert "Bob (White) resigned." in ended
+    assert "Result: Black (Ann) wins: the other side resigned" in ended
+
+    bob.send({"type": "offer", "what": "rematch"})
+    assert "Bob (White) offers a rematch: type accept or decline" in terminal.read_until("Game over> ")
+    terminal.type("accept")
+    rematch = bob.next("rematch")["rematch"]
+    assert rematch["seat"] == 0  # every player one seat on: Bob now plays Black, and moves first
+    new_id = rematch["match"]
+    moved = terminal.read_until(r"Waiting for Black \(Bob\)…")
+    assert "You accept the rematch" in moved
+    assert f"Rematch: you now play White (seat 1) at {server.base}/match/{new_id}" in moved
+    assert "You play White; Black (Bob)." in moved
+
+    # The play goes on in the new match, the terminal at White.
+    bob_again = Seat(server, new_id, "bob again")
+    opened.append(bob_again)
+    bob_again.hello(rematch["token"])
+    bob_again.send({"type": "action", "text": "b1-d3", "version": 0})
+    assert "Black plays b1-d3" in terminal.read_until("White to move> ")
+    terminal.type("a2-c2")
+    assert "White plays a2-c2" in terminal.read_until(r"Waiting for Black \(Bob\)…")
+    assert bob_again.next("update", version=2)["event"] == {"version": 2, "seat": 1, "action": "a2-c2"}
+    assert server.summary(new_id)["seats"][1]["player"] == "Ann"
+    assert server.summary(match_id)["status"] == "over"
+
+    # The new seat's token is kept like any other: the same command on the new address takes it back.
+    book = terminal.saved_seats()
+    assert book[server.match_ws(new_id)]["seat"] == 1
+    assert book[server.match_ws(match_id)]["seat"] == 0
+    status, output = terminal.finish()
+    assert status == 0, output
+    again = Terminal(["--join", f"{server.base}/match/{new_id}"], tmp_path)
+    opened.append(again)
+    assert "Back in your seat (White)" in again.read_until(r"Waiting for Black \(Bob\)…")
+
+
+def test_with_three_players_a_seat_out_watches_and_the_others_end_the_game_here(
+    server: Server, opened: list[Terminal | Seat], tmp_path: Path
+) -> None:
+    match_id = server.create(game="biloba", players=3, seats=["open", "open", "open"], seed=1)["match"]["id"]
+    others = []
+    for seat, name in ((1, "Bob"), (2, "Cy")):
+        other = Seat(server, match_id, name)
+        opened.append(other)
+        other.hello(server.join(match_id, seat=seat, name=name)["token"])
+        others.append(other)
+    bob, cy = others
+    terminal = Terminal(["biloba", "--join", f"{server.base}/match/{match_id}"], tmp_path)
+    opened.append(terminal)
+    assert "You took seat 0 (Orange)" in terminal.read_until("Orange to move> ")
+    terminal.type("help")
+    assert "draw        propose ending the game here" in terminal.read_until("Orange to move> ")
+
+    terminal.type("resign")
+    terminal.read_until(r"Resign this game\? \[y/N\] ")
+    terminal.type("y")
+    out = terminal.read_until("Watching> ")
+    assert "You resigned." in out
+    assert "You are out: resigned. You may watch the game to its end, or type quit to leave." in out
+    told = bob.next("out", seat=0)
+    assert told["words"] == "Orange is out: resigned"
+    terminal.type("c1-c2")
+    assert "You are out of this game" in terminal.read_until("Watching> ")
+
+    # The two still in play agree to end here; the seat out hears it but is not asked.
+    bob.send({"type": "offer", "what": "draw"})
+    proposal = terminal.read_until("Watching> ")
+    assert "Bob (Blue) proposes ending the game here, a draw among Bob (Blue) and Cy (Red)" in proposal
+    assert "type accept" not in proposal
+    cy.send({"type": "accept", "what": "draw"})
+    # The draw's update and the news of the acceptance come together, the update first.
+    accepted = r"Cy \(Red\) accepts ending the game here: the game is drawn"
+    ended = terminal.read_through("Game over> ", accepted)
+    assert "Draw agreed at the table." in ended
+    assert "Result: Draw: agreed at the table" in ended
+    assert server.summary(match_id)["status"] == "over"
+    status, output = terminal.finish()
+    assert status == 0, output
