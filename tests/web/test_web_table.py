@@ -160,6 +160,7 @@ async def test_a_draw_declined_then_agreed(server: Server, open_client: OpenClie
     assert await text(bob, "#draw-offer p") == "Ann (Black) offers a draw."
     assert await text(ann, "#draw-offer p") == "You offered a draw: waiting for Bob (White)."
     await bob.page.screenshot(path=str(tmp_path / "draw-offered.png"), full_page=True)
+    await assert_accessible(bob, "a draw offer to answer")
     await ann.page.evaluate(HEAR_JS)
     await bob.page.click("#decline-draw")
     for client in (ann, bob):
@@ -188,11 +189,15 @@ async def test_a_rematch_takes_both_players_to_the_new_match(
     server: Server, open_client: OpenClient, tmp_path: Path,
 ) -> None:
     ann, bob, old = await two_people(open_client, server)
+    eve = await open_client("Eve")
+    await eve.page.goto(f"{server.base}/match/{old}")
+    await eve.page.wait_for_selector("body[data-seat='spectator'][data-status='running']", state="attached")
     await play_first_legal(ann)
     await ann.page.click("#resign")
     await ann.page.click("#confirm-yes")
-    for client in (ann, bob):
+    for client in (ann, bob, eve):
         await over(client)
+    assert await eve.page.locator("#offer-rematch").count() == 0
     await bob.page.click("#offer-rematch")
     await ann.page.wait_for_selector("#rematch-offer #accept-rematch")
     assert await text(ann, "#rematch-offer p") == "Bob (White) offers a rematch."
@@ -212,13 +217,18 @@ async def test_a_rematch_takes_both_players_to_the_new_match(
     for client in (ann, bob):
         assert await client.page.evaluate(f"localStorage.getItem('parlour.token.{new}')")
         assert await client.page.evaluate(f"localStorage.getItem('parlour.token.{old}')")
+    # A spectator is not taken anywhere, but shown the way to watch the rematch.
+    await eve.page.wait_for_selector("#go-rematch")
+    assert await eve.page.get_attribute("#go-rematch", "href") == f"/match/{new}"
+    assert await text(eve, "#go-rematch") == "Watch the rematch"
+    assert eve.page.url.rstrip("/").endswith(old)
     assert await text(ann, "#seats li[data-seat='0'] .who") == "Bob"
     assert await text(ann, "#seats li.me[data-seat='1'] .who") == "Ann"
     assert (await text(ann, "#turn .head")).endswith(" Bob (Black) to move")  # after the colour mark
     await bob.wait_my_turn()
     await play_first_legal(bob)
     assert (await text(ann, "#moves li:first-child .move")).startswith("Bob (Black) ")
-    no_errors(ann, bob)
+    no_errors(ann, bob, eve)
 
 
 async def test_a_person_out_of_a_four_player_biloba_match_is_told_and_watches_the_bots_finish(

@@ -34,6 +34,21 @@ function canFocus(el) {
   return el.matches("button, a[href], input, select, [tabindex]") && !el.disabled && el.getAttribute("tabindex") !== "-1";
 }
 
+/**
+ * After a card is redrawn with the answer to one of its controls, the keyboard stays on it: on the
+ * same control when it is still there, else on the card itself (never on a new button that one more
+ * Enter would press, as "Withdraw the offer" after "Offer a draw").
+ */
+function keepFocus(card, id) {
+  const same = id ? card.querySelector(`#${CSS.escape(id)}`) : null;
+  if (same) {
+    same.focus();
+    return;
+  }
+  card.setAttribute("tabindex", "-1");
+  card.focus();
+}
+
 class MatchPage {
   constructor(id) {
     this.id = id;
@@ -502,18 +517,16 @@ class MatchPage {
         this.info?.help ? html("a", { class: "btn", href: this.info.help }, ["Rules"]) : null,
       ]),
     ].filter(Boolean));
-    // The card is redrawn with each answer to a rematch: the keyboard stays on it.
-    if (had !== null) (card.querySelector(had ? `#${CSS.escape(had)}` : "button, a[href]") ?? card.querySelector("button, a[href]"))?.focus();
+    if (had !== null) keepFocus(card, had);
   }
 
   renderTable() {
     const card = $("table-actions");
     const controls = this.table.gameControls();
     card.hidden = !controls;
-    // A control pressed is redrawn with the answer: the keyboard stays in the card.
-    const had = card.contains(document.activeElement);
+    const had = card.contains(document.activeElement) ? document.activeElement.id : null;
     card.replaceChildren(...(controls ? [controls] : []));
-    if (had) card.querySelector("button, a[href]")?.focus();
+    if (had !== null && controls) keepFocus(card, had);
   }
 
   /** The final score by seat, for a game whose outcome scores are points (the board says so). */
