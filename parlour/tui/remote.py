@@ -44,7 +44,7 @@ from parlour.engine import (
     leaving_of,
     retirement,
 )
-from parlour.engine.leaving import RETIRED_WORDS
+from parlour.engine.leaving import LEAVING_REASONS, RETIRED_WORDS
 from parlour.games import get_game
 from parlour.tui.files import write_atomically
 from parlour.tui.play import (
@@ -444,8 +444,11 @@ class RemoteSession(Session):
             news = message.get("news")
             if news:
                 self.tell_offer(news, before)
+                # This seat's offer or answer is answered by the news, except a rematch made:
+                # the rematch message that follows is (the session goes on there).
+                made = news["what"] == "rematch" and news["change"] == "accepted"
                 answered = self.pending is not None and self.pending.kind in OFFER_STEPS
-                if answered and news["seat"] == self.seat:
+                if answered and news["seat"] == self.seat and not made:
                     self.pending = None
         elif kind == "out":
             self.tell_out(message)
@@ -634,7 +637,10 @@ class RemoteSession(Session):
         self.tell_out()
         for offer in self.offers:
             self.tell_offer({"what": offer["what"], "change": "made", "seat": offer["by"]}, [])
-        if self.snapshot.get("rematch") and self.status == "over":
+        if self.snapshot.get("rematch") and self.status == "over":  # made while this seat was away
+            outcome = self.snapshot["view"]["outcome"]
+            if outcome is not None:
+                self.say(f"Result: {self.result_line(outcome)}")
             moved = self.go_to_rematch(self.snapshot["rematch"])
             if moved is not None:
                 return moved
@@ -792,9 +798,12 @@ class RemoteSession(Session):
         self.link.send({**message, "id": ref})
 
     def finish(self) -> None:
-        self.say("")
-        self.say(self.state.render(self.seat))
         outcome = self.snapshot["view"]["outcome"]
+        if outcome is None or outcome["reason"] not in LEAVING_REASONS:
+            # After a resignation or an agreed draw the board is as it was shown, and the position
+            # the view gives knows nothing of the end ("White to move"): it is not drawn again.
+            self.say("")
+            self.say(self.state.render(self.seat))
         self.say("Result: the game is over" if outcome is None else f"Result: {self.result_line(outcome)}")
         self.say("Type rematch to offer a rematch, or quit to leave.")
 

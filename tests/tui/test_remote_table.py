@@ -215,3 +215,41 @@ def test_with_three_players_a_seat_out_watches_and_the_others_end_the_game_here(
     assert server.summary(match_id)["status"] == "over"
     status, output = terminal.finish()
     assert status == 0, output
+
+
+def test_coming_back_finds_the_offer_waiting_and_a_rematch_made_meanwhile(
+    server: Server, opened: list[Terminal | Seat], tmp_path: Path
+) -> None:
+    match_id, bob, terminal = loa_with_bob(server, opened, tmp_path)
+    page = f"{server.base}/match/{match_id}"
+    status, output = terminal.finish()
+    assert status == 0, output
+
+    # Offered while Ann was away: told on her return, and answered as any other.
+    bob.send({"type": "offer", "what": "draw"})
+    bob.news("draw", "made")
+    back = Terminal(["loa", "--join", page], tmp_path)
+    opened.append(back)
+    arrival = back.read_until(LOA_PROMPT)
+    assert "Back in your seat (Black)" in arrival
+    assert "Bob (White) offers a draw: type accept or decline" in arrival
+    back.type("decline")
+    assert "You decline the draw offer." in back.read_until(LOA_PROMPT)
+    assert bob.news("draw", "declined")["news"]["seat"] == 0
+
+    # Ann offers a rematch and leaves; Bob accepts meanwhile; the same command takes her to it.
+    bob.send({"type": "resign"})
+    back.read_until("Game over> ")
+    back.type("rematch")
+    assert "You offer a rematch: waiting for Bob (White)" in back.read_until("Game over> ")
+    status, output = back.finish()
+    assert status == 0, output
+    bob.news("rematch", "made")
+    bob.send({"type": "accept", "what": "rematch"})
+    new_id = bob.next("rematch")["rematch"]["match"]
+    again = Terminal(["loa", "--join", page], tmp_path)
+    opened.append(again)
+    moved = again.read_until(r"Waiting for Black \(Bob\)…")
+    assert "Result: Black (Ann) wins: the other side resigned" in moved
+    assert f"Rematch: you now play White (seat 1) at {server.base}/match/{new_id}" in moved
+    assert again.saved_seats()[server.match_ws(new_id)]["seat"] == 1
