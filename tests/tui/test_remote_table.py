@@ -11,6 +11,8 @@ import pytest
 from remote_table import Seat, Terminal
 from server_process import Server
 
+from parlour.server.bots import bot_seed, think
+
 LOA_PROMPT = "Black to move> "
 
 
@@ -253,3 +255,39 @@ def test_coming_back_finds_the_offer_waiting_and_a_rematch_made_meanwhile(
     assert "Result: Black (Ann) wins: the other side resigned" in moved
     assert f"Rematch: you now play White (seat 1) at {server.base}/match/{new_id}" in moved
     assert again.saved_seats()[server.match_ws(new_id)]["seat"] == 1
+
+
+def test_a_terminal_player_knocked_out_by_play_is_told_and_watches_the_bots_finish(
+    server: Server, opened: list[Terminal | Seat], tmp_path: Path
+) -> None:
+    # Issue 14's table, as tests/server/test_server_resign.py plays it: 4-player Biloba, seed 1, the
+    # person's moves those the greedy bot would choose, puts Orange out (BIL-32); the bots play on
+    # to the quiet limit (BIL-51). The moves are typed into the terminal; a second connection with
+    # the terminal's own token reads the seat's legal moves to choose them.
+    match_id = server.create(game="biloba", players=4, seats=["open", *["bot:greedy"] * 3], seed=1,
+                             bot_seconds=0.01, options={"quiet_limit": 20})["match"]["id"]
+    terminal = Terminal(["biloba", "--join", f"{server.base}/match/{match_id}"], tmp_path)
+    opened.append(terminal)
+    seen = terminal.read_until(r"You took seat 0 \(Orange\)")
+    ann = Seat(server, match_id, "Ann's second connection")
+    opened.append(ann)
+    last = ann.hello(terminal.saved_seats()[server.match_ws(match_id)]["token"])
+    answered = -1
+    while last["status"] == "running":
+        if last["legal"] and answered != last["version"]:
+            answered = last["version"]
+            seen += terminal.read_until("Orange to move> ")
+            terminal.type(think("biloba", "greedy", bot_seed(1, 0, answered), 0, last["view"], 0.01))
+        last = ann.until("the next update", lambda m: m["type"] in ("state", "update"))
+    seen += terminal.read_until("Game over> ")
+    assert last["view"]["out"][0] is not None, "Orange was not knocked out: the seed no longer does it"
+    out = "You are out: down to two pawns with no capture in sight. You may watch the game to its end"
+    assert out in seen
+    assert seen.index(out) < seen.index("Watching> ") < seen.index("Result: ")
+    for seat, name in enumerate(last["view"]["seats"][1:], start=1):  # the others in the third person
+        why = last["view"]["out"][seat]
+        assert (why is None) == (f"{name} (bot:greedy) is out:" not in seen)
+        if why is not None:
+            assert f"{name} (bot:greedy) is out: {why}" in seen
+    assert last["view"]["outcome"]["reason"] == "quiet-limit"
+    assert f"Result: {server.summary(match_id)['result']}" in seen
