@@ -161,6 +161,9 @@ async def test_a_draw_declined_then_agreed(server: Server, open_client: OpenClie
     assert await text(ann, "#draw-offer p") == "You offered a draw: waiting for Bob (White)."
     await bob.page.screenshot(path=str(tmp_path / "draw-offered.png"), full_page=True)
     await assert_accessible(bob, "a draw offer to answer")
+    # The offer stands for a page opened again (the state lists the pending offers).
+    await bob.page.reload()
+    await bob.page.wait_for_selector("#draw-offer #decline-draw")
     await ann.page.evaluate(HEAR_JS)
     await bob.page.click("#decline-draw")
     for client in (ann, bob):
