@@ -12,6 +12,7 @@ from __future__ import annotations
 import collections
 import contextlib
 import getpass
+import itertools
 import json
 import os
 import queue
@@ -395,6 +396,7 @@ class RemoteSession(Session):
         self.confirming = False
         self.asked: dict[int, str] = {}
         """What each message sent asked for, by its id: a refusal says what it refuses."""
+        self.refs = itertools.count(1)
         self.told_out: set[int] = set()
         self.over_told = False
         self.absorb(first)
@@ -412,7 +414,7 @@ class RemoteSession(Session):
     def absorb(self, snapshot: dict[str, Any]) -> None:
         """Takes a ``state`` or ``update``: the seat's picture of the match, rebuilt from its view
         (``Game.sample_state``: the position from the view's content, hidden parts sampled)."""
-        self.snapshot = {**snapshot, "status": snapshot["status"]}
+        self.snapshot = snapshot
         self.state = self.game.sample_state(snapshot["view"], self.rng)
 
     @property
@@ -430,8 +432,9 @@ class RemoteSession(Session):
             return self.hear_state(message)
         if kind == "update":
             self.absorb(message)
-            if self.pending is not None and self.pending.kind in ("action", "resign"):
-                self.pending = None
+            mine = message["event"]["seat"] == self.seat
+            if mine and self.pending is not None and self.pending.kind in ("action", "resign"):
+                self.settle()
             self.tell_event(message["event"])
             self.tell_out()
             self.board_shown = False
@@ -449,7 +452,7 @@ class RemoteSession(Session):
                 made = news["what"] == "rematch" and news["change"] == "accepted"
                 answered = self.pending is not None and self.pending.kind in OFFER_STEPS
                 if answered and news["seat"] == self.seat and not made:
-                    self.pending = None
+                    self.settle()
         elif kind == "out":
             self.tell_out(message)
         elif kind == "rematch":
@@ -474,10 +477,16 @@ class RemoteSession(Session):
             if self.pending.kind == "action" and message["version"] == version:
                 self.say(f"The connection was lost before {self.pending.what} reached the server: "
                          "play it again.")
-            self.pending = None
+            self.settle()
         if message.get("rematch") and message["status"] == "over":
             return self.go_to_rematch(message["rematch"])
         return None
+
+    def settle(self) -> None:
+        """The message sent is answered: the next line may be taken."""
+        if self.pending is not None:
+            self.asked.pop(self.pending.ref, None)
+        self.pending = None
 
     def hear_error(self, message: dict[str, Any]) -> None:
         ref = message.get("id")
@@ -627,7 +636,9 @@ class RemoteSession(Session):
 
     def persons(self, seats: Sequence[int]) -> str:
         names = ["you" if seat == self.seat else self.person(seat) for seat in seats]
-        return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+        if len(names) < 2:
+            return names[0] if names else "nobody"
+        return f"{', '.join(names[:-1])} and {names[-1]}"
 
     # --- the loop ---
 
@@ -792,7 +803,7 @@ class RemoteSession(Session):
     def request(self, message: dict[str, Any], what: str) -> None:
         """Sends ``message`` with an id of its own and waits for its answer before the next line;
         a refusal will say it refuses ``what``."""
-        ref = max(self.asked, default=0) + 1
+        ref = next(self.refs)
         self.asked[ref] = what
         self.pending = Request(ref, what, str(message["type"]))
         self.link.send({**message, "id": ref})
@@ -973,14 +984,14 @@ def main(argv: Sequence[str]) -> int:
     except UsageError as error:
         print(f"parlour play: {error}\nTry 'parlour play --help'.", file=sys.stderr)
         return 2
-    link = Link(target, print)
+    link = Link(target, _say)
     inbox: queue.Queue[Event] = queue.Queue()
     try:
         link.open()
-        game, seat, first = take_seat(link, target, game_name, seat_text, print)
+        game, seat, first = take_seat(link, target, game_name, seat_text, _say)
         start_typing(inbox)
         while True:
-            session = RemoteSession(game, link, seat, first, inbox, say=print, prompt=_prompt,
+            session = RemoteSession(game, link, seat, first, inbox, say=_say, prompt=_prompt,
                                     complain=_complain)
             done = session.run()
             if not isinstance(done, Moved):
@@ -994,6 +1005,11 @@ def main(argv: Sequence[str]) -> int:
         return 130
     finally:
         link.close()
+
+
+def _say(text: str) -> None:
+    # Flushed: news comes while the player reads, not only when a prompt is written.
+    print(text, flush=True)
 
 
 def _prompt(text: str) -> None:

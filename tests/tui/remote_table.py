@@ -23,11 +23,12 @@ from websockets.sync.client import ClientConnection, connect
 
 class Terminal:
     """``parlour play … --join URL`` with its standard input and output on pipes, run as the user
-    ``name`` (the name the client gives the server) with its data (the saved tokens) in ``home``."""
+    ``name`` (the name the client gives the server) with its data (the saved tokens) in ``home``.
+    Its output is buffered as it is on any pipe: what the client does not flush never arrives."""
 
     def __init__(self, args: list[str], home: Path, name: str = "Ann") -> None:
-        env = {**os.environ, "XDG_DATA_HOME": str(home), "PYTHONUNBUFFERED": "1", "LOGNAME": name,
-               "USER": name}
+        env = {key: value for key, value in os.environ.items() if key != "PYTHONUNBUFFERED"}
+        env |= {"XDG_DATA_HOME": str(home), "LOGNAME": name, "USER": name}
         self.home = home
         self.process = subprocess.Popen(
             [sys.executable, "-m", "parlour.cli", "play", *args], cwd=ROOT, env=env,
