@@ -148,6 +148,7 @@ class Link:
         self.lock = threading.Lock()
 
     def open(self) -> None:
+        self.closing = False
         try:
             self.socket = self.connect(10)
         except (OSError, InvalidHandshake, InvalidURI, TimeoutError) as error:
