@@ -6,12 +6,15 @@ Every wait is bounded and fails with a message saying what was awaited; nothing 
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
 import select
+import socket
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -123,3 +126,52 @@ class Seat:
 
     def close(self) -> None:
         self.socket.close()
+
+
+class Relay:
+    """A TCP relay in front of the server, to cut every connection through it at once (a network
+    drop as the client meets it); new connections go through as before."""
+
+    def __init__(self, server: Server) -> None:
+        host, port = server.base.removeprefix("http://").rsplit(":", 1)
+        self.upstream = (host, int(port))
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.base = f"http://127.0.0.1:{self.listener.getsockname()[1]}"
+        self.pairs: list[tuple[socket.socket, socket.socket]] = []
+        self.lock = threading.Lock()
+        threading.Thread(target=self.accept, daemon=True).start()
+
+    def accept(self) -> None:
+        while True:
+            try:
+                near, _ = self.listener.accept()
+            except OSError:  # closed
+                return
+            far = socket.create_connection(self.upstream, timeout=WAIT)
+            far.settimeout(None)
+            with self.lock:
+                self.pairs.append((near, far))
+            threading.Thread(target=pump, args=(near, far), daemon=True).start()
+            threading.Thread(target=pump, args=(far, near), daemon=True).start()
+
+    def cut(self) -> None:
+        """Every connection through the relay ends now."""
+        with self.lock:
+            pairs, self.pairs = self.pairs, []
+        for pair in pairs:
+            for end in pair:
+                with contextlib.suppress(OSError):
+                    end.shutdown(socket.SHUT_RDWR)
+                end.close()
+
+    def close(self) -> None:
+        self.listener.close()
+        self.cut()
+
+
+def pump(source: socket.socket, sink: socket.socket) -> None:
+    with contextlib.suppress(OSError):
+        while chunk := source.recv(65536):
+            sink.sendall(chunk)
+    with contextlib.suppress(OSError):
+        sink.shutdown(socket.SHUT_WR)

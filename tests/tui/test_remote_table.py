@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from remote_table import Seat, Terminal
+from remote_table import Relay, Seat, Terminal
 from server_process import Server
 
 from parlour.server.bots import bot_seed, think
@@ -291,3 +291,36 @@ def test_a_terminal_player_knocked_out_by_play_is_told_and_watches_the_bots_fini
             assert f"{name} (bot:greedy) is out: {why}" in seen
     assert last["view"]["outcome"]["reason"] == "quiet-limit"
     assert f"Result: {server.summary(match_id)['result']}" in seen
+
+
+def test_a_dropped_connection_comes_back_with_what_was_missed_and_commands_still_work(
+    server: Server, opened: list[Terminal | Seat], tmp_path: Path
+) -> None:
+    match_id = server.create(game="loa", seats=["open", "open"], seed=1)["match"]["id"]
+    bob = Seat(server, match_id, "bob")
+    opened.append(bob)
+    bob.hello(server.join(match_id, seat=1, name="Bob")["token"])
+    relay = Relay(server)
+    try:
+        terminal = Terminal(["loa", "--join", f"{relay.base}/match/{match_id}"], tmp_path)
+        opened.append(terminal)
+        terminal.read_until(LOA_PROMPT)
+        terminal.type("b1-d3")
+        terminal.read_until(r"Waiting for White \(Bob\)…")
+        bob.next("update", version=1)
+
+        relay.cut()  # the terminal's connection drops; Bob plays meanwhile, or just after it is back
+        bob.send({"type": "action", "text": "a2-c2", "version": 1})
+        back = terminal.read_through("Reconnected.", "White plays a2-c2", LOA_PROMPT)
+        assert "Connection lost; reconnecting…" in back
+        assert back.count("White plays a2-c2") == 1, back
+
+        terminal.type("draw")  # the new connection carries commands and moves
+        assert "You offer a draw: waiting for Bob (White)" in terminal.read_until(LOA_PROMPT)
+        bob.news("draw", "made")
+        terminal.type("e1-e3")
+        assert "Black plays e1-e3" in terminal.read_until(r"Waiting for White \(Bob\)…")
+        assert bob.next("update", version=3)["event"] == {"version": 3, "seat": 0, "action": "e1-e3"}
+        assert bob.news("draw", "lapsed")["news"]["words"] == "The draw offer lapsed: Black moved"
+    finally:
+        relay.close()
