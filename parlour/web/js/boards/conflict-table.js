@@ -94,6 +94,12 @@ function rollButtons(play, decisions) {
   ]);
 }
 
+/** Who plays a colour (1–4), as the page names people ("Ann (Red)"), else the colour alone. */
+function player(play, cv, colour) {
+  const seat = (cv.seats ?? []).indexOf(colour);
+  return seat >= 0 ? play.name(seat) : capital(SEAT_COLOURS[colour - 1]);
+}
+
 function messageArea(play, cv, mine) {
   const me = play.seat === null ? null : cv.seats?.[play.seat];
   const mover = typeof cv.to_move === "number" ? cv.seats?.[cv.to_move] : null;
@@ -101,8 +107,8 @@ function messageArea(play, cv, mine) {
   let turn = "";
   if (play.status === "over") turn = "The game is over.";
   else if (mine) turn = "Your roll.";
-  else if (cv.phase === "chance") turn = `${capital(SEAT_COLOURS[(cv.seat ?? 1) - 1])} is about to roll.`;
-  else if (mover) turn = `${capital(SEAT_COLOURS[mover - 1])}'s roll.`;
+  else if (cv.phase === "chance") turn = `${player(play, cv, cv.seat ?? 1)} is about to roll.`;
+  else if (mover) turn = `${player(play, cv, mover)} to roll.`;
   const log = play.memory.log ?? [];
   return html("div", { class: "cf-messages", id: "cf-messages" }, [
     html("div", { class: "cf-who" }, [who, " ", html("strong", {}, [turn])]),
