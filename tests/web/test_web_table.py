@@ -255,7 +255,8 @@ async def test_a_person_out_of_a_four_player_biloba_match_is_told_and_watches_th
     snap = await ann.match_json()
     words = snap["view"]["out"][0]
     assert words
-    assert any(f"You are out: {words}" in said for said in await heard(ann)), await heard(ann)
+    told = [said for said in await heard(ann) if f"You are out: {words}" in said]
+    assert told, await heard(ann)
     if snap["status"] == "running":
         assert (await text(ann, "#turn .head")).endswith(f" You are out: {words}")
         assert await text(ann, "#out-notice p") == (
@@ -267,6 +268,9 @@ async def test_a_person_out_of_a_four_player_biloba_match_is_told_and_watches_th
     assert f"Out: {words}" in await text(ann, "#seats li[data-seat='0']")
     final = await over(ann, GAME_MS)
     assert final["view"]["outcome"]["winner"] != 0
+    # The banner said it once, not again at each of the bots' moves (the alert said it too).
+    banner = f"You are out: {words}You can watch the others play on, or leave the table."
+    assert len([said for said in await heard(ann) if said.endswith(banner)]) == 1, await heard(ann)
     assert await ann.page.locator("#seats li.out[data-seat='0']").count() == 1
     await ann.page.screenshot(path=str(tmp_path / "biloba-over.png"), full_page=True)
     no_errors(ann)

@@ -318,8 +318,9 @@ class MatchPage {
     if (s.status === "over") return { cls: "over", head: [this.resultText()], hint: whyText(this.view.outcome) };
     const out = this.table.outWords();
     if (out) {
+      // The same words at every move of the others: the live region says them once.
       return { cls: "out", head: [this.swatch(s.seat), `You are out: ${out}`],
-        hint: `${this.label(this.view.to_move)} to move. You can watch the others play on, or leave the table.` };
+        hint: "You can watch the others play on, or leave the table." };
     }
     if (this.myTurn()) {
       const pass = s.legal.length === 1 && s.legal[0].parts.kind === "pass" ? s.legal[0] : null;
