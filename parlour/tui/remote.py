@@ -566,7 +566,10 @@ class RemoteSession(Session):
             self.say(f"{who} {'agree' if mine else 'agrees'} to {deal}{still}")
         elif change == "accepted":
             deal = "ending the game here: the game is drawn" if ending else f"the {what}"
-            self.say(f"{who} {'accept' if mine else 'accepts'} {deal}")
+            if offer.get("by", seat) == seat:  # made and agreed at once: only bots to play against
+                self.say(f"The {what} is on.")
+            else:
+                self.say(f"{who} {'accept' if mine else 'accepts'} {deal}")
         elif change == "declined":
             yours = what == "draw" and offer.get("by") == self.seat
             again = " You may offer again after your next move." if yours else ""

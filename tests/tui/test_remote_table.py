@@ -324,3 +324,27 @@ def test_a_dropped_connection_comes_back_with_what_was_missed_and_commands_still
         assert bob.news("draw", "lapsed")["news"]["words"] == "The draw offer lapsed: Black moved"
     finally:
         relay.close()
+
+
+def test_against_a_bot_a_rematch_is_made_at_once_and_the_bot_moves_first(
+    server: Server, opened: list[Terminal | Seat], tmp_path: Path
+) -> None:
+    match_id = server.create(game="loa", seats=["open", "bot:random"], bot_seconds=0.01)["match"]["id"]
+    terminal = Terminal(["loa", "--join", f"{server.base}/match/{match_id}"], tmp_path)
+    opened.append(terminal)
+    terminal.read_until(LOA_PROMPT)
+    terminal.type("draw")  # bots take no draws: the server says so, and the game goes on
+    assert "The server refused your draw offer: White is played by a bot" in terminal.read_until(LOA_PROMPT)
+    terminal.type("resign")
+    terminal.read_until(r"Resign this game\? \[y/N\] ")
+    terminal.type("y")
+    assert "Result: White (bot:random) wins: the other side resigned" in terminal.read_until("Game over> ")
+    terminal.type("rematch")
+    moved = terminal.read_until("White to move> ")
+    assert "The rematch is on." in moved  # nobody else to ask: made at once
+    assert "Rematch: you now play White (seat 1) at" in moved
+    assert "You play White; Black (bot:random)." in moved
+    assert "Black plays " in moved
+    new_id = moved.split(f"{server.base}/match/")[1].split()[0].rstrip(".")
+    assert server.summary(new_id)["seats"][0]["bot"] == "random"
+    assert server.summary(new_id)["version"] == 1
