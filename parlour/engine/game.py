@@ -174,6 +174,12 @@ class Game(ABC, Generic[GameState]):
         options or positions imply a count (which seats a map uses) says so here."""
         return players
 
+    def served_options(self, players: int) -> dict[str, Any]:
+        """Options a server match of ``players`` takes unless its creator chose otherwise. A match
+        whose seats still in play are all bots plays on without delays, so it must end: a game whose
+        play may otherwise run on for ever switches on the bound its rules allow. Default: none."""
+        return {}
+
     @abstractmethod
     def create(self, players: int, options: dict[str, Any], seed: int, start: JSONDict | None) -> GameState:
         """The state for checked ``players`` and complete ``options`` (``new`` checked them)."""
@@ -410,6 +416,14 @@ class State(ABC):
             raise IllegalActionError(error)
         self.apply(action)
 
+    def play_recorded(self, action: Action) -> None:
+        """An action read back from a record or a store: a move checked by ``play``, a leaving
+        action by ``leave``."""
+        if is_leaving(action):
+            self.leave(action)
+        else:
+            self.play(action)
+
     def retire(self, seat: int, why: str) -> None:
         """``seat`` leaves the game (``why``: resigned, out-of-time or gone); the rules decide the rest."""
         self.leave(retirement(seat, why))
@@ -527,10 +541,8 @@ class MatchRecord:
         state = game.new(self.players, self.options, self.seed, self.start)
         for ply, action in enumerate(self.actions):
             try:
-                if is_leaving(action):
-                    state.leave(action)
-                elif play is None:
-                    state.play(action)
+                if play is None or is_leaving(action):
+                    state.play_recorded(action)
                 else:
                     play(state, action)
             except IllegalActionError as error:

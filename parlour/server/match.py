@@ -334,11 +334,9 @@ class Match:
             mover = state.to_move()
             texts = self.texts_for(state, action)
             seat: EventSeat = "chance" if mover == CHANCE else mover
-            if is_leaving(action):  # never a legal move: checked by the rules of leaving instead
-                state.leave(action)
+            if is_leaving(action):
                 seat = leaving_seat(action)
-            else:
-                state.play(action)
+            state.play_recorded(action)
             events.append(Event(len(events) + 1, seat, action, texts))
         row.actions = []
         self._state, self._events = state, events

@@ -719,7 +719,7 @@ def replayed_progress(
     try:
         state = get_game(game).new(players, options, seed, start)
         for action in actions:
-            state.play(action)
+            state.play_recorded(action)
     except Exception as error:
         log.warning("migrating: a match of %s cannot be replayed (%s); it stays unfinished", game, error)
         return Progress("running", len(actions), None, None, updated)

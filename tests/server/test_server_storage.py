@@ -417,3 +417,15 @@ async def test_memory_pubsub_delivers_in_order_until_unsubscribed() -> None:
     stop_a()
     await pubsub.publish("match:1", {"n": 2})
     assert heard == [("a", 1), ("b", 1), ("b", 2)]
+
+
+def test_migrating_replays_a_retirement_too() -> None:
+    """A stored match that ended by a resignation (issue 14) keeps its result when an old file is
+    migrated: its leaving action is replayed by the rules of leaving, not refused as a move."""
+    from parlour.engine import RESIGNED, retirement
+
+    seats = [storage.SeatRecord("person", token_hash="a"), storage.SeatRecord("person", token_hash="b")]
+    progress = storage.replayed_progress("loa", 2, {}, 0, None, [retirement(0, RESIGNED)], seats, 5.0)
+    assert progress.status == "over"
+    assert progress.outcome is not None
+    assert (progress.outcome["winner"], progress.outcome["reason"]) == (1, RESIGNED)
