@@ -70,6 +70,11 @@ def game_json(game: Game[State], help_page: str | None) -> dict[str, Any]:
              "choices": list(option.choices), "minimum": option.minimum}
             for option in info.options
         ],
+        "served_options": {
+            str(players): served
+            for players in range(info.min_players, info.max_players + 1)
+            if (served := game.served_options(players))
+        },
         "bots": [{"kind": kind, "summary": KINDS[kind].summary} for kind in kinds],
         "default_bot": DEFAULT_BOT if DEFAULT_BOT in kinds else (kinds[-1] if kinds else None),
         "help": help_page,
@@ -344,6 +349,10 @@ class Lobby:
         players, options = read_players(body.get("players")), read_options(body.get("options"))
         try:
             state = game.new(players, options, secrets.randbits(62))  # the seed: the server's secret
+            served = {name: value for name, value in game.served_options(state.players).items()
+                      if name not in options}
+            if served:  # a match among bots must end: the game's bound, unless the creator chose
+                state = game.new(state.players, {**options, **served}, state.seed)
         except ParlourError as error:
             raise ProtocolError("bad_option", str(error)) from None
         seats = read_seats(game, state.players, body.get("seats"))

@@ -41,6 +41,21 @@ def test_games_are_described_by_their_metadata(server: Server) -> None:
         assert (entry["chance"], entry["hidden_information"]) == (info.chance, info.hidden_information)
 
 
+def test_a_biloba_match_among_three_or_four_has_the_quiet_limit_unless_chosen(server: Server) -> None:
+    """Issue 14: bots left among themselves must end, so a server match of Biloba with 3–4 players
+    has the quiet limit on (BIL-51) unless its creator set it; 2 players keep the rules' default."""
+    listed = {entry["name"]: entry for entry in server.call("GET", "/api/games")[1]["games"]}
+    assert listed["biloba"]["served_options"] == {"3": {"quiet_limit": 200}, "4": {"quiet_limit": 200}}
+    assert listed["loa"]["served_options"] == {}
+    bots = ["bot:random"] * 4
+    assert server.create(game="biloba", players=4, seats=bots)["match"]["options"]["quiet_limit"] == 200
+    assert server.create(game="biloba", players=3, seats=bots[:3],
+                         options={"quiet_limit": None})["match"]["options"]["quiet_limit"] is None
+    assert server.create(game="biloba", players=4, seats=bots,
+                         options={"quiet_limit": 50})["match"]["options"]["quiet_limit"] == 50
+    assert server.create(game="biloba", players=2, seats=bots[:2])["match"]["options"]["quiet_limit"] is None
+
+
 def test_an_unlisted_game_is_declared_and_plays_by_name(server: Server) -> None:
     """A game hidden from the lobby's menus (an example) is still created and played by name."""
     hidden = [game for game in GAMES.values() if not game.info.listed]
