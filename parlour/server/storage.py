@@ -71,6 +71,16 @@ class MatchRow:
     actions: list[Action] = field(default_factory=list)
     progress: Progress | None = None
     """Where the match stands, as last stored (``None`` until the store has said)."""
+    clock: JSONDict | None = None
+    """The match's clock as chosen at creation (``{"base", "increment"}`` or ``{"per_move"}``);
+    ``None``: no clock."""
+    times: list[ClockMark | None] = field(default_factory=list)
+    """With ``actions`` (when loaded) and in step with them: each action's clock mark, ``None``
+    for an action on nobody's clock (chance, an untimed match, a seat leaving out of turn)."""
+
+
+ClockMark = tuple[int, float, float]
+"""What an action did to a clock: (the seat charged, seconds it spent, seconds it has left)."""
 
 
 MatchStatus = Literal["open", "running", "over", "expired"]
@@ -112,10 +122,12 @@ class Store(Protocol):
         match); ``False``, with nothing changed, if the seat is not open (someone was quicker)."""
 
     async def append(
-        self, match_id: str, expected_version: int, actions: Sequence[Action], progress: Progress
+        self, match_id: str, expected_version: int, actions: Sequence[Action], progress: Progress,
+        times: Sequence[ClockMark | None] | None = None,
     ) -> None:
-        """Appends actions as versions ``expected_version + 1 …`` and stores ``progress`` with them;
-        ``VersionConflict`` if the match's stored version is not ``expected_version``."""
+        """Appends actions as versions ``expected_version + 1 …`` (each with its clock mark from
+        ``times``, none when it is ``None``) and stores ``progress`` with them; ``VersionConflict``
+        if the match's stored version is not ``expected_version``."""
 
     async def set_progress(self, match_id: str, progress: Progress) -> None:
         """Stores where a match stands when no action changed it (an open match expiring)."""
@@ -136,8 +148,9 @@ class Store(Protocol):
     async def close(self) -> None: ...
 
 
-SCHEMA_VERSION: Final = 1
-"""``PRAGMA user_version`` of a file in today's schema; 0 is a file from before progress was kept."""
+SCHEMA_VERSION: Final = 2
+"""``PRAGMA user_version`` of a file in today's schema; 0 is a file from before progress was kept,
+1 from before clocks (its matches have none)."""
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS matches (
@@ -153,7 +166,8 @@ CREATE TABLE IF NOT EXISTS matches (
     version INTEGER NOT NULL DEFAULT 0,
     to_move TEXT,
     outcome TEXT,
-    updated REAL NOT NULL DEFAULT 0
+    updated REAL NOT NULL DEFAULT 0,
+    clock TEXT
 );
 CREATE TABLE IF NOT EXISTS seats (
     match_id TEXT NOT NULL REFERENCES matches(id),
@@ -169,6 +183,7 @@ CREATE TABLE IF NOT EXISTS events (
     version INTEGER NOT NULL,
     action INTEGER NOT NULL,
     created REAL NOT NULL,
+    clock TEXT,
     PRIMARY KEY (match_id, version)
 ) WITHOUT ROWID;
 """
@@ -187,7 +202,7 @@ PROGRESS_COLUMNS: Final = (
     ("to_move", "TEXT"), ("outcome", "TEXT"), ("updated", "REAL NOT NULL DEFAULT 0"),
 )
 MATCH_COLUMNS: Final = ("id, created, game, players, options, seed, start, bot_seconds,"
-                        " status, version, to_move, outcome, updated")
+                        " status, version, to_move, outcome, updated, clock")
 SET_PROGRESS: Final = "UPDATE matches SET version = ?, to_move = ?, outcome = ?, updated = ? WHERE id = ?"
 SET_STATUS: Final = "UPDATE matches SET status = ? WHERE id = ? AND status IS NOT ?"
 # Status apart, and only where it changes: a statement that sets an indexed column rewrites that
@@ -260,10 +275,10 @@ class SQLiteStore:
 
         def create(db: sqlite3.Connection) -> None:
             db.execute(
-                f"INSERT INTO matches ({MATCH_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                f"INSERT INTO matches ({MATCH_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (match.id, match.created, match.game, match.players, _json(match.options), match.seed,
                  None if match.start is None else _json(match.start), match.bot_seconds,
-                 *_progress_values(progress)),
+                 *_progress_values(progress), None if match.clock is None else _json(match.clock)),
             )
             db.executemany(
                 "INSERT INTO seats (match_id, seat, kind, bot, name, token_hash) VALUES (?, ?, ?, ?, ?, ?)",
@@ -290,9 +305,11 @@ class SQLiteStore:
         return await self._do(claim)
 
     async def append(
-        self, match_id: str, expected_version: int, actions: Sequence[Action], progress: Progress
+        self, match_id: str, expected_version: int, actions: Sequence[Action], progress: Progress,
+        times: Sequence[ClockMark | None] | None = None,
     ) -> None:
         rows = list(actions)
+        marks = [None if mark is None else _json(mark) for mark in times] if times else [None] * len(rows)
         now = time.time()
 
         def append(db: sqlite3.Connection) -> None:
@@ -302,15 +319,16 @@ class SQLiteStore:
             if stored != expected_version:
                 raise VersionConflict(f"match {match_id} is at version {stored}, not {expected_version}")
             db.executemany(
-                "INSERT INTO events (match_id, version, action, created) VALUES (?, ?, ?, ?)",
-                [(match_id, expected_version + offset, action, now)
-                 for offset, action in enumerate(rows, start=1)],
+                "INSERT INTO events (match_id, version, action, created, clock) VALUES (?, ?, ?, ?, ?)",
+                [(match_id, expected_version + offset, action, now, mark)
+                 for offset, (action, mark) in enumerate(zip(rows, marks, strict=True), start=1)],
             )
             _store_progress(db, [(match_id, progress)])
 
         # The same check and insert as one statement per action, for batches of appends only.
-        fast = [(match_id, expected_version + offset, action, now, match_id, expected_version + offset - 1)
-                for offset, action in enumerate(rows, start=1)]
+        fast = [(match_id, expected_version + offset, action, now, mark,
+                 match_id, expected_version + offset - 1)
+                for offset, (action, mark) in enumerate(zip(rows, marks, strict=True), start=1)]
         await self._do(append, _Appends(fast, (match_id, progress)))
 
     async def set_progress(self, match_id: str, progress: Progress) -> None:
@@ -430,7 +448,7 @@ class SQLiteStore:
             return [StoreError(f"storage: {error}")] * len(batch)
         try:
             cursor = db.executemany(
-                "INSERT INTO events (match_id, version, action, created) SELECT ?, ?, ?, ?"
+                "INSERT INTO events (match_id, version, action, created, clock) SELECT ?, ?, ?, ?, ?"
                 " WHERE (SELECT COALESCE(MAX(version), 0) FROM events WHERE match_id = ?) = ?",
                 rows,
             )
@@ -577,10 +595,11 @@ def _answer(answered: list[tuple[asyncio.Future[Any], BaseException | _Done]]) -
 
 def _match_row(values: Sequence[Any]) -> MatchRow:
     (match_id, created, game, players, options, seed, start, bot_seconds,
-     status, version, to_move, outcome, updated) = values
+     status, version, to_move, outcome, updated, clock) = values
     return MatchRow(
         id=match_id, game=game, players=players, options=json.loads(options), seed=seed, seats=[],
         bot_seconds=bot_seconds, created=created, start=None if start is None else json.loads(start),
+        clock=None if clock is None else json.loads(clock),
         progress=Progress(status, version, json.loads(to_move) if to_move is not None else None,
                           None if outcome is None else json.loads(outcome), updated),
     )
@@ -605,7 +624,7 @@ def _load_unfinished(db: sqlite3.Connection) -> list[MatchRow]:
     # One range of the events' key each, in the key's order: neighbours share pages, which
     # SQLite's page cache then reads once (random match ids made the age order five times slower).
     for match_id in sorted(rows):
-        rows[match_id].actions = _actions(db, match_id)
+        _add_events(db, rows[match_id])
     return list(rows.values())
 
 
@@ -614,13 +633,30 @@ def _actions(db: sqlite3.Connection, match_id: str) -> list[Action]:
         "SELECT action FROM events WHERE match_id = ? ORDER BY version", (match_id,))]
 
 
+def _add_events(db: sqlite3.Connection, row: MatchRow) -> None:
+    """The match's actions, with their clock marks when it has a clock."""
+    if row.clock is None:
+        row.actions = _actions(db, row.id)
+        return
+    found = db.execute("SELECT action, clock FROM events WHERE match_id = ? ORDER BY version", (row.id,))
+    row.actions, row.times = [], []
+    for action, mark in found:
+        row.actions.append(action)
+        row.times.append(None if mark is None else _clock_mark(json.loads(mark)))
+
+
+def _clock_mark(stored: Any) -> ClockMark:
+    seat, spent, left = stored
+    return int(seat), float(spent), float(left)
+
+
 def _load_match(db: sqlite3.Connection, match_id: str) -> MatchRow | None:
     found = db.execute(f"SELECT {MATCH_COLUMNS} FROM matches WHERE id = ?", (match_id,)).fetchone()
     if found is None:
         return None
     row = _match_row(found)
     _add_seats(db, {match_id: row}, "match_id = ?", (match_id,))
-    row.actions = _actions(db, match_id)
+    _add_events(db, row)
     return row
 
 
@@ -661,7 +697,9 @@ def open_schema(db: sqlite3.Connection) -> None:
             if "matches" not in tables:
                 _run_script(db, SCHEMA)
             else:
-                _migrate(db)
+                if version < 1:
+                    _migrate(db)
+                _add_clocks(db)
             _run_script(db, INDEXES)
             db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
         db.execute("COMMIT")
@@ -685,7 +723,8 @@ def _migrate(db: sqlite3.Connection) -> None:
         db.execute(f"ALTER TABLE matches ADD COLUMN {name} {declaration}")
     db.execute("ALTER TABLE events RENAME TO old_events")
     _run_script(db, SCHEMA)  # the events table as it is now
-    db.execute("INSERT INTO events SELECT match_id, version, action, created FROM old_events")
+    db.execute("INSERT INTO events (match_id, version, action, created) "
+               "SELECT match_id, version, action, created FROM old_events")
     db.execute("DROP TABLE old_events")
     seats: dict[str, list[SeatRecord]] = {}
     for match_id, kind in db.execute("SELECT match_id, kind FROM seats ORDER BY match_id, seat"):
@@ -705,6 +744,15 @@ def _migrate(db: sqlite3.Connection) -> None:
         progress.append((match_id, found))
     _store_progress(db, progress)
     log.warning("migrated %d matches in %.1f s", len(matches), time.monotonic() - began)
+
+
+def _add_clocks(db: sqlite3.Connection) -> None:
+    """Gives a file of schema 1 (or one just brought to it) its clock columns: its matches have no
+    clock, and their actions no marks."""
+    for table in ("matches", "events"):
+        columns = {name for (_, name, *_) in db.execute(f"PRAGMA table_info({table})")}
+        if "clock" not in columns:
+            db.execute(f"ALTER TABLE {table} ADD COLUMN clock TEXT")
 
 
 def replayed_progress(
@@ -742,7 +790,7 @@ class MemoryStore:
             raise StoreError(f"match {match.id} has no progress to store")
         _check_text([match.options, match.start, [(seat.bot, seat.name) for seat in match.seats]])
         stored = copy.deepcopy(match)
-        stored.actions = []
+        stored.actions, stored.times = [], []
         self.matches[match.id] = stored
 
     async def claim_seat(
@@ -758,7 +806,8 @@ class MemoryStore:
         return True
 
     async def append(
-        self, match_id: str, expected_version: int, actions: Sequence[Action], progress: Progress
+        self, match_id: str, expected_version: int, actions: Sequence[Action], progress: Progress,
+        times: Sequence[ClockMark | None] | None = None,
     ) -> None:
         stored = self._get(match_id)
         if len(stored.actions) != expected_version:
@@ -767,6 +816,8 @@ class MemoryStore:
             )
         _check_text([progress.to_move, progress.outcome])
         stored.actions.extend(actions)
+        if stored.clock is not None:
+            stored.times.extend([None] * len(actions) if times is None else times)
         stored.progress = progress
 
     async def set_progress(self, match_id: str, progress: Progress) -> None:
