@@ -53,6 +53,16 @@ class Terminal:
         text, self.output = self.output[: found.end()], self.output[found.end():]
         return text
 
+    def drain(self) -> None:
+        """Reads what the client has printed so far, without waiting (kept for ``read_until``): a
+        client whose pipe is full would stop until it is read."""
+        assert self.process.stdout is not None
+        while select.select([self.process.stdout], [], [], 0)[0]:
+            chunk = os.read(self.process.stdout.fileno(), 65536)
+            if not chunk:
+                return
+            self.output += chunk.decode(errors="replace")
+
     def read_through(self, *patterns: str) -> str:
         """Output up to the last of ``patterns`` once each has been printed, in whatever order
         (what two messages of the server say when they come together)."""

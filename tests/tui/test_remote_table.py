@@ -279,6 +279,7 @@ def test_a_terminal_player_knocked_out_by_play_is_told_and_watches_the_bots_fini
             seen += terminal.read_until("Orange to move> ")
             terminal.type(think("biloba", "greedy", bot_seed(1, 0, answered), 0, last["view"], 0.01))
         last = ann.until("the next update", lambda m: m["type"] in ("state", "update"))
+        terminal.drain()
     seen += terminal.read_until("Game over> ")
     assert last["view"]["out"][0] is not None, "Orange was not knocked out: the seed no longer does it"
     out = "You are out: down to two pawns with no capture in sight. You may watch the game to its end"
