@@ -179,3 +179,25 @@ async def test_a_person_plays_biloba_against_a_bot_to_the_end(
     assert await page.locator("#moves li").count() == final["version"]
     assert {"centre", "move"} <= played
     assert bea.errors == [], bea.errors
+
+
+async def test_the_form_starts_from_the_quiet_limit_a_server_match_of_three_or_four_takes(
+    server: Server, open_client: OpenClient,
+) -> None:
+    """Issue 14: with 3–4 players a Biloba match has the quiet limit on unless its creator clears
+    it, and the lobby's form says so (200); with 2 it is off, and what the form sends is kept."""
+    ann = await open_client("Ann")
+    page = ann.page
+    await page.goto(server.base + "/")
+    await page.wait_for_selector("body[data-ready='true']", state="attached")
+    await page.click(".game-option[data-game='biloba']")
+    await page.select_option("#players", "4")
+    assert await page.input_value("#opt-quiet_limit") == "200"
+    await page.select_option("#players", "2")
+    assert await page.input_value("#opt-quiet_limit") == ""
+    match_id = await create_match(ann, server, game="biloba", players=3,
+                                  seats={0: "you", 1: "bot:random", 2: "bot:random"})
+    assert server.summary(match_id)["options"]["quiet_limit"] == 200
+    match_id = await create_match(ann, server, game="biloba", players=3, options={"quiet_limit": ""},
+                                  seats={0: "you", 1: "bot:random", 2: "bot:random"})
+    assert server.summary(match_id)["options"]["quiet_limit"] is None

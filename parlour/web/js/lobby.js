@@ -87,7 +87,12 @@ function renderSeats() {
 
 function renderOptions(game) {
   const box = $("options");
-  box.replaceChildren(...game.options.filter((o) => !(o.choices.length === 1)).map((option) => {
+  // A server match may take other defaults for its player count (Biloba's quiet limit with 3–4
+  // players, so that bots among themselves end): the form starts from those.
+  const count = Number($("players").value) || game.default_players;
+  const served = game.served_options?.[String(count)] ?? {};
+  box.replaceChildren(...game.options.filter((o) => !(o.choices.length === 1)).map((rule) => {
+    const option = rule.name in served ? { ...rule, default: served[rule.name] } : rule;
     const id = `opt-${option.name}`;
     let input;
     if (option.choices.length) {
@@ -100,7 +105,7 @@ function renderOptions(game) {
     } else {
       input = html("input", {
         id, type: "number", "data-option": option.name, min: option.minimum ?? undefined, step: "1",
-        value: option.default === null ? "" : String(option.default), placeholder: option.default === null ? "off" : "",
+        value: option.default === null ? "" : String(option.default), placeholder: rule.default === null ? "off" : "",
       });
     }
     return html("div", { class: "form-row" }, [
@@ -343,7 +348,7 @@ async function main() {
   $("name").value = names.get();
   $("name").addEventListener("change", () => names.set($("name").value.trim()));
   $("create").addEventListener("submit", createMatch);
-  $("players").addEventListener("change", renderSeats);
+  $("players").addEventListener("change", () => { renderSeats(); renderOptions(currentGame()); });
   $("show-all").addEventListener("change", () => {
     listed = null; // a different list, not news
     refresh();

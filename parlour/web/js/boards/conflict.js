@@ -51,8 +51,10 @@ export function decisionOf({ text, parts }) {
 /** The view as the drawing reads it: the position, with the content's map, controllers and events. */
 export function flat(view) {
   const content = view?.content ?? {};
+  // The envelope says in words why a seat is out, by match seat (the occupied seats in order).
+  const outWords = Object.fromEntries((content.position?.seats ?? []).map((seat, index) => [seat, view?.out?.[index]]));
   return { ...(content.position ?? {}), controllers: content.controllers, board: content.board, events: content.events,
-    event_data: content.event_data, to_move: view?.to_move };
+    event_data: content.event_data, to_move: view?.to_move, out_words: outWords };
 }
 
 /** Pieces on the board: [{seat (1-4), kind letter, square}]. */
@@ -345,7 +347,8 @@ export function pieceRows(view, { onPick, picked, enterable }) {
     ]));
   }
   const outs = Object.entries(view.out ?? {}).map(([seat, why]) => html("div", { class: "cf-row out" }, [
-    html("span", { class: `swatch swatch-${SEAT_COLOURS[seat - 1]}` }), ` Seat ${seat} is out (${why})`,
+    html("span", { class: `swatch swatch-${SEAT_COLOURS[seat - 1]}` }),
+    ` ${SEAT_COLOURS[seat - 1][0].toUpperCase()}${SEAT_COLOURS[seat - 1].slice(1)} is out: ${view.out_words?.[seat] ?? why}`,
   ]));
   return [...rows, ...outs];
 }
