@@ -37,14 +37,19 @@ speed on one connection; a limit's own test sets it."""
 class Server:
     """``parlour serve --port 0`` on the SQLite file ``workdir/NAME.sqlite3``, logging to
     ``workdir/NAME.log``; the address is read from its first line. ``start`` again after a
-    ``kill`` or ``stop`` restarts it on the same file (on a new port)."""
+    ``kill`` or ``stop`` restarts it on the same file (on a new port). ``flags``: more of
+    ``parlour serve``'s options (``["--test-clock"]``)."""
 
-    def __init__(self, workdir: Path, name: str = "parlour", limits: dict[str, float] | None = None) -> None:
+    def __init__(
+        self, workdir: Path, name: str = "parlour", limits: dict[str, float] | None = None,
+        flags: list[str] | None = None,
+    ) -> None:
         workdir.mkdir(parents=True, exist_ok=True)
         self.db = workdir / f"{name}.sqlite3"
         self.log = workdir / f"{name}.log"
         self.data_home = workdir / "data"
         self.limits = ROOMY | (limits or {})
+        self.flags = list(flags or [])
         self.process: subprocess.Popen[bytes] | None = None
         self.base = ""
 
@@ -54,7 +59,7 @@ class Server:
             self.process = subprocess.Popen(
                 [sys.executable, "-m", "parlour.cli", "serve", "--port", "0", "--db", str(self.db),
                  "--workers", "1", "--log-level", "info",
-                 *(f"--limit={name}={value:g}" for name, value in self.limits.items())],
+                 *(f"--limit={name}={value:g}" for name, value in self.limits.items()), *self.flags],
                 cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=log, stdin=subprocess.DEVNULL,
             )
         line = read_line(self.process, START_SECONDS)

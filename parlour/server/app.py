@@ -29,6 +29,7 @@ from parlour.server.bots import BotPool
 from parlour.server.connection import Connection
 from parlour.server.limits import UNKNOWN_ADDRESS, AddressBuckets, FaultLog, Limits, Rates
 from parlour.server.lobby import Lobby, game_json
+from parlour.server.match import ManualTime, ServerTime
 from parlour.server.messages import (
     ProtocolError,
     encode,
@@ -347,6 +348,29 @@ class LobbyHandlers:
         return None
 
 
+def read_advance(body: Any) -> float:
+    """The seconds of a ``POST /api/test/clock`` body (``{"advance": SECONDS}``)."""
+    seconds = body.get("advance") if isinstance(body, dict) else None
+    if isinstance(seconds, bool) or not isinstance(seconds, int | float) or not 0 <= seconds <= 10**7:
+        raise ProtocolError("bad_request", '{"advance": SECONDS}: a number of seconds from 0 to 10000000')
+    return float(seconds)
+
+
+def test_clock_route(server_time: ManualTime, limits: Limits) -> Route:
+    """``POST /api/test/clock``: moves the manual clock on and answers once what ran out is stored
+    (only under ``parlour serve --test-clock``; without it the address does not exist)."""
+
+    async def advance(request: Request) -> Response:
+        try:
+            seconds = read_advance(await read_body(request, int(limits.body_bytes)))
+        except ProtocolError as error:
+            return error_response(error)
+        await server_time.advance(seconds)
+        return JSONResponse({"now": server_time.now()})
+
+    return Route("/api/test/clock", advance, methods=["POST"])
+
+
 def build_app(
     store: Store,
     pubsub: PubSub | None = None,
@@ -354,14 +378,16 @@ def build_app(
     on_ready: Callable[[], None] | None = None,
     limits: Limits | None = None,
     faults: FaultLog | None = None,
+    server_time: ServerTime | None = None,
 ) -> Starlette:
     """The server's application over ``store``; ``on_ready`` runs once every match is resumed.
     ``faults``: the budget of log lines about clients' faults, shared with the transport's
-    (``parlour serve`` passes the one it gives ``transport.protocols``); a new one if ``None``."""
+    (``parlour serve`` passes the one it gives ``transport.protocols``); a new one if ``None``.
+    ``server_time``: the time every match reads; a ``ManualTime`` adds ``POST /api/test/clock``."""
     pool = bots or BotPool()
     limits = limits or Limits()
     faults = faults or FaultLog(log, limits.client_fault_logs_per_minute)
-    lobby = Lobby(store, pubsub or MemoryPubSub(), pool, limits)
+    lobby = Lobby(store, pubsub or MemoryPubSub(), pool, limits, server_time)
     handlers = LobbyHandlers(store, lobby, pool, on_ready, limits, faults)
     routes = [
         Route("/api/games", games, methods=["GET"]),
@@ -375,6 +401,8 @@ def build_app(
         Route("/help/{game}", help_page),
         Mount("/static", ClientFiles(directory=WEB, check_dir=False), name="static"),
     ]
+    if isinstance(server_time, ManualTime):
+        routes.insert(0, test_clock_route(server_time, limits))
     app = Starlette(routes=routes, lifespan=handlers.lifespan,
                     exception_handlers={404: http_error, 405: http_error, ClientDisconnect: client_gone,
                                         Exception: server_fault})

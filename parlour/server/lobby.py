@@ -26,7 +26,7 @@ from parlour.games import GAMES, get_game
 from parlour.server import collector
 from parlour.server.bots import BotPool
 from parlour.server.limits import UNKNOWN_ADDRESS, Limits
-from parlour.server.match import Match, Rematch, new_token, seat_names_of, summary_json
+from parlour.server.match import Match, Rematch, ServerTime, new_token, seat_names_of, summary_json
 from parlour.server.messages import ProtocolError, check_json_text, json_kind, read_name
 from parlour.server.pubsub import PubSub
 from parlour.server.storage import MatchRow, MatchStatus, SeatRecord, Store, StoreError, progress_of
@@ -35,6 +35,10 @@ log = logging.getLogger("parlour.server")
 
 DEFAULT_BOT_SECONDS: Final = 1.0
 BOT_SECONDS_RANGE: Final = (0.01, 60.0)
+
+CLOCK_RANGES: Final = {"base": (1.0, 36_000.0), "increment": (0.0, 600.0), "per_move": (1.0, 86_400.0)}
+"""Seconds a clock option may say: a base of up to 10 hours, an increment of up to 10 minutes, a
+day for one move."""
 
 FINISHED_KEPT: Final = 64
 """Finished matches kept in memory (the latest to end or be asked for); the rest are read from
@@ -119,8 +123,13 @@ class Places:
 class Lobby:
     """Every open and running match this server holds, by id, and a few finished ones."""
 
-    def __init__(self, store: Store, pubsub: PubSub, bots: BotPool, limits: Limits | None = None) -> None:
+    def __init__(
+        self, store: Store, pubsub: PubSub, bots: BotPool, limits: Limits | None = None,
+        server_time: ServerTime | None = None,
+    ) -> None:
         self.store = store
+        self.time = server_time or ServerTime()
+        """The one clock every match reads (a manual one under ``--test-clock``)."""
         self.limits = limits or Limits()
         self.pubsub = pubsub
         self.bots = bots
@@ -211,7 +220,7 @@ class Lobby:
     def _match(self, row: MatchRow, read_only: bool = False) -> Match:
         game = get_game(row.game)
         return Match(row, game, self.store, self.pubsub, self.bots, self._status_changed, read_only,
-                     make_rematch=self.rematch)
+                     make_rematch=self.rematch, server_time=self.time)
 
     def _status_changed(self, match: Match) -> None:
         """A match started, ended or expired: it leaves the open ones, and memory when it is over."""
@@ -360,6 +369,7 @@ class Lobby:
         if seed is not None:
             state = game.new(state.players, state.options, seed)
         bot_seconds = read_bot_seconds(body.get("bot_seconds", DEFAULT_BOT_SECONDS))
+        clock = read_clock(body.get("clock"))
         join, join_name = read_join(body.get("join"), seats), read_name(body.get("name"))
         token = None
         if join is not None:
@@ -368,6 +378,7 @@ class Lobby:
         row = MatchRow(
             id=self._new_id(), game=game.info.name, players=state.players, options=dict(state.options),
             seed=state.seed, seats=seats, bot_seconds=bot_seconds, progress=progress_of(state, seats),
+            clock=clock,
         )
         opens = row.progress is not None and row.progress.status == "open"
         # Its place is held while it is stored: creations at once cannot pass a cap together.
@@ -389,7 +400,7 @@ class Lobby:
         return match, join, token
 
     async def rematch(self, old: Match) -> Rematch:
-        """A new match after ``old``: the same game, options, bots and bot time, every player moved
+        """A new match after ``old``: the same game, options, clock, bots and bot time, every player moved
         one seat on (seat i's to seat i+1), each person with a new token. It starts at once: it
         takes no place among the open matches, and a person plays in it (no cap of bots alone)."""
         row = old.row
@@ -408,6 +419,7 @@ class Lobby:
         new = MatchRow(
             id=self._new_id(), game=row.game, players=players, options=dict(state.options), seed=state.seed,
             seats=seats, bot_seconds=row.bot_seconds, start=row.start, progress=progress_of(state, seats),
+            clock=None if row.clock is None else dict(row.clock),
         )
         try:
             await self.store.create(new)
@@ -549,4 +561,35 @@ def read_bot_seconds(value: Any) -> float:
     if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value) \
             or not low <= value <= high:
         raise ProtocolError("bad_request", f'"bot_seconds" must be a number from {low:g} to {high:g}')
+    return float(value)
+
+
+def read_clock(value: Any) -> dict[str, float] | None:
+    """A clock option as stored: ``None`` (no clock), ``{"base", "increment"}`` (seconds; the
+    increment is added after each move) or ``{"per_move"}`` (seconds for every move afresh);
+    ``bad_clock`` saying what is wrong."""
+    if value is None:
+        return None
+    shape = '"clock" must be null, {"base": SECONDS, "increment": SECONDS} or {"per_move": SECONDS}'
+    if not isinstance(value, dict):
+        raise ProtocolError("bad_clock", f"{shape}, not {json_kind(value)}")
+    unknown = sorted(set(value) - set(CLOCK_RANGES))
+    if unknown:
+        raise ProtocolError("bad_clock", f"{shape}: no clock option {str(unknown[0])[:40]!r}")
+    if "per_move" in value:
+        if len(value) > 1:
+            raise ProtocolError("bad_clock", f"{shape}: a per-move clock has no base or increment")
+        return {"per_move": clock_seconds(value, "per_move")}
+    if "base" not in value:
+        raise ProtocolError("bad_clock", f"{shape}: say the base time")
+    return {"base": clock_seconds(value, "base"),
+            "increment": clock_seconds(value, "increment") if "increment" in value else 0.0}
+
+
+def clock_seconds(clock: dict[str, Any], name: str) -> float:
+    low, high = CLOCK_RANGES[name]
+    value = clock[name]
+    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value) \
+            or not low <= value <= high:
+        raise ProtocolError("bad_clock", f'clock "{name}": a number of seconds from {low:g} to {high:g}')
     return float(value)

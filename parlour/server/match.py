@@ -19,17 +19,19 @@ import contextlib
 import functools
 import hashlib
 import hmac
+import inspect
 import json
 import logging
 import secrets
 import time
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field, replace
-from typing import Any, Final
+from typing import Any, Final, Protocol
 
 from parlour.engine import (
     AGREED_DRAW,
     CHANCE,
+    OUT_OF_TIME,
     RESIGNED,
     Action,
     Game,
@@ -45,7 +47,16 @@ from parlour.games import get_game
 from parlour.server.bots import BotPool, bot_seed, random_choice
 from parlour.server.messages import OfferKind, ProtocolError, encode
 from parlour.server.pubsub import PubSub
-from parlour.server.storage import MatchRow, MatchStatus, Progress, SeatRecord, Store, StoreError, progress_of
+from parlour.server.storage import (
+    ClockMark,
+    MatchRow,
+    MatchStatus,
+    Progress,
+    SeatRecord,
+    Store,
+    StoreError,
+    progress_of,
+)
 
 log = logging.getLogger("parlour.server")
 
@@ -58,6 +69,119 @@ def new_token() -> tuple[str, str]:
     """A seat's secret token and the hash the store keeps of it."""
     token = secrets.token_urlsafe(24)
     return token, hash_token(token)
+
+
+# --- time and clocks ---------------------------------------------------------------------------------
+
+
+class Timer(Protocol):
+    def cancel(self) -> None: ...
+
+
+class ServerTime:
+    """The server's time, read through this one object: wall-clock seconds, and a timer on the event
+    loop. ``ManualTime`` takes its place for tests (``parlour serve --test-clock``)."""
+
+    def now(self) -> float:
+        return time.time()
+
+    def call_at(self, when: float, callback: Callable[[], object]) -> Timer:
+        return asyncio.get_running_loop().call_later(max(0.0, when - self.now()), callback)
+
+
+@dataclass
+class _ManualTimer:
+    when: float
+    callback: Callable[[], object]
+    cancelled: bool = False
+
+    def cancel(self) -> None:
+        self.cancelled = True
+
+
+class ManualTime(ServerTime):
+    """Time that moves only when a test says (``advance``): no test waits for a clock by sleeping."""
+
+    def __init__(self, start: float | None = None) -> None:
+        self._now = time.time() if start is None else start
+        self._timers: list[_ManualTimer] = []
+
+    def now(self) -> float:
+        return self._now
+
+    def call_at(self, when: float, callback: Callable[[], object]) -> Timer:
+        timer = _ManualTimer(when, callback)
+        self._timers.append(timer)
+        return timer
+
+    async def advance(self, seconds: float) -> None:
+        """Moves time on, runs the timers then due (earliest first), and waits for what they
+        started (a clock run out is stored and published before this returns)."""
+        self._now += seconds
+        live = [timer for timer in self._timers if not timer.cancelled]
+        due = sorted((timer for timer in live if timer.when <= self._now), key=lambda timer: timer.when)
+        self._timers = [timer for timer in live if timer.when > self._now]
+        started = [timer.callback() for timer in due]
+        await asyncio.gather(*(result for result in started if inspect.isawaitable(result)))
+
+
+@dataclass(frozen=True, slots=True)
+class ClockRule:
+    """A match's clock as chosen at creation: ``base`` seconds with ``increment`` added after each
+    move, or (``per_move``) ``base`` seconds for every move afresh."""
+
+    base: float
+    increment: float = 0.0
+    per_move: bool = False
+
+    @classmethod
+    def of(cls, stored: JSONDict) -> ClockRule:
+        if "per_move" in stored:
+            return cls(float(stored["per_move"]), 0.0, True)
+        return cls(float(stored["base"]), float(stored.get("increment", 0)))
+
+    def to_json(self) -> dict[str, float]:
+        return {"per_move": self.base} if self.per_move else {"base": self.base, "increment": self.increment}
+
+    def after_move(self, left: float) -> float:
+        """What a seat has left once its move is made, having ``left`` when it made it."""
+        return self.base if self.per_move else left + self.increment
+
+    def bot_budget(self, left: float, most: float) -> float:
+        """A bot's thinking time: a small share of what it has left, never above ``most``, so that
+        it never loses on time (searches stop at their budget: ``parlour.bots``)."""
+        return max(0.01, min(most, left / 20 + self.increment / 2))
+
+
+@dataclass
+class Clocks:
+    """Every seat's clock in a timed match: seconds left per seat (as at ``since`` for the running
+    one), whose clock runs (``None``: nobody's, as while chance decides or once the game is over),
+    and the server time it started."""
+
+    rule: ClockRule
+    remaining: list[float]
+    running: int | None = None
+    since: float = 0.0
+    timer: Timer | None = None
+
+    @classmethod
+    def rebuilt(cls, rule: ClockRule, players: int, marks: Iterable[ClockMark | None]) -> Clocks:
+        """The clocks as the stored marks leave them: each seat's latest, else the full base."""
+        remaining = [rule.base] * players
+        for mark in marks:
+            if mark is not None:
+                remaining[mark[0]] = mark[2]
+        return cls(rule, remaining)
+
+    def left(self, now: float) -> float:
+        """Seconds the running seat has left at ``now``."""
+        assert self.running is not None
+        return self.remaining[self.running] - (now - self.since)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"rule": self.rule.to_json(), "remaining": list(self.remaining), "running": self.running,
+                "since": self.since}
 
 
 EventSeat = int | str | None
@@ -204,6 +328,7 @@ def summary_json(
         "url": f"/match/{row.id}",
         "ws": f"/ws/matches/{row.id}",
         "seats": seats_json(row.seats, seat_names, present),
+        "clock": row.clock,
     }
 
 
@@ -266,6 +391,7 @@ class Match:
         on_status: Callable[[Match], None] | None = None,
         read_only: bool = False,
         make_rematch: MakeRematch | None = None,
+        server_time: ServerTime | None = None,
     ) -> None:
         self.row = row
         self.id = row.id
@@ -304,6 +430,15 @@ class Match:
         self._out: list[str | None] | None = None
         """``seats_out()`` after the latest action, once an action has needed it."""
         self.rematch: Rematch | None = None
+        self.time = server_time or ServerTime()
+        self.clocks: Clocks | None = None
+        """``None`` in an untimed match: nothing on the hot path then looks at time."""
+        if row.clock is not None:
+            self.clocks = Clocks.rebuilt(ClockRule.of(row.clock), row.players, row.times)
+            row.times = []
+            if self.status == "running" and not read_only:
+                # Loaded (or made): the seat to move starts again from its stored time, now.
+                self._run_clock(self.time.now(), True)
 
     # --- the state, replayed on first use ------------------------------------------------------
 
@@ -404,6 +539,7 @@ class Match:
             "events": [self.event_json(event, seat) for event in self.events],
             "offers": [offer.to_json() for offer in self.offers.values()],
             "rematch": None if self.rematch is None else self.rematch.for_seat(seat),
+            "clock": self.clock_json(now=True),
         }
         if resync:
             message["resync"] = True
@@ -430,9 +566,20 @@ class Match:
                 "event": self.event_json(self.events[-1], seat),
                 "view": self.view(seat),
                 "legal": self.legal_json(seat),
+                "clock": None if self.clocks is None else self.clocks.to_json(),
             })
             self._rendered[seat] = text
         return text
+
+    def clock_json(self, now: bool = False) -> dict[str, Any] | None:
+        """The clocks as clients see them (``None``: no clock); with ``now``, the server's time, so
+        that a client ticks the running clock from a message sent long after it started."""
+        if self.clocks is None:
+            return None
+        shown = self.clocks.to_json()
+        if now:
+            shown["now"] = self.time.now()
+        return shown
 
     def seats_message(self) -> dict[str, Any]:
         return {"type": "seats", "match": self.id, "version": self.version, "status": self.status,
@@ -492,6 +639,8 @@ class Match:
             raise ProtocolError("seat_taken", f"{label} is already taken", 409)
         record.kind, record.token_hash, record.name = "person", digest, name
         self._set_progress(replace(self.progress, status=progress.status, updated=progress.updated))
+        if self.status == "running" and self.clocks is not None:
+            self._run_clock(self.time.now(), True)  # the last seat taken: the first mover's clock runs
         if self.status == "running":
             await self.pubsub.publish(self.channel, {"kind": "started"})
             self._wake_writer()
@@ -549,6 +698,8 @@ class Match:
         return self._queue
 
     async def stop(self) -> None:
+        if self.clocks is not None and self.clocks.timer is not None:
+            self.clocks.timer.cancel()
         for task in [*self.thinking.values(), self.writer]:
             if task is not None:
                 task.cancel()
@@ -612,6 +763,8 @@ class Match:
                 "stale_version",
                 f"the match is at version {self.version}, not {submission.version}: look again and retry",
             )
+        if self.clocks is not None and self.clocks.left(self.time.now()) <= 0:
+            return await self._late(seat)
         try:
             action = state.parse_action(submission.text)
         except NotationError as error:
@@ -635,8 +788,12 @@ class Match:
         after = before.copy()
         after.apply(action)
         progress = progress_of(after, self.row.seats)
+        marks: list[ClockMark | None] | None = None
+        if self.clocks is not None:
+            now = self.time.now()
+            marks = [self._clock_mark(seat, action, now)]
         try:
-            await self.store.append(self.id, self.version, [action], progress)
+            await self.store.append(self.id, self.version, [action], progress, marks)
         except StoreError as error:
             log.error("match %s: storing version %d: %s", self.id, self.version + 1, error)
             return ProtocolError("internal", "the action could not be stored; the match is unchanged", 500)
@@ -644,6 +801,8 @@ class Match:
         self._events.append(Event(progress.version, seat, action, texts))
         self._rendered.clear()
         self._set_progress(progress)
+        if marks is not None:
+            self._clock_moved(marks[0], now)
         await self.pubsub.publish(self.channel, {"kind": "event", "version": self.version})
         if self._watch_out or self.offers or self._declined:
             await self._around(seat, before, after)
@@ -657,6 +816,82 @@ class Match:
             if await self._commit("chance", self.state.sample_chance()) is not None:
                 return  # storage failed: logged; the next submission or restart tries again
         self._wake_bot()
+
+    # --- clocks ----------------------------------------------------------------------------------
+
+    def _clock_mark(self, seat: EventSeat, action: Action, now: float) -> ClockMark | None:
+        """What ``seat``'s ``action`` at ``now`` does to its clock: charged only when its clock runs
+        (chance is on nobody's clock; a seat leaving out of turn stopped no clock); a move earns
+        the increment (a per-move clock starts afresh), leaving does not."""
+        clocks = self.clocks
+        assert clocks is not None
+        if clocks.running is None or seat != clocks.running:
+            return None
+        spent = max(0.0, now - clocks.since)
+        left = max(0.0, clocks.remaining[seat] - spent)
+        if not is_leaving(action):
+            left = clocks.rule.after_move(left)
+        return seat, round(spent, 3), round(left, 3)
+
+    def _clock_moved(self, mark: ClockMark | None, now: float) -> None:
+        """After a stored action: the charged seat keeps what its mark says (the stored figure, so a
+        restart finds the same), and the clock of whoever is to move now runs."""
+        assert self.clocks is not None
+        if mark is not None:
+            self.clocks.remaining[mark[0]] = mark[2]
+        self._run_clock(now, mark is not None)
+
+    def _run_clock(self, now: float, restart: bool) -> None:
+        """Runs the clock of the seat to move from ``now`` (nobody's while chance decides or once the
+        game is over), with one timer for when it runs out; a clock already running goes on unless
+        ``restart`` (its seat moved again)."""
+        clocks = self.clocks
+        assert clocks is not None
+        mover = self.progress.to_move if self.status == "running" else None
+        running = mover if isinstance(mover, int) and not isinstance(mover, bool) else None
+        if running == clocks.running and not restart:
+            return
+        if clocks.timer is not None:
+            clocks.timer.cancel()
+            clocks.timer = None
+        clocks.running, clocks.since = running, now
+        if running is not None:
+            clocks.timer = self.time.call_at(now + clocks.remaining[running], self._flag)
+
+    def _flag(self) -> asyncio.Future[ProtocolError | None]:
+        """The running clock's timer: the writer checks, in turn with the actions, whether it ran out."""
+        reply: asyncio.Future[ProtocolError | None] = asyncio.get_running_loop().create_future()
+        self._writer_queue().put_nowait(_Request(self._on_time, reply))
+        return reply
+
+    async def _on_time(self) -> ProtocolError | None:
+        clocks = self.clocks
+        if clocks is None or clocks.timer is None or self.status != "running" or clocks.running is None:
+            return None  # the game ended, or the timer was cancelled after it fired
+        now = self.time.now()
+        left = clocks.left(now)
+        if left > 0:  # a timer a little early, or the seat moved meanwhile: wait out the rest
+            clocks.timer.cancel()
+            clocks.timer = self.time.call_at(now + left, self._flag)
+            return None
+        return await self._retire_on_time(clocks.running)
+
+    async def _retire_on_time(self, seat: int) -> ProtocolError | None:
+        action = retirement(seat, OUT_OF_TIME)
+        why = self.state.leaving_error(action)
+        if why is not None:  # the rules refuse it (cannot happen to a seat in play): logged, no retry
+            log.error("match %s: seat %d ran out of time, but cannot retire: %s", self.id, seat, why)
+            return None
+        return await self._commit(seat, action)
+
+    async def _late(self, seat: int) -> ProtocolError:
+        """A move that came after its clock ran out (before its timer's turn): the seat retires."""
+        error = await self._retire_on_time(seat)
+        if error is not None:
+            return error
+        await self._settle()  # the writer settles only after a success: the others play on now
+        return ProtocolError("out_of_time", f"{self.seat_names[seat]}'s clock ran out before that move "
+                                            "came: the seat is retired", 409)
 
     # --- around the game: leaving, offers, rematch -------------------------------------------
 
@@ -891,8 +1126,11 @@ class Match:
         who = f"match {self.id}: bot:{record.bot} in seat {seat}"
         seed = bot_seed(self.row.seed, seat, version)  # derived from the secret: never sent anywhere
         view = self.view(seat)
+        seconds = self.row.bot_seconds
+        if self.clocks is not None and self.clocks.running == seat:
+            seconds = self.clocks.rule.bot_budget(self.clocks.left(self.time.now()), seconds)
         try:
-            text = await self.bots.choose(self.info.name, record.bot, seed, seat, view, self.row.bot_seconds)
+            text = await self.bots.choose(self.info.name, record.bot, seed, seat, view, seconds)
         except Exception:
             log.exception("%s failed; it plays a random move instead", who)
             text = random_choice(self.info.name, seed, view)

@@ -47,6 +47,9 @@ def build_parser() -> argparse.ArgumentParser:
                         help="compress WebSocket messages (permessage-deflate) for clients that offer it: "
                              "about a quarter of the bytes, for about a fifth more server CPU an action")
     parser.add_argument("--log-level", default="warning", choices=["debug", "info", "warning", "error"])
+    parser.add_argument("--test-clock", action="store_true",
+                        help="for tests only: time stands still but for POST /api/test/clock "
+                             '{"advance": SECONDS}; refused unless --host is 127.0.0.1')
     parser.add_argument("--limit", action="append", default=[], metavar="NAME=VALUE",
                         help="change one of the limits below (may be given again for others)")
     parser.epilog = "limits (NAME default: what it bounds):\n" + "\n".join(
@@ -122,7 +125,10 @@ def main(argv: Sequence[str]) -> int:
         limits = Limits().changed(args.limit)
     except ValueError as error:
         parser.error(f"--limit {error}")
+    if args.test_clock and args.host != "127.0.0.1":
+        parser.error("--test-clock lets any client move every clock: it is for tests on 127.0.0.1 only")
     from parlour.server.bots import BotPool
+    from parlour.server.match import ManualTime
 
     # The store's writer thread needs the interpreter lock for a moment between its statements;
     # at the default 5 ms interval it waits on a busy event loop. 0.5 ms: 400 busy matches got
@@ -149,7 +155,8 @@ def main(argv: Sequence[str]) -> int:
 
     # One budget for every log line about a client's fault, the transport's and the app's alike.
     faults = FaultLog(logging.getLogger("parlour.server"), limits.client_fault_logs_per_minute)
-    app = build_app(store, bots=BotPool(args.workers), on_ready=ready, limits=limits, faults=faults)
+    app = build_app(store, bots=BotPool(args.workers), on_ready=ready, limits=limits, faults=faults,
+                    server_time=ManualTime() if args.test_clock else None)
     config = server_config(app, limits, faults, args.log_level, args.compress)
     server = uvicorn.Server(config)
     with contextlib.suppress(KeyboardInterrupt):

@@ -138,9 +138,9 @@ async def open_client(clients: list[Client], server: Server, match_id: str, labe
 
 # --- what a seat is sent ----------------------------------------------------------------------------
 
-UPDATE_FIELDS = {"type", "match", "version", "status", "event", "view", "legal"}
+UPDATE_FIELDS = {"type", "match", "version", "status", "event", "view", "legal", "clock"}
 STATE_FIELDS = {"type", "match", "version", "seat", "status", "seats", "view", "legal", "events", "offers",
-                "rematch"}
+                "rematch", "clock"}
 ENVELOPE = {"game", "seat", "seats", "options", "to_move", "outcome", "out", "content"}
 
 
