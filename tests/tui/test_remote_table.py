@@ -99,6 +99,14 @@ def test_a_draw_offered_by_the_other_side_is_declined_then_accepted(
     refused = terminal.read_until(LOA_PROMPT)
     assert "The server refused your rematch offer: a rematch is offered once the game is over" in refused
 
+    # Ann's own offer, withdrawn by declining it.
+    terminal.type("draw")
+    assert "You offer a draw: waiting for Bob (White)" in terminal.read_until(LOA_PROMPT)
+    assert bob.news("draw", "made")["offers"] == [{"what": "draw", "by": 0, "agreed": [0], "waiting": [1]}]
+    terminal.type("decline")
+    assert "You withdraw the draw offer." in terminal.read_until(LOA_PROMPT)
+    assert bob.news("draw", "withdrawn")["offers"] == []
+
     bob.send({"type": "offer", "what": "draw"})
     assert "Bob (White) offers a draw: type accept or decline" in terminal.read_until(LOA_PROMPT)
     terminal.type("decline")
@@ -320,7 +328,8 @@ def test_a_dropped_connection_comes_back_with_what_was_missed_and_commands_still
         assert "You offer a draw: waiting for Bob (White)" in terminal.read_until(LOA_PROMPT)
         bob.news("draw", "made")
         terminal.type("e1-e3")
-        assert "Black plays e1-e3" in terminal.read_until(r"Waiting for White \(Bob\)…")
+        moved = terminal.read_through(r"Waiting for White \(Bob\)…", "The draw offer lapsed: Black moved")
+        assert "Black plays e1-e3" in moved
         assert bob.next("update", version=3)["event"] == {"version": 3, "seat": 0, "action": "e1-e3"}
         assert bob.news("draw", "lapsed")["news"]["words"] == "The draw offer lapsed: Black moved"
     finally:
