@@ -9,6 +9,7 @@ refused and nothing is stored; the test clock exists only when asked for, and on
 
 from __future__ import annotations
 
+import sqlite3
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -21,6 +22,7 @@ from server_process import ROOT, Server
 
 from parlour.games import get_game
 from parlour.server.match import ClockRule
+from parlour.server.storage import SCHEMA_VERSION
 
 LOA = get_game("loa")
 ASYNC = pytest.mark.asyncio(loop_scope="session")
@@ -258,3 +260,93 @@ def test_the_test_clock_is_refused_unless_the_host_is_loopback(tmp_path: Path) -
     assert done.returncode == 2
     assert "127.0.0.1" in done.stderr
     assert not (tmp_path / "never.sqlite3").exists()
+
+
+@ASYNC
+async def test_with_three_players_a_seat_out_of_time_is_out_and_play_goes_on(
+    clocked: Server, clients: list[Client]
+) -> None:
+    created = clocked.create(game="biloba", players=3, seats=["open"] * 3, join=0, name="Ann",
+                             clock={"base": 50})
+    match_id = created["match"]["id"]
+    tokens = [created["token"], *(clocked.join(match_id, name=name)["token"] for name in ("Bob", "Cy"))]
+    players = []
+    for seat, token in enumerate(tokens):
+        client = await open_client(clients, clocked, match_id, f"seat {seat}")
+        await client.hello(token)
+        players.append(client)
+    first = players[0].seen[-1]["view"]["to_move"]
+    assert first == 0
+    await move(players[0], players[1:], 0)
+    second = latest(players[0])["view"]["to_move"]
+    assert second != 0
+    advance(clocked, 50)  # the second seat's 50 s run out
+    for seat, client in enumerate(players):
+        update = await client.expect("update", version=2)
+        assert update["event"]["seat"] == second
+        assert update["event"]["action"].endswith("ran out of time")
+        assert update["status"] == "running"  # two seats play on
+        clock = update["clock"]
+        assert clock["remaining"][second] == 0
+        assert clock["running"] == update["view"]["to_move"] != second
+        out = await client.expect("out", version=2)
+        assert out["seat"] == second
+        assert out["words"].endswith("ran out of time")
+        assert out["words"].startswith("You (" if seat == second else update["view"]["seats"][second])
+    third = latest(players[0])["view"]["to_move"]
+    update = await move(players[third], [client for client in players if client is not players[third]], 2)
+    assert update["clock"]["running"] not in (second, None)
+    assert clocked.summary(match_id)["status"] == "running"
+
+
+OLD_CLOCKLESS = """
+CREATE TABLE matches (
+    id TEXT PRIMARY KEY, created REAL NOT NULL, game TEXT NOT NULL, players INTEGER NOT NULL,
+    options TEXT NOT NULL, seed INTEGER NOT NULL, start TEXT, bot_seconds REAL NOT NULL,
+    status TEXT NOT NULL DEFAULT 'running', version INTEGER NOT NULL DEFAULT 0, to_move TEXT,
+    outcome TEXT, updated REAL NOT NULL DEFAULT 0
+);
+CREATE TABLE seats (
+    match_id TEXT NOT NULL REFERENCES matches(id), seat INTEGER NOT NULL, kind TEXT NOT NULL,
+    bot TEXT, name TEXT, token_hash TEXT, PRIMARY KEY (match_id, seat)
+);
+CREATE TABLE events (
+    match_id TEXT NOT NULL REFERENCES matches(id), version INTEGER NOT NULL, action INTEGER NOT NULL,
+    created REAL NOT NULL, PRIMARY KEY (match_id, version)
+) WITHOUT ROWID;
+PRAGMA user_version = 1;
+"""
+
+
+@ASYNC
+async def test_a_file_from_before_clocks_is_migrated_and_its_matches_have_none(
+    tmp_path: Path, clients: list[Client]
+) -> None:
+    path = tmp_path / "parlour.sqlite3"
+    db = sqlite3.connect(path)
+    db.executescript(OLD_CLOCKLESS)
+    db.execute("INSERT INTO matches VALUES "
+               "('old', 1, 'loa', 2, '{}', 3, NULL, 1.0, 'running', 1, '1', NULL, 1)")
+    db.executemany("INSERT INTO seats (match_id, seat, kind, name) VALUES ('old', ?, 'person', ?)",
+                   [(0, "Ann"), (1, "Bob")])
+    first = LOA.new(2, {}, 3).legal_actions()[0]
+    db.execute("INSERT INTO events VALUES ('old', 1, ?, 1)", (first,))
+    db.commit()
+    db.close()
+    server = Server(tmp_path, flags=TEST_CLOCK).start()
+    try:
+        assert server.summary("old")["clock"] is None
+        watcher = await open_client(clients, server, "old", "watcher")
+        state = await watcher.hello()
+        assert (state["version"], state["clock"]) == (1, None)
+        advance(server, 10**6)
+        await watcher.ping()  # nothing runs out in a match without a clock
+        timed = server.create(game="loa", clock={"per_move": 30})
+        assert server.summary(timed["match"]["id"])["clock"] == {"per_move": 30}
+    finally:
+        server.stop()
+    db = sqlite3.connect(path)
+    assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 2
+    assert db.execute("SELECT clock FROM matches WHERE id = 'old'").fetchone() == (None,)
+    assert db.execute("SELECT clock FROM events WHERE match_id = 'old'").fetchall() == [(None,)]
+    db.close()
