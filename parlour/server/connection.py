@@ -21,6 +21,7 @@ from parlour.server.limits import UNKNOWN_ADDRESS, AddressBuckets, Limits, Token
 from parlour.server.match import Match
 from parlour.server.messages import (
     ActionMessage,
+    Claim,
     Hello,
     Join,
     OfferMessage,
@@ -139,6 +140,8 @@ class Connection:
                 await self.resign()
             elif isinstance(message, OfferMessage):
                 await self.offer(message)
+            elif isinstance(message, Claim):
+                await self.claim(message)
             else:
                 await self.act(message)
         except ProtocolError as error:
@@ -197,6 +200,11 @@ class Connection:
                 and self.match.status == "over" and self.match.rematch is None:
             self.creates.spend(self.address)  # a rematch is a new match: it counts as one created
         error = await self.match.offer(seat, offer.step, offer.what)
+        if error is not None:
+            raise error
+
+    async def claim(self, claim: Claim) -> None:
+        error = await self.match.claim_gone(self.seated("claim a seat"), claim.seat)
         if error is not None:
             raise error
 

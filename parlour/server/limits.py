@@ -50,6 +50,11 @@ class Limits:
         4, "unfinished matches with bots in every seat one address may have created (bots use the CPUs)")
     bot_matches_total: float = count(100, "unfinished matches with bots in every seat on the whole server")
     open_expiry_hours: float = limit(24, "hours an open match waits for its players before it expires")
+    gone_minutes: float = limit(
+        10, "minutes a seat of an untimed match may be without a connection before the others may claim it")
+    gone_minutes_timed: float = limit(
+        2, "minutes a seat of a timed match may be without a connection before the others may claim it")
+    abandon_hours: float = limit(24, "hours a running match may go untouched by any person before it ends")
     connections_per_address: float = count(200, "TCP connections (HTTP and WebSocket) one address may hold")
     header_seconds: float = limit(10, "seconds a client has to send a request's headers")
     body_seconds: float = limit(30, "seconds a client has to send a request's body, once its headers are in")

@@ -26,7 +26,7 @@ from parlour.games import GAMES, get_game
 from parlour.server import collector
 from parlour.server.bots import BotPool
 from parlour.server.limits import UNKNOWN_ADDRESS, Limits
-from parlour.server.match import Match, Rematch, ServerTime, new_token, seat_names_of, summary_json
+from parlour.server.match import Match, Rematch, ServerTime, Timer, new_token, seat_names_of, summary_json
 from parlour.server.messages import ProtocolError, check_json_text, json_kind, read_name
 from parlour.server.pubsub import PubSub
 from parlour.server.storage import MatchRow, MatchStatus, SeatRecord, Store, StoreError, progress_of
@@ -43,6 +43,9 @@ day for one move."""
 FINISHED_KEPT: Final = 64
 """Finished matches kept in memory (the latest to end or be asked for); the rest are read from
 the store when someone asks."""
+
+ABANDON_CHECK_SECONDS: Final = 600.0
+"""How often running matches are checked for abandonment (more often when they are abandoned sooner)."""
 
 EXPIRY_CHECK_SECONDS: Final = 60.0
 """How often open matches are checked for expiry (more often when they expire sooner)."""
@@ -172,6 +175,7 @@ class Lobby:
         """Unfinished matches with bots in every seat: nobody waits on them, but their bots take the
         server's CPUs until they end."""
         self.tasks: set[asyncio.Task[None]] = set()
+        self._abandon_timer: Timer | None = None
 
     # --- life ------------------------------------------------------------------------------------
 
@@ -193,8 +197,11 @@ class Lobby:
         collector.loaded()
         self._background(self._wake_all())
         self._background(self._expire_regularly())
+        self._check_abandoned()
 
     async def close(self) -> None:
+        if self._abandon_timer is not None:
+            self._abandon_timer.cancel()
         for task in list(self.tasks):
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -220,7 +227,7 @@ class Lobby:
     def _match(self, row: MatchRow, read_only: bool = False) -> Match:
         game = get_game(row.game)
         return Match(row, game, self.store, self.pubsub, self.bots, self._status_changed, read_only,
-                     make_rematch=self.rematch, server_time=self.time)
+                     make_rematch=self.rematch, server_time=self.time, limits=self.limits)
 
     def _status_changed(self, match: Match) -> None:
         """A match started, ended or expired: it leaves the open ones, and memory when it is over."""
@@ -346,6 +353,21 @@ class Lobby:
             await match.expire()
         except StoreError as error:  # logged; the next check tries again
             log.error("match %s: storing its expiry: %s", match.id, error)
+
+    # --- abandonment -------------------------------------------------------------------------------
+
+    @property
+    def abandon_seconds(self) -> float:
+        return self.limits.abandon_hours * 3600
+
+    def _check_abandoned(self) -> asyncio.Future[list[Any]]:
+        """Ends the running matches no person has touched for ``abandon_hours``, then checks again
+        in a while: one timer on the server's time for all (the test clock drives it too)."""
+        interval = max(1.0, min(ABANDON_CHECK_SECONDS, self.abandon_seconds / 24))
+        self._abandon_timer = self.time.call_at(self.time.now() + interval, self._check_abandoned)
+        due = [match.abandon_if_due(self.abandon_seconds) for match in self.matches.values()
+               if match.untouched_for(self.time.now()) >= self.abandon_seconds]
+        return asyncio.gather(*due)
 
     # --- creating --------------------------------------------------------------------------------
 

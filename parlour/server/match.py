@@ -29,8 +29,10 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Final, Protocol
 
 from parlour.engine import (
+    ABANDON,
     AGREED_DRAW,
     CHANCE,
+    GONE,
     OUT_OF_TIME,
     RESIGNED,
     Action,
@@ -45,6 +47,7 @@ from parlour.engine import (
 )
 from parlour.games import get_game
 from parlour.server.bots import BotPool, bot_seed, random_choice
+from parlour.server.limits import Limits
 from parlour.server.messages import OfferKind, ProtocolError, encode
 from parlour.server.pubsub import PubSub
 from parlour.server.storage import (
@@ -362,9 +365,12 @@ def score_text(score: float) -> str:
 
 
 def seats_json(
-    seats: list[SeatRecord], seat_names: tuple[str, ...], present: list[int] | None
+    seats: list[SeatRecord], seat_names: tuple[str, ...], present: list[int] | None,
+    away: list[float | None] | None = None,
 ) -> list[dict[str, Any]]:
-    return [
+    """The seats as clients see them; ``away`` (a live match's, not the lobby's): per seat, since
+    when no connection holds it."""
+    shown: list[dict[str, Any]] = [
         {
             "seat": index,
             "name": seat_names[index],
@@ -375,6 +381,10 @@ def seats_json(
         }
         for index, seat in enumerate(seats)
     ]
+    if away is not None:
+        for seat, since in zip(shown, away, strict=True):
+            seat["away_since"] = since
+    return shown
 
 
 class Match:
@@ -392,6 +402,7 @@ class Match:
         read_only: bool = False,
         make_rematch: MakeRematch | None = None,
         server_time: ServerTime | None = None,
+        limits: Limits | None = None,
     ) -> None:
         self.row = row
         self.id = row.id
@@ -431,6 +442,14 @@ class Match:
         """``seats_out()`` after the latest action, once an action has needed it."""
         self.rematch: Rematch | None = None
         self.time = server_time or ServerTime()
+        self.limits = limits or Limits()
+        now = self.time.now()
+        self.away_since: list[float | None] = [now if seat.kind == "person" else None for seat in row.seats]
+        """Per person's seat, the server time since which no connection holds it (``None`` while one
+        does; a bot is never away). Loaded or made: from now (the time the server was down is nobody's)."""
+        self.touched = now
+        """When a person last came or went (acting needs a connection); from start-up after a restart,
+        as the time the server was down is nobody's."""
         self.clocks: Clocks | None = None
         """``None`` in an untimed match: nothing on the hot path then looks at time."""
         if row.clock is not None:
@@ -438,7 +457,7 @@ class Match:
             row.times = []
             if self.status == "running" and not read_only:
                 # Loaded (or made): the seat to move starts again from its stored time, now.
-                self._run_clock(self.time.now(), True)
+                self._run_clock(now, True)
 
     # --- the state, replayed on first use ------------------------------------------------------
 
@@ -493,7 +512,7 @@ class Match:
             self.on_status(self)
 
     def seats_json(self) -> list[dict[str, Any]]:
-        return seats_json(self.row.seats, self.seat_names, self.present)
+        return seats_json(self.row.seats, self.seat_names, self.present, self.away_since)
 
     def summary(self) -> dict[str, Any]:
         return summary_json(self.row, self.progress, self.seat_names, self.present)
@@ -638,6 +657,7 @@ class Match:
         if not claimed or record.kind != "open":
             raise ProtocolError("seat_taken", f"{label} is already taken", 409)
         record.kind, record.token_hash, record.name = "person", digest, name
+        self.away_since[seat] = self.touched = self.time.now()  # claimed, not yet connected
         self._set_progress(replace(self.progress, status=progress.status, updated=progress.updated))
         if self.status == "running" and self.clocks is not None:
             self._run_clock(self.time.now(), True)  # the last seat taken: the first mover's clock runs
@@ -660,12 +680,16 @@ class Match:
 
     async def arrive(self, seat: int) -> None:
         self.present[seat] += 1
+        self.touched = self.time.now()
         if self.present[seat] == 1:
+            self.away_since[seat] = None
             await self._seats_changed()
 
     async def leave(self, seat: int) -> None:
         self.present[seat] -= 1
+        self.touched = self.time.now()
         if self.present[seat] == 0:
+            self.away_since[seat] = self.touched
             await self._seats_changed()
 
     async def _seats_changed(self) -> None:
@@ -892,6 +916,79 @@ class Match:
         await self._settle()  # the writer settles only after a success: the others play on now
         return ProtocolError("out_of_time", f"{self.seat_names[seat]}'s clock ran out before that move "
                                             "came: the seat is retired", 409)
+
+    # --- gone too long, and abandoned -------------------------------------------------------------
+
+    @property
+    def gone_seconds(self) -> float:
+        """How long a seat may be without a connection before the others may claim it."""
+        minutes = self.limits.gone_minutes_timed if self.clocks is not None else self.limits.gone_minutes
+        return minutes * 60
+
+    async def claim_gone(self, seat: int, target: int | None) -> ProtocolError | None:
+        """``seat`` claims that ``target`` (``None``: any other seat) has been gone too long: each
+        such seat retires ("gone": with two players the claimer wins; with 3–4 the seat is out)."""
+        return await self.request(functools.partial(self._claim_gone, seat, target))
+
+    async def _claim_gone(self, seat: int, target: int | None) -> ProtocolError | None:
+        error = self._in_play_error(seat)
+        if error is not None:
+            return error
+        in_play = self.state.seats_in_play()
+        if target is not None and (not 0 <= target < self.row.players or target == seat):
+            return ProtocolError("bad_seat", f"seat {target} is not another seat of this match")
+        if target is not None and target not in in_play:
+            return ProtocolError("not_in_play", f"{self.seat_names[target]} is out of the game already", 409)
+        now = self.time.now()
+        asked = [target] if target is not None else [other for other in in_play if other != seat]
+        gone = [other for other in asked if self._gone_error(other, now) is None]
+        if not gone:
+            why = "; ".join(str(self._gone_error(other, now)) for other in asked)
+            return ProtocolError("not_gone", why, 409)
+        for other in gone:
+            if self.status != "running":  # the first retirement ended the game
+                break
+            error = await self._commit(other, retirement(other, GONE))
+            if error is not None:
+                return error
+        return None
+
+    def _gone_error(self, seat: int, now: float) -> str | None:
+        """Why ``seat`` cannot be claimed as gone now; ``None``: it can."""
+        name, away = self.seat_names[seat], self.away_since[seat]
+        if self.row.seats[seat].kind == "bot":
+            return f"{name} is played by a bot, which never goes"
+        if away is None:
+            return f"{name} is connected"
+        if now - away < self.gone_seconds:
+            return (f"{name} has been away {now - away:.0f} s; it may be claimed after "
+                    f"{self.gone_seconds / 60:g} min")
+        return None
+
+    def untouched_for(self, now: float) -> float:
+        """Seconds since a person last acted, came or went; 0 while one is connected, and for a match
+        without persons (bots alone end by their own rules) or not running."""
+        if self.status != "running" or any(self.present):
+            return 0.0
+        if not any(record.kind == "person" for record in self.row.seats):
+            return 0.0
+        return now - self.touched
+
+    async def abandon_if_due(self, seconds: float) -> ProtocolError | None:
+        """Ends the match as abandoned (nobody wins) if no person has touched it for ``seconds``."""
+        if self.untouched_for(self.time.now()) < seconds:
+            return None
+        return await self.request(functools.partial(self._abandon, seconds))
+
+    async def _abandon(self, seconds: float) -> ProtocolError | None:
+        if self.untouched_for(self.time.now()) < seconds:  # someone came while this was queued
+            return None
+        why = self.state.leaving_error(ABANDON)
+        if why is not None:
+            log.error("match %s: cannot be abandoned: %s", self.id, why)
+            return None
+        log.info("match %s: abandoned, untouched for %g hours", self.id, seconds / 3600)
+        return await self._commit(None, ABANDON)
 
     # --- around the game: leaving, offers, rematch -------------------------------------------
 

@@ -28,7 +28,7 @@ MAX_OPTION_TEXT: Final = 16 * 1024
 """Characters in one text of a match's options: a Conflict map may be given as its text (the
 largest map the format allows, 26 by 99 squares, takes about 3,000)."""
 
-TYPES: Final = ("hello", "join", "action", "resign", "offer", "accept", "decline", "ping")
+TYPES: Final = ("hello", "join", "action", "resign", "offer", "accept", "decline", "claim", "ping")
 
 OFFERS: Final = ("draw", "rematch")
 """What a seat may offer the table (``offer``, ``accept``, ``decline``): a draw (with 3–4 players,
@@ -100,11 +100,18 @@ class OfferMessage:
 
 
 @dataclass(frozen=True)
+class Claim:
+    """A claim that a seat (``None``: any) has been gone too long: it retires."""
+
+    seat: int | None
+
+
+@dataclass(frozen=True)
 class Ping:
     pass
 
 
-ClientMessage = Hello | Join | ActionMessage | Resign | OfferMessage | Ping
+ClientMessage = Hello | Join | ActionMessage | Resign | OfferMessage | Claim | Ping
 MessageId = str | int | None
 
 
@@ -162,6 +169,8 @@ def read(data: dict[str, Any]) -> ClientMessage:
         return Resign()
     if kind in ("offer", "accept", "decline"):
         return read_offer(cast(Step, kind), data.get("what"))
+    if kind == "claim":
+        return Claim(optional_count(data, "seat"))
     if kind == "ping":
         return Ping()
     shown = kind if len(kind) <= 40 else kind[:40] + "…"

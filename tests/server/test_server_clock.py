@@ -339,7 +339,7 @@ async def test_a_file_from_before_clocks_is_migrated_and_its_matches_have_none(
         watcher = await open_client(clients, server, "old", "watcher")
         state = await watcher.hello()
         assert (state["version"], state["clock"]) == (1, None)
-        advance(server, 10**6)
+        advance(server, 20 * 3600)  # less than a day untouched: it is not abandoned either
         await watcher.ping()  # nothing runs out in a match without a clock
         timed = server.create(game="loa", clock={"per_move": 30})
         assert server.summary(timed["match"]["id"])["clock"] == {"per_move": 30}
