@@ -557,6 +557,7 @@ class Match:
             "legal": self.legal_json(seat),
             "events": [self.event_json(event, seat) for event in self.events],
             "offers": [offer.to_json() for offer in self.offers.values()],
+            "declined": sorted(self._declined),
             "rematch": None if self.rematch is None else self.rematch.for_seat(seat),
             "clock": self.clock_json(now=True),
         }
@@ -1031,6 +1032,8 @@ class Match:
                          if words is not None and previous[out] is None]
         if isinstance(seat, int):
             self._declined.discard(seat)
+        if self.status != "running":
+            self._declined.clear()
         for out in newly_out:
             words = self._out[out] if self._out is not None else None
             await self.pubsub.publish(self.channel, {"kind": "out", "seat": out, "version": self.version,
@@ -1197,7 +1200,8 @@ class Match:
 
     def offers_message(self, news: dict[str, Any]) -> dict[str, Any]:
         return {"type": "offers", "match": self.id, "version": self.version,
-                "offers": [offer.to_json() for offer in self.offers.values()], "news": news}
+                "offers": [offer.to_json() for offer in self.offers.values()],
+                "declined": sorted(self._declined), "news": news}
 
     def rematch_message(self, seat: int | None) -> dict[str, Any]:
         assert self.rematch is not None

@@ -93,15 +93,22 @@ async def test_a_declined_offer_is_not_made_again_before_the_next_move(
     await ann.send({"type": "decline", **DRAW})
     for message in await everyone_hears([ann, bob], "declined", 0):
         assert message["offers"] == []
+        assert message["declined"] == [1]
         assert message["news"]["words"] == "Black declines the draw"
     await ann.send({"type": "decline", **DRAW})
     await ann.error("no_offer")
     await bob.send({"type": "offer", **DRAW})
     await bob.error("offer_declined")
-    await play(ann, [bob])
-    await play(bob, [ann])  # Bob has moved since: he may offer again, and withdraw it
+    # A page loaded now knows Bob may not offer yet.
+    again = await open_client(clients, server, match_id, "a page loaded after the decline")
+    assert (await again.hello())["declined"] == [1]
+    await play(ann, [bob, again])
+    await play(bob, [ann, again])  # Bob has moved since: he may offer again, and withdraw it
+    reloaded = await open_client(clients, server, match_id, "after Bob's move")
+    assert (await reloaded.hello())["declined"] == []
     await bob.send({"type": "offer", **DRAW})
-    await everyone_hears([ann, bob], "made", 1)
+    for message in await everyone_hears([ann, bob], "made", 1):
+        assert message["declined"] == []
     await bob.send({"type": "decline", **DRAW})
     await everyone_hears([ann, bob], "withdrawn", 1)
     assert latest(ann)["status"] == "running"
