@@ -241,11 +241,27 @@ class Lobby:
                 collector.settled()
 
     def _keep_finished(self, match: Match) -> None:
+        """Keeps ``match`` as the latest finished one, and lets the oldest go beyond
+        ``FINISHED_KEPT``, but never one still in use (``_in_use``)."""
         self.finished[match.id] = match
         self.finished.move_to_end(match.id)
-        while len(self.finished) > FINISHED_KEPT:
-            _, oldest = self.finished.popitem(last=False)
+        excess = len(self.finished) - FINISHED_KEPT
+        for match_id, oldest in list(self.finished.items()):
+            if excess <= 0:
+                break
+            if self._in_use(oldest):
+                continue
+            del self.finished[match_id]
+            excess -= 1
             self._background(oldest.stop())
+
+    def _in_use(self, match: Match) -> bool:
+        """Whether a finished match must stay in memory: a copy read back from the store would not
+        know its connections, its pending offers, nor the new seats' tokens of its rematch (kept
+        while the rematch is unfinished), and a second tab on such a copy could make a second rematch."""
+        if any(match.present) or match.offers:
+            return True
+        return match.rematch is not None and match.rematch.match in self.matches
 
     # --- one match -------------------------------------------------------------------------------
 

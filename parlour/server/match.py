@@ -232,6 +232,12 @@ _SETTLE: Final = None
 _Work = _Submission | _Request | None
 
 
+def _stopped() -> ProtocolError:
+    """The answer to work the writer was stopped before finishing (the server is shutting down, or
+    let the match go)."""
+    return ProtocolError("unavailable", "the server stopped this match before answering: look again", 503)
+
+
 @dataclass
 class Offer:
     """A draw or a rematch that seat ``by`` offered, waiting for the persons it needs (``parties``)."""
@@ -723,6 +729,8 @@ class Match:
         return self._queue
 
     async def stop(self) -> None:
+        """Stops the writer, the bots and the clock; whatever was still queued is answered
+        ``unavailable`` (none of it is done), so that no caller waits for ever."""
         if self.clocks is not None and self.clocks.timer is not None:
             self.clocks.timer.cancel()
         for task in [*self.thinking.values(), self.writer]:
@@ -732,6 +740,10 @@ class Match:
                     await task
         self.writer = None
         self.thinking.clear()
+        while self._queue is not None and not self._queue.empty():
+            work = self._queue.get_nowait()
+            if work is not None and not work.reply.done():
+                work.reply.set_result(_stopped())
 
     async def submit(self, seat: int, text: str, version: int | None) -> ProtocolError | None:
         """Queues an action for the writer; ``None`` once it is stored and published, else why not."""
@@ -757,6 +769,10 @@ class Match:
                     error = await self._act(submission)
                 elif submission is not None:
                     error = await submission.run()
+            except asyncio.CancelledError:  # stopped (``stop``): the caller is answered all the same
+                if submission is not None and not submission.reply.done():
+                    submission.reply.set_result(_stopped())
+                raise
             except Exception:
                 log.exception("match %s: the writer failed on %r", self.id, submission)
                 error = ProtocolError("internal", "the server failed to apply that action (logged)", 500)

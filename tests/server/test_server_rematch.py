@@ -192,3 +192,48 @@ async def test_a_match_finished_before_a_restart_gets_its_rematch(
     assert seats == [1, 0]
     new_id = ann.seen[-1]["rematch"]["match"]
     assert server.summary(new_id)["status"] == "running"
+
+
+async def finish_others(server: Server, clients: list[Client], count: int) -> None:
+    """``count`` more matches end (Ann resigns to a bot) and nobody stays connected to them: the
+    server's cache of finished matches (64) fills with newer ones."""
+    for number in range(count):
+        created = server.create(game="tictactoe", seats=["open", "bot:random"], join=0, name="Ann")
+        client = await open_client(clients, server, created["match"]["id"], f"filler {number}")
+        await client.hello(created["token"])
+        await client.send({"type": "resign"})
+        await client.expect("update", version=1)
+        await client.close()
+
+
+@ASYNC
+async def test_a_finished_match_in_use_stays_one_object_however_many_end_after_it(
+    own_server: Server, clients: list[Client]
+) -> None:
+    server = own_server
+    # One match's rematch is made while its players stay connected; another's offer is pending
+    # when its players have gone.
+    made_id, (ann, bob), made_tokens = await finished(server, clients)
+    await bob.send({"type": "offer", **REMATCH})
+    await everyone_hears([ann, bob], "made", 1)
+    await ann.send({"type": "accept", **REMATCH})
+    await everyone_hears([ann, bob], "accepted", 0)
+    told = (await ann.expect("rematch"))["rematch"]
+    offered_id, (cy, di), offered_tokens = await finished(server, clients)
+    await cy.send({"type": "offer", **REMATCH})
+    await everyone_hears([cy, di], "made", 0)
+    await cy.close()
+    await di.close()
+    await finish_others(server, clients, 70)
+    # Ann's second tab is on the same match: it knows the rematch, and no second one is made.
+    second = await open_client(clients, server, made_id, "Ann's second tab")
+    assert (await second.hello(made_tokens[0]))["rematch"] == told
+    await second.send({"type": "offer", **REMATCH})
+    assert told["match"] in (await second.error("rematch_made"))["message"]
+    # Di comes back to the pending offer and accepts it.
+    back = await open_client(clients, server, offered_id, "Di back")
+    state = await back.hello(offered_tokens[1])
+    assert state["offers"] == [{"what": "rematch", "by": 0, "agreed": [0], "waiting": [1]}]
+    await back.send({"type": "accept", **REMATCH})
+    await everyone_hears([back], "accepted", 1)
+    assert (await back.expect("rematch"))["rematch"]["seat"] == 0
