@@ -7,10 +7,12 @@ from web_helpers import WAIT_MS, Client
 
 
 async def create_match(client: Client, server: Server, *, game: str, seats: dict[int, str],
-                       options: dict[str, str] | None = None, players: int | None = None) -> str:
+                       options: dict[str, str] | None = None, players: int | None = None,
+                       clock: str | None = None) -> str:
     """Fills in the lobby's form and creates the match; returns its id once the match page is open.
 
-    ``seats`` maps a seat to the lobby's choice for it: "you", "open" or "bot:KIND".
+    ``seats`` maps a seat to the lobby's choice for it: "you", "open" or "bot:KIND"; ``clock`` is a
+    choice of the form's clock menu ("5+3", "per_move:60").
     """
     page = client.page
     await page.goto(server.base + "/")
@@ -25,6 +27,8 @@ async def create_match(client: Client, server: Server, *, game: str, seats: dict
         await page.click("#options-box summary")
         for name, value in options.items():
             await page.fill(f"#opt-{name}", value)
+    if clock is not None:
+        await page.select_option("#clock", clock)
     await page.select_option("#bot-seconds", "0.2")
     await page.click("#create-button")
     await page.wait_for_url("**/match/*", timeout=WAIT_MS)

@@ -1,6 +1,7 @@
 // The lobby: create a match, list open and running ones, join a free seat or watch.
 
 import { boardFor } from "./boards/index.js";
+import { ruleText } from "./clocks.js";
 import { api, names, tokens } from "./net.js";
 import { finalScore, seatLabel } from "./people.js";
 import { html } from "./svg.js";
@@ -131,6 +132,29 @@ function readOptions(game) {
   return options;
 }
 
+/** The clock chosen (`{base, increment}`, `{per_move}`), null for none; throws a sentence if it is wrong. */
+function readClock() {
+  const choice = $("clock").value;
+  const whole = (id, low, high, what) => {
+    const value = Number($(id).value);
+    if (!Number.isInteger(value) || value < low || value > high) throw new Error(`${what}: a whole number from ${low} to ${high}.`);
+    return value;
+  };
+  if (!choice) return null;
+  if (choice === "custom") {
+    return { base: 60 * whole("clock-base", 1, 600, "Minutes each"), increment: whole("clock-increment", 0, 600, "Seconds added a move") };
+  }
+  if (choice === "custom_move") return { per_move: whole("clock-per-move", 1, 86400, "Seconds a move") };
+  if (choice.startsWith("per_move:")) return { per_move: Number(choice.slice("per_move:".length)) };
+  const [minutes, increment] = choice.split("+").map(Number);
+  return { base: 60 * minutes, increment };
+}
+
+function showClockFields() {
+  $("clock-custom").hidden = $("clock").value !== "custom";
+  $("clock-custom-move").hidden = $("clock").value !== "custom_move";
+}
+
 async function createMatch(event) {
   event.preventDefault();
   showError("");
@@ -144,6 +168,13 @@ async function createMatch(event) {
     seats: seats.map((s) => (s === "you" ? "open" : s)),
     bot_seconds: Number($("bot-seconds").value) || 1,
   };
+  try {
+    const clock = readClock();
+    if (clock) body.clock = clock;
+  } catch (error) {
+    showError(error.message);
+    return;
+  }
   const name = $("name").value.trim();
   if (you >= 0) {
     body.join = you;
@@ -242,6 +273,7 @@ function matchCard(match) {
     html("div", { class: "title" }, [
       html("h3", { class: "match-title" }, [titleOf(match)]),
       html("span", { class: `status-pill ${match.status}` }, [status]),
+      match.clock ? html("span", { class: "small muted", "data-clock-rule": match.id }, [`clock ${ruleText(match.clock)}`]) : null,
     ]),
     html("div", { class: "seats" }, match.seats.map((seat) => seatChip(match, seat))),
     html("div", { class: "actions" }, [
@@ -348,6 +380,7 @@ async function main() {
   $("name").value = names.get();
   $("name").addEventListener("change", () => names.set($("name").value.trim()));
   $("create").addEventListener("submit", createMatch);
+  $("clock").addEventListener("change", showClockFields);
   $("players").addEventListener("change", () => { renderSeats(); renderOptions(currentGame()); });
   $("show-all").addEventListener("change", () => {
     listed = null; // a different list, not news

@@ -6,6 +6,7 @@ import { boardFor } from "./boards/index.js";
 import { gameInfo } from "./page.js";
 import { html } from "./svg.js";
 import { Table } from "./table.js";
+import { Clocks, clockText, ruleText, spanText } from "./clocks.js";
 import { MatchSocket, names, tokens } from "./net.js";
 import { finalScore, scoreText, seatLabel, whyText } from "./people.js";
 
@@ -65,6 +66,8 @@ class MatchPage {
     this.movesShown = null;  // what the move list and the legal list were last drawn from
     this.legalShown = null;
     this.table = new Table(this); // resign, offers, rematch, seats out
+    this.clocks = new Clocks(() => this.tick()); // the seats' clocks, and how long a seat has been away
+    this.ticked = null;      // what the last tick drew of the away notices (redrawn when it changes)
     this.socket = new MatchSocket(id, { onMessage: (m) => this.receive(m), onStatus: (s) => this.connection(s) });
   }
 
@@ -99,6 +102,7 @@ class MatchPage {
     const before = this.snap;
     const game = message.view.game;
     this.snap = { ...message, legal: message.legal ?? [] };
+    this.clocks.read(message);
     this.table.fromState(message);
     this.board = boardFor(game, this.force);
     if (!this.info) {
@@ -121,6 +125,7 @@ class MatchPage {
   onUpdate(message) {
     const before = this.snap;
     this.snap = { ...before, ...message, legal: message.legal ?? [] };
+    this.clocks.read(message);
     this.moves.push(message.event);
     this.table.onEvent(message.event);
     this.board.remember?.(this.memory, before?.view ?? null, message.view, message.event);
@@ -284,6 +289,7 @@ class MatchPage {
     this.renderLegal();
     this.renderResult();
     this.renderTable();
+    this.tick();
     document.body.dataset.status = s.status;
     document.body.dataset.myTurn = String(this.myTurn());
     document.body.dataset.version = String(s.version);
@@ -302,7 +308,8 @@ class MatchPage {
     const options = Object.entries(this.view.options ?? {})
       .map(([k, v]) => `${k.replaceAll("_", " ")}: ${this.board.optionText?.(k, v, this.view) ?? (v === null ? "off" : v)}`)
       .join(" · ");
-    $("match-info").textContent = `${(this.view.seats ?? []).length} players${options ? ` · ${options}` : ""}`;
+    const clock = this.clocks.timed ? ` · clock ${ruleText(this.clocks.clock.rule)}` : "";
+    $("match-info").textContent = `${(this.view.seats ?? []).length} players${clock}${options ? ` · ${options}` : ""}`;
     $("progress").textContent = this.board.progress?.(this.view) ?? "";
     document.title = `${this.myTurn() ? "Your move · " : ""}${title} — parlour`;
   }
@@ -315,7 +322,7 @@ class MatchPage {
       return { cls: "", head: [`Waiting for ${free} more player${free === 1 ? "" : "s"}`],
         hint: s.seat === null ? "Take a free seat to play, or stay and watch." : "Share this page's link with a friend." };
     }
-    if (s.status === "over") return { cls: "over", head: [this.resultText()], hint: whyText(this.view.outcome) };
+    if (s.status === "over") return { cls: "over", head: [this.resultText()], hint: this.whyLine() };
     const out = this.table.outWords();
     if (out) {
       // The same words at every move of the others: the live region says them once.
@@ -402,7 +409,10 @@ class MatchPage {
           ? html("button", { class: "btn btn-primary btn-small", "data-join": String(info.seat),
             onclick: () => this.takeSeat(info.seat) }, ["Take seat"])
           : html("span", { class: "presence" }, ["free"]);
-      } else presence = html("span", { class: `presence ${info.connected ? "online" : ""}` }, [info.connected ? "online" : "away"]);
+      } else {
+        presence = html("span", { class: `presence ${info.connected ? "online" : ""}`, "data-presence": String(info.seat) },
+          [info.connected ? "online" : this.awayText(info)]);
+      }
       const who = info.kind === "bot" ? `${info.bot ?? "bot"} bot` : info.kind === "open" ? "Open seat" : (info.player || "Player");
       const count = counts[info.seat] !== undefined ? ` · ${counts[info.seat]} ${this.board.countNoun ?? "pieces"}` : "";
       return html("li", { class: classes.join(" "), "data-seat": String(info.seat) }, [
@@ -412,10 +422,76 @@ class MatchPage {
           html("span", { class: "what" }, [info.name, count]),
           out ? html("span", { class: "what out-why", "data-out": String(info.seat) }, [`Out: ${out}`]) : null,
         ]),
-        presence,
+        html("div", { class: "seat-end" }, [this.clockOf(info.seat, out), presence]),
       ]);
     });
     $("seats").replaceChildren(...items);
+  }
+
+  /** A seat's clock in the list of seats (null in a match without one), ticked by `tick`. */
+  clockOf(seat, out) {
+    if (!this.clocks.timed) return null;
+    const flagged = this.ranOut(seat, out);
+    return html("span", { class: "clock", "data-clock": String(seat), role: "timer", "aria-label": `${this.label(seat)}'s clock` },
+      [flagged ? "out of time" : clockText(this.clocks.left(seat))]);
+  }
+
+  /** "away", "away 3 min": how long a person's seat has had no connection. */
+  awayText(info) {
+    const away = this.clocks.away(info);
+    return away === null || away < 60 ? "away" : `away ${spanText(away)}`;
+  }
+
+  /**
+   * Once a fifth of a second: the running clock counts down, low time is marked, and how long a
+   * seat has been away grows; the table's card is redrawn only when a claim becomes possible.
+   */
+  tick() {
+    const s = this.snap;
+    if (!s) return;
+    const running = this.clocks.clock?.running;
+    for (const el of document.querySelectorAll("[data-clock]")) {
+      const seat = Number(el.dataset.clock);
+      if (el.textContent === "out of time") continue;
+      const text = clockText(this.clocks.left(seat));
+      if (el.textContent !== text) el.textContent = text;
+      el.classList.toggle("running", s.status === "running" && running === seat);
+      el.classList.toggle("low", s.status === "running" && this.clocks.low(seat));
+    }
+    for (const el of document.querySelectorAll("[data-presence]")) {
+      const info = s.seats?.[Number(el.dataset.presence)];
+      if (info && !info.connected) el.textContent = this.awayText(info);
+    }
+    const someoneAway = s.status === "running" && (s.seats ?? []).some((info) => this.clocks.away(info) !== null);
+    this.clocks.keepTicking(someoneAway);
+    const key = this.table.claimable().map((seat) => `${seat}:${Math.floor(this.clocks.away(s.seats[seat]) / 60)}`).join(" ");
+    if (key !== this.ticked) {
+      this.ticked = key;
+      this.renderTable();
+    }
+  }
+
+  /** Whether `seat` lost on time: out for it (3–4 players), or the game ended so (2). */
+  ranOut(seat, out = this.view.out?.[seat]) {
+    if (out === "ran out of time") return true;
+    const outcome = this.view.outcome;
+    return outcome?.reason === "out-of-time" && this.leaver() === seat;
+  }
+
+  /** The seat the last event took out of the game (resigned, ran out of time, gone), or null. */
+  leaver() {
+    const last = this.moves[this.moves.length - 1];
+    if (last?.leaving) return last.leaving.kind === "retire" ? last.leaving.seat : null;
+    const outcome = this.view.outcome;
+    if (!["resigned", "out-of-time", "gone"].includes(outcome?.reason)) return null;
+    return typeof last?.seat === "number" && last.seat !== outcome.winner ? last.seat : null;
+  }
+
+  /** Why the game ended: who left and how ("Bob (White) ran out of time"), else the game's words. */
+  whyLine() {
+    const seat = this.leaver();
+    if (seat !== null && this.view.outcome) return this.eventText(this.moves[this.moves.length - 1]);
+    return whyText(this.view.outcome);
   }
 
   renderInvite() {
@@ -510,7 +586,7 @@ class MatchPage {
     card.replaceChildren(...[
       typeof winner === "number" ? this.swatch(winner, { style: "width:2.2rem;height:2.2rem" }) : null,
       html("div", { class: "big", id: "result-text" }, [this.resultText()]),
-      html("div", { class: "muted", id: "result-why" }, [whyText(this.view.outcome)]),
+      html("div", { class: "muted", id: "result-why" }, [this.whyLine()]),
       this.finalScore(),
       rematch ? html("div", { class: "result-rematch", id: "rematch-box" }, [rematch]) : null,
       html("div", { class: "form-inline result-actions" }, [

@@ -1,10 +1,11 @@
 // The table around a game (docs/protocol.md): resigning after a confirmation, offering a draw (two
-// seats in play) or ending the game here (three or four), a rematch once the game is over, and a
-// seat that is out told so. The server's `offers`, `out` and `rematch` messages are kept here;
+// seats in play) or ending the game here (three or four), claiming a seat gone too long, a rematch
+// once the game is over, and a seat that is out told so. The server's `offers`, `out` and `rematch` messages are kept here;
 // match.js draws the board and the rest of the page, and asks this module for the controls, which
 // appear only when they apply: to a seat still in play, not to spectators, after the end only the
 // rematch.
 
+import { spanText } from "./clocks.js";
 import { tokens } from "./net.js";
 import { html } from "./svg.js";
 
@@ -75,6 +76,8 @@ export class Table {
    */
   fromState(message) {
     if (Array.isArray(message.offers)) this.offers = message.offers;
+    // The server remembers whose draw offer was declined (a reloaded page must not offer again).
+    if (Array.isArray(message.declined)) this.declined = message.declined.includes(message.seat);
     if (message.rematch) {
       this.rematch = message.rematch;
       if (this.rematch.token && !tokens.get(this.rematch.match)) tokens.set(this.rematch.match, this.rematch.token);
@@ -90,7 +93,8 @@ export class Table {
     const before = this.offer("draw");
     this.offers = message.offers ?? [];
     const news = message.news;
-    if (news?.what === "draw" && news.change === "declined" && before?.by === this.me && this.me !== null) this.declined = true;
+    if (Array.isArray(message.declined)) this.declined = this.me !== null && message.declined.includes(this.me);
+    else if (news?.what === "draw" && news.change === "declined" && before?.by === this.me && this.me !== null) this.declined = true;
     // What the page's own seat did needs no telling; what the others did, or an offer lapsing, does.
     if (news?.words && (news.seat !== this.me || news.change === "lapsed")) this.page.toast(this.newsText(news));
     this.page.render();
@@ -168,9 +172,49 @@ export class Table {
     }
     const resign = html("button", { type: "button", class: "btn btn-small", id: "resign", onclick: () => this.resign() }, ["Resign…"]);
     const draw = this.drawPart();
+    const claims = this.claimParts();
     // An offer to answer stands above the row of buttons; a button to offer one sits in it.
-    if (draw?.tagName === "BUTTON") return html("div", { class: "table-controls form-inline" }, [draw, resign]);
-    return html("div", { class: "table-controls" }, [draw, html("div", { class: "form-inline" }, [resign])].filter(Boolean));
+    if (draw?.tagName === "BUTTON" && !claims.length) return html("div", { class: "table-controls form-inline" }, [draw, resign]);
+    const row = draw?.tagName === "BUTTON" ? [draw, resign] : [resign];
+    return html("div", { class: "table-controls" }, [...claims, draw?.tagName === "BUTTON" ? null : draw,
+      html("div", { class: "form-inline" }, row)].filter(Boolean));
+  }
+
+  /** The seats in play, not this one, gone long enough to be claimed (their `away_since`). */
+  claimable() {
+    const s = this.page.snap;
+    if (!s || s.status !== "running" || this.me === null || this.outWords()) return [];
+    const clocks = this.page.clocks;
+    return this.inPlay().filter((seat) => seat !== this.me
+      && (clocks.away(s.seats?.[seat]) ?? -1) >= clocks.goneLimit());
+  }
+
+  /** "Bob has been away 2 min" and the claim it allows: the win (two in play) or the seat (more). */
+  claimParts() {
+    const page = this.page;
+    const two = this.inPlay().length === 2;
+    return this.claimable().map((seat) => {
+      const who = page.personName(seat);
+      const away = spanText(page.clocks.away(page.snap.seats[seat]));
+      return html("div", { class: "offer notice claim", id: `claim-${seat}`, role: "group", "aria-label": `${who} is away` }, [
+        html("p", {}, [`${who} has been away ${away}.`]),
+        html("button", { type: "button", class: "btn btn-primary btn-small", id: `claim-seat-${seat}`, "data-claim": String(seat),
+          onclick: () => this.claim(seat) }, [two ? "Claim the win…" : `Retire ${who}'s seat…`]),
+      ]);
+    });
+  }
+
+  async claim(seat) {
+    const page = this.page;
+    const who = page.personName(seat);
+    const two = this.inPlay().length === 2;
+    const away = spanText(page.clocks.away(page.snap.seats[seat]));
+    const sure = await confirmStep(two
+      ? { title: "Claim the win?", text: `${page.label(seat)} has been away ${away}. You win the game: ${who} was gone too long.`,
+        yes: "Claim the win", no: `Wait for ${who}` }
+      : { title: `Retire ${who}'s seat?`, text: `${page.label(seat)} has been away ${away}. The seat leaves the game, and the others play on.`,
+        yes: "Retire the seat", no: `Wait for ${who}` });
+    if (sure) this.send({ type: "claim", seat });
   }
 
   /** A draw offer (two seats in play) or ending the game here (more): made, answered, or to make. */
@@ -250,7 +294,8 @@ export class Table {
       ]);
     }
     return html("div", { class: "offer", id: "rematch-offer" }, [
-      html("p", {}, [`You offered a rematch: waiting for ${together(waiting.map((seat) => page.label(seat)))}.`]),
+      html("p", {}, [`${pending.by === this.me ? "You offered a rematch" : "You agreed to a rematch"}: waiting for ${
+        together(waiting.map((seat) => page.label(seat)))}.`]),
       pending.by === this.me ? html("button", { type: "button", class: "btn btn-small", id: "withdraw-rematch",
         onclick: () => this.send({ type: "decline", what: "rematch" }) }, ["Withdraw the offer"]) : null,
     ]);
