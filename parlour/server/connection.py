@@ -13,6 +13,7 @@ sending over it (``FLOOD_BURSTS`` bursts' worth in a row) is closed with ``RATE_
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 from collections.abc import Awaitable, Callable
 from typing import Any, Final
@@ -196,10 +197,11 @@ class Connection:
 
     async def offer(self, offer: OfferMessage) -> None:
         seat = self.seated(f"{offer.step} a {offer.what}")
-        if offer.step == "offer" and offer.what == "rematch" and self.creates is not None \
-                and self.match.status == "over" and self.match.rematch is None:
-            self.creates.spend(self.address)  # a rematch is a new match: it counts as one created
-        error = await self.match.offer(seat, offer.step, offer.what)
+        charge = None
+        if offer.step == "offer" and offer.what == "rematch" and self.creates is not None:
+            # A rematch is a new match: an offer the match takes counts as one created.
+            charge = functools.partial(self.creates.spend, self.address)
+        error = await self.match.offer(seat, offer.step, offer.what, charge)
         if error is not None:
             raise error
 

@@ -1076,12 +1076,18 @@ class Match:
         return {"type": "out", "match": self.id, "version": message["version"], "seat": out,
                 "words": f"{words}: {message['words']}"}
 
-    async def offer(self, seat: int, step: str, what: OfferKind) -> ProtocolError | None:
-        """An offer, acceptance or refusal of a draw or a rematch, in turn with the actions."""
+    async def offer(
+        self, seat: int, step: str, what: OfferKind, charge: Callable[[], None] | None = None
+    ) -> ProtocolError | None:
+        """An offer, acceptance or refusal of a draw or a rematch, in turn with the actions.
+        ``charge`` is called when a new rematch offer is taken (it counts as creating a match), and
+        may refuse it by raising ``ProtocolError`` (``rate_limited``); a refused offer costs nothing."""
         if what == "draw":
             run = {"offer": self._offer_draw, "accept": self._accept_draw}.get(step)
+        elif step == "offer":
+            return await self.request(functools.partial(self._offer_rematch, seat, charge))
         else:
-            run = {"offer": self._offer_rematch, "accept": self._accept_rematch}.get(step)
+            run = {"accept": self._accept_rematch}.get(step)
         if run is None:
             return await self.request(functools.partial(self._decline, seat, what))
         return await self.request(functools.partial(run, seat))
@@ -1146,13 +1152,20 @@ class Match:
         await self._tell_offers(offer, "declined", seat)
         return None
 
-    async def _offer_rematch(self, seat: int) -> ProtocolError | None:
+    async def _offer_rematch(
+        self, seat: int, charge: Callable[[], None] | None = None
+    ) -> ProtocolError | None:
         error = self._rematch_error()
         if error is not None:
             return error
         pending = self.offers.get("rematch")
         if pending is not None:  # both offered: as good as agreed
             return await self._accept_rematch(seat)
+        if charge is not None:
+            try:
+                charge()
+            except ProtocolError as refused:
+                return refused
         persons = tuple(index for index, record in enumerate(self.row.seats) if record.kind == "person")
         rematch = self.offers["rematch"] = Offer("rematch", seat, persons, {seat})
         if rematch.waiting:

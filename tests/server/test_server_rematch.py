@@ -161,9 +161,13 @@ async def test_a_rematch_offer_counts_as_creating_a_match(tmp_path: Any, clients
     try:
         match_id, (ann, bob), _ = await finished(server, clients)  # one creation spent, one left
         await ann.send({"type": "offer", **REMATCH})
-        await everyone_hears([ann, bob], "made", 0)
-        await ann.send({"type": "decline", **REMATCH})
-        await everyone_hears([ann, bob], "withdrawn", 0)
+        await everyone_hears([ann, bob], "made", 0)  # the last one spent
+        await ann.send({"type": "offer", **REMATCH})  # refused for what it is: it costs nothing
+        await ann.error("already_offered")
+        await bob.send({"type": "decline", **REMATCH})
+        await everyone_hears([ann, bob], "declined", 1)
+        await bob.send({"type": "accept", **REMATCH})
+        await bob.error("no_offer")
         await ann.send({"type": "offer", **REMATCH})
         refusal = await ann.error("rate_limited")
         assert refusal["retry_after"] >= 1
