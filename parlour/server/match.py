@@ -1202,11 +1202,15 @@ class Match:
             raise RuntimeError("this match was made without a lobby to make its rematch")
         try:
             self.rematch = await self.make_rematch(self)
-        except ProtocolError as error:  # not made: the offer stands as it was
+        except Exception as error:  # not made, whatever failed: the offer stands as it was
             offer.agreed.discard(seat)
             if offer.by == seat:
                 del self.offers["rematch"]
-            return error
+            if isinstance(error, ProtocolError):
+                return error
+            log.exception("match %s: making the rematch failed", self.id)
+            return ProtocolError("internal", "the rematch could not be made (logged): the offer stands as "
+                                             "it was", 500)
         del self.offers["rematch"]
         await self._tell_offers(offer, "accepted", seat)
         await self.pubsub.publish(self.channel, {"kind": "rematch"})
