@@ -201,13 +201,20 @@ async def test_who_may_not_offer_or_answer(server: Server, clients: list[Client]
 @ASYNC
 async def test_bots_take_no_draws(server: Server, clients: list[Client]) -> None:
     created = server.create(game="loa", seats=["open", "bot:random"], join=0, name="Ann", bot_seconds=0.01)
-    ann = await open_client(clients, server, created["match"]["id"], "Ann")
-    state = await ann.hello(created["token"])
+    match_id = created["match"]["id"]
+    ann = await open_client(clients, server, match_id, "Ann")
+    await ann.hello(created["token"])
     await ann.send({"type": "offer", **DRAW})
-    refusal = await ann.error("bots_play_on")
+    refusal = await ann.until("the refusal", lambda message: message["type"] == "error")
+    assert refusal["code"] == "bots_play_on"
     assert "White" in refusal["message"]
-    assert state["offers"] == []
-    assert server.summary(created["match"]["id"])["status"] == "running"
+    # The refused offer is pending nowhere: not in a state made after it, and nobody was told of it.
+    watcher = await open_client(clients, server, match_id, "spectator after the refusal")
+    assert (await watcher.hello())["offers"] == []
+    await ann.ping()
+    await watcher.ping()
+    assert not [message for message in [*ann.seen, *watcher.seen] if message["type"] == "offers"]
+    assert server.summary(match_id)["status"] == "running"
 
 
 @ASYNC
