@@ -433,7 +433,8 @@ class Match:
         """The writer's work; made with the writer (most loaded matches wait for a person)."""
         self.writer: asyncio.Task[None] | None = None
         self.thinking: dict[int, asyncio.Task[None]] = {}
-        """Bot decisions under way, by the version they decide at."""
+        """Bots at work, by seat: one task per seat, which thinks again when the table changed
+        under it (``_bot_turn``)."""
         self._rendered: dict[int | None, str] = {}
         """The latest event's ``update`` by seat; emptied when an event is added (it holds no seats)."""
         self._shared_view: tuple[int, JSONDict] | None = None
@@ -1243,21 +1244,39 @@ class Match:
     # --- bots ------------------------------------------------------------------------------------
 
     def _wake_bot(self) -> None:
+        """Starts the bot whose turn it is, unless that seat's bot is at work already: it sees
+        for itself that it is to move again (``_bot_turn``)."""
         mover = self.state.to_move()
         if mover < 0 or self.row.seats[mover].kind != "bot":
             return
-        version = self.version
-        if version in self.thinking:
+        working = self.thinking.get(mover)
+        if working is not None and not working.done():
             return
-        task = asyncio.create_task(self._bot_turn(mover, version), name=f"bot {self.id}/{mover}@{version}")
-        self.thinking[version] = task
-        task.add_done_callback(lambda _: self.thinking.pop(version, None))
+        task = asyncio.create_task(self._bot_turn(mover), name=f"bot {self.id}/{mover}")
+        self.thinking[mover] = task
+        task.add_done_callback(lambda done: self._bot_done(mover, done))
 
-    async def _bot_turn(self, seat: int, version: int) -> None:
-        """The bot in ``seat`` decides from its view in a worker, then acts like anyone else."""
+    def _bot_done(self, seat: int, task: asyncio.Task[None]) -> None:
+        if self.thinking.get(seat) is task:
+            del self.thinking[seat]
+
+    def _bots_turn(self, seat: int) -> bool:
+        return self.status == "running" and not self.read_only and self.state.to_move() == seat
+
+    async def _bot_turn(self, seat: int) -> None:
+        """The bot in ``seat`` decides from its view in a worker, then acts like anyone else; as
+        long as it is to move: when the table changed while it thought (a seat not to move resigned),
+        its answer is stale and it thinks again, and after its move it may be to move once more."""
+        while self._bots_turn(seat):
+            error = await self._bot_move(seat)
+            if error is not None and error.code != "stale_version":
+                return
+
+    async def _bot_move(self, seat: int) -> ProtocolError | None:
         record = self.row.seats[seat]
         assert record.bot is not None
         who = f"match {self.id}: bot:{record.bot} in seat {seat}"
+        version = self.version
         seed = bot_seed(self.row.seed, seat, version)  # derived from the secret: never sent anywhere
         view = self.view(seat)
         seconds = self.row.bot_seconds
@@ -1269,6 +1288,7 @@ class Match:
             log.exception("%s failed; it plays a random move instead", who)
             text = random_choice(self.info.name, seed, view)
         error = await self.submit(seat, text, version)
-        if error is not None and error.code not in ("game_over", "stale_version"):
-            log.error("%s chose %r, refused: %s", who, text, error.message)
-            await self.submit(seat, random_choice(self.info.name, seed, view), version)
+        if error is None or error.code in ("game_over", "stale_version", "not_your_turn"):
+            return error
+        log.error("%s chose %r, refused: %s", who, text, error.message)
+        return await self.submit(seat, random_choice(self.info.name, seed, view), version)

@@ -4,12 +4,14 @@ test_server_rematch)."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
+from typing import Any, cast
 
 import pytest
 import pytest_asyncio
 
-from parlour.server.bots import BotPool
+from parlour.server.bots import BotPool, random_choice
 from parlour.server.lobby import Lobby
 from parlour.server.match import Match, Rematch
 from parlour.server.pubsub import MemoryPubSub
@@ -74,3 +76,56 @@ async def test_a_lone_persons_failed_rematch_leaves_no_offer(lobby: Lobby) -> No
     match.make_rematch = lobby.rematch
     assert await match.offer(0, "offer", "rematch") is None
     assert match.rematch is not None
+
+
+class HeldBots:
+    """Bots that answer only when the test lets them (``release``), counting how many think at once."""
+
+    def __init__(self) -> None:
+        self.release = asyncio.Event()
+        self.asked = asyncio.Event()
+        self.views: list[dict[str, Any]] = []
+        self.at_once = 0
+        self.most_at_once = 0
+
+    async def choose(self, game: str, kind: str, seed: int, seat: int, view: dict[str, Any],
+                     seconds: float) -> str:
+        self.views.append(view)
+        self.at_once += 1
+        self.most_at_once = max(self.most_at_once, self.at_once)
+        self.asked.set()
+        try:
+            await self.release.wait()
+        finally:
+            self.at_once -= 1
+        return random_choice(game, seed, view)
+
+
+@ASYNC
+async def test_a_bot_thinking_while_another_seat_resigns_thinks_once_then_again() -> None:
+    bots = HeldBots()
+    lobby = Lobby(MemoryStore(), MemoryPubSub(), cast(BotPool, bots))
+    try:
+        match, _, _ = await lobby.create({"game": "biloba", "players": 3,
+                                          "seats": ["bot:random", "open", "open"]})
+        moved = asyncio.Event()
+
+        def hear(message: dict[str, Any]) -> None:
+            if message.get("kind") == "event" and match.events[-1].seat == 0:
+                moved.set()
+
+        match.pubsub.subscribe(match.channel, hear)
+        await match.claim(1, "Bob")
+        await match.claim(2, "Cy")  # the match starts: Blue's bot (seat 0) thinks, held
+        await asyncio.wait_for(bots.asked.wait(), 15)
+        assert await match.resign(2) is None  # Cy, not to move, resigns: version 1, Blue still to move
+        assert match.version == 1
+        assert match.state.to_move() == 0
+        bots.release.set()  # its answer, made at version 0, is stale: it thinks again and moves
+        await asyncio.wait_for(moved.wait(), 15)
+        assert bots.most_at_once == 1  # never two bots for one seat
+        assert len(bots.views) == 2  # the stale answer was not dropped silently: it thought again
+        assert match.events[-1].version == 2
+        assert match.events[-1].seat == 0
+    finally:
+        await lobby.close()
