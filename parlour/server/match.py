@@ -544,12 +544,17 @@ class Match:
         return tuple(state.action_text_for(action, seat) for seat in [*range(state.players), None])
 
     def event_json(self, event: Event, seat: int | None) -> dict[str, Any]:
-        """An event as ``seat`` may see it (a card drawn into another hand stays hidden)."""
-        return {
+        """An event as ``seat`` may see it (a card drawn into another hand stays hidden); a leaving
+        action also says what it is (``leaving``), so that no client reads it from the words."""
+        shown: dict[str, Any] = {
             "version": event.version,
             "seat": event.seat,
             "action": event.text_for(seat),
         }
+        leaving = leaving_of(event.action)
+        if leaving is not None:
+            shown["leaving"] = {"kind": leaving.kind, "seat": leaving.seat, "why": leaving.why}
+        return shown
 
     def state_message(self, seat: int | None, resync: bool = False) -> dict[str, Any]:
         """Everything ``seat`` may know, the whole move list included: the one message with history."""

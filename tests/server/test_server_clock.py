@@ -100,7 +100,8 @@ async def test_a_clock_that_runs_out_retires_the_seat_and_ends_a_two_player_matc
     game.retire(1, "out-of-time")
     for seat, client in ((0, ann), (1, bob)):
         over = await client.expect("update", version=2)
-        assert over["event"] == {"version": 2, "seat": 1, "action": "White ran out of time"}
+        assert over["event"] == {"version": 2, "seat": 1, "action": "White ran out of time",
+                                 "leaving": {"kind": "retire", "seat": 1, "why": "out-of-time"}}
         assert over["status"] == "over"
         assert over["view"]["outcome"]["winner"] == 0
         assert over["view"]["outcome"]["reason"] == "out-of-time"

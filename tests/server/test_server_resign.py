@@ -61,7 +61,8 @@ async def test_a_resignation_ends_a_two_player_match(server: Server, clients: li
     state.retire(0, "resigned")
     for seat, client in [(0, ann), (1, bob), (None, watcher)]:
         update = await client.expect("update", version=2)
-        assert update["event"] == {"version": 2, "seat": 0, "action": "Black resigned"}
+        assert update["event"] == {"version": 2, "seat": 0, "action": "Black resigned",
+                                   "leaving": {"kind": "retire", "seat": 0, "why": "resigned"}}
         assert update["status"] == "over"
         assert update["view"]["outcome"] == {"winner": 1, "reason": "resigned", "scores": [],
                                              "words": "the other side resigned"}
@@ -80,7 +81,9 @@ async def test_a_resignation_ends_a_two_player_match(server: Server, clients: li
     assert server.summary(match_id)["version"] == 2
     # A late spectator reads the resignation in the move list.
     late = await open_client(clients, server, match_id, "late spectator")
-    assert (await late.hello())["events"][-1] == {"version": 2, "seat": 0, "action": "Black resigned"}
+    assert (await late.hello())["events"][-1] == {
+        "version": 2, "seat": 0, "action": "Black resigned",
+        "leaving": {"kind": "retire", "seat": 0, "why": "resigned"}}
 
 
 @ASYNC
@@ -128,7 +131,8 @@ async def test_a_resignation_is_stored_and_replayed(own_server: Server, clients:
     state = await watcher.hello()
     assert state["status"] == "over"
     assert state["events"] == [{"version": 1, "seat": 0, "action": "a1"},
-                               {"version": 2, "seat": 1, "action": "O resigned"}]
+                               {"version": 2, "seat": 1, "action": "O resigned",
+                                "leaving": {"kind": "retire", "seat": 1, "why": "resigned"}}]
     assert state["view"]["outcome"]["reason"] == "resigned"
 
 
@@ -162,7 +166,8 @@ async def test_three_players_a_resigned_seat_is_out_and_watches_the_rest(
     await players[1].send({"type": "resign"})
     for seat, client in enumerate(players):
         update = await client.expect("update", version=1)
-        assert update["event"] == {"version": 1, "seat": 1, "action": "Blue resigned"}
+        assert update["event"] == {"version": 1, "seat": 1, "action": "Blue resigned",
+                                   "leaving": {"kind": "retire", "seat": 1, "why": "resigned"}}
         assert update["status"] == "running"
         assert update["view"]["out"] == [None, "resigned", None]
         check_message(update, seat, biloba_state(players[0].seen[0], ["Blue resigned"]))
