@@ -457,7 +457,7 @@ class Lobby:
         new = MatchRow(
             id=self._new_id(), game=row.game, players=players, options=dict(state.options), seed=state.seed,
             seats=seats, bot_seconds=row.bot_seconds, start=row.start, progress=progress_of(state, seats),
-            clock=None if row.clock is None else dict(row.clock),
+            clock=None if row.clock is None else dict(row.clock), rematch_of=row.id,
         )
         try:
             await self.store.create(new)

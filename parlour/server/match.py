@@ -258,7 +258,8 @@ class Offer:
 @dataclass(frozen=True)
 class Rematch:
     """The match made as this one's rematch, and each person's place in it: old seat → (new seat,
-    token). Kept in memory only: the token is the seat's secret, the store keeps its hash."""
+    token). The places are kept in memory only (the token is the seat's secret, the store keeps its
+    hash): a match read back from the store knows its rematch's id alone."""
 
     match: str
     seats: dict[int, tuple[int, str]]
@@ -447,7 +448,8 @@ class Match:
         """Only with 3–4 players can a seat be out while the game goes on."""
         self._out: list[str | None] | None = None
         """``seats_out()`` after the latest action, once an action has needed it."""
-        self.rematch: Rematch | None = None
+        self.rematch: Rematch | None = None if row.rematch is None else Rematch(row.rematch, {})
+        """The rematch made in this process (with the new seats' tokens), or the one on record (without)."""
         self.time = server_time or ServerTime()
         self.limits = limits or Limits()
         now = self.time.now()

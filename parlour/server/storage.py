@@ -77,6 +77,11 @@ class MatchRow:
     times: list[ClockMark | None] = field(default_factory=list)
     """With ``actions`` (when loaded) and in step with them: each action's clock mark, ``None``
     for an action on nobody's clock (chance, an untimed match, a seat leaving out of turn)."""
+    rematch_of: str | None = None
+    """The finished match this one is the rematch of (stored with it: a match has one rematch)."""
+    rematch: str | None = None
+    """This match's rematch, when it has one: filled by ``load_match`` (from the other's
+    ``rematch_of``), so that a match read back knows it."""
 
 
 ClockMark = tuple[int, float, float]
@@ -113,7 +118,7 @@ class Store(Protocol):
     async def create(self, match: MatchRow) -> None:
         """Stores a new match (with no actions) and its seats as given, in one transaction: a
         seat the creator claims is already a ``person`` seat in ``match.seats``. ``match.progress``
-        must be set."""
+        must be set. ``StoreError`` for a second rematch of the same match (``rematch_of``)."""
 
     async def claim_seat(
         self, match_id: str, seat: int, token_hash: str, name: str | None, progress: Progress
@@ -136,7 +141,7 @@ class Store(Protocol):
         """Every open or running match with its seats, actions and progress, oldest first."""
 
     async def load_match(self, match_id: str) -> MatchRow | None:
-        """One match of any status with its seats, actions and progress; ``None`` if unknown."""
+        """One match of any status with its seats, actions, progress and rematch; ``None`` if unknown."""
 
     async def list_matches(
         self, statuses: Sequence[MatchStatus], game: str | None, after: tuple[float, str] | None, limit: int
@@ -148,9 +153,10 @@ class Store(Protocol):
     async def close(self) -> None: ...
 
 
-SCHEMA_VERSION: Final = 2
+SCHEMA_VERSION: Final = 3
 """``PRAGMA user_version`` of a file in today's schema; 0 is a file from before progress was kept,
-1 from before clocks (its matches have none)."""
+1 from before clocks (its matches have none), 2 from before rematches were stored (its matches
+have none on record)."""
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS matches (
@@ -167,7 +173,8 @@ CREATE TABLE IF NOT EXISTS matches (
     to_move TEXT,
     outcome TEXT,
     updated REAL NOT NULL DEFAULT 0,
-    clock TEXT
+    clock TEXT,
+    rematch_of TEXT
 );
 CREATE TABLE IF NOT EXISTS seats (
     match_id TEXT NOT NULL REFERENCES matches(id),
@@ -193,16 +200,18 @@ CREATE TABLE IF NOT EXISTS events (
 INDEXES = """
 CREATE INDEX IF NOT EXISTS matches_by_status ON matches (status, created DESC, id DESC);
 CREATE INDEX IF NOT EXISTS matches_by_game ON matches (game, status, created DESC, id DESC);
+CREATE UNIQUE INDEX IF NOT EXISTS matches_by_rematch_of ON matches (rematch_of) WHERE rematch_of IS NOT NULL;
 """
 # The lobby pages newest first within one status (and one game): each page is a walk down one of
-# these indexes from the cursor, never a sort of the table.
+# these indexes from the cursor, never a sort of the table. A match's rematch is found through the
+# last, which also refuses a second rematch of one match.
 
 PROGRESS_COLUMNS: Final = (
     ("status", "TEXT NOT NULL DEFAULT 'running'"), ("version", "INTEGER NOT NULL DEFAULT 0"),
     ("to_move", "TEXT"), ("outcome", "TEXT"), ("updated", "REAL NOT NULL DEFAULT 0"),
 )
 MATCH_COLUMNS: Final = ("id, created, game, players, options, seed, start, bot_seconds,"
-                        " status, version, to_move, outcome, updated, clock")
+                        " status, version, to_move, outcome, updated, clock, rematch_of")
 SET_PROGRESS: Final = "UPDATE matches SET version = ?, to_move = ?, outcome = ?, updated = ? WHERE id = ?"
 SET_STATUS: Final = "UPDATE matches SET status = ? WHERE id = ? AND status IS NOT ?"
 # Status apart, and only where it changes: a statement that sets an indexed column rewrites that
@@ -275,10 +284,11 @@ class SQLiteStore:
 
         def create(db: sqlite3.Connection) -> None:
             db.execute(
-                f"INSERT INTO matches ({MATCH_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                f"INSERT INTO matches ({MATCH_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (match.id, match.created, match.game, match.players, _json(match.options), match.seed,
                  None if match.start is None else _json(match.start), match.bot_seconds,
-                 *_progress_values(progress), None if match.clock is None else _json(match.clock)),
+                 *_progress_values(progress), None if match.clock is None else _json(match.clock),
+                 match.rematch_of),
             )
             db.executemany(
                 "INSERT INTO seats (match_id, seat, kind, bot, name, token_hash) VALUES (?, ?, ?, ?, ?, ?)",
@@ -595,11 +605,11 @@ def _answer(answered: list[tuple[asyncio.Future[Any], BaseException | _Done]]) -
 
 def _match_row(values: Sequence[Any]) -> MatchRow:
     (match_id, created, game, players, options, seed, start, bot_seconds,
-     status, version, to_move, outcome, updated, clock) = values
+     status, version, to_move, outcome, updated, clock, rematch_of) = values
     return MatchRow(
         id=match_id, game=game, players=players, options=json.loads(options), seed=seed, seats=[],
         bot_seconds=bot_seconds, created=created, start=None if start is None else json.loads(start),
-        clock=None if clock is None else json.loads(clock),
+        clock=None if clock is None else json.loads(clock), rematch_of=rematch_of,
         progress=Progress(status, version, json.loads(to_move) if to_move is not None else None,
                           None if outcome is None else json.loads(outcome), updated),
     )
@@ -657,6 +667,8 @@ def _load_match(db: sqlite3.Connection, match_id: str) -> MatchRow | None:
     row = _match_row(found)
     _add_seats(db, {match_id: row}, "match_id = ?", (match_id,))
     _add_events(db, row)
+    rematch = db.execute("SELECT id FROM matches WHERE rematch_of = ?", (match_id,)).fetchone()
+    row.rematch = None if rematch is None else rematch[0]
     return row
 
 
@@ -700,6 +712,7 @@ def open_schema(db: sqlite3.Connection) -> None:
                 if version < 1:
                     _migrate(db)
                 _add_clocks(db)
+                _add_rematch_links(db)
             _run_script(db, INDEXES)
             db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
         db.execute("COMMIT")
@@ -755,6 +768,14 @@ def _add_clocks(db: sqlite3.Connection) -> None:
             db.execute(f"ALTER TABLE {table} ADD COLUMN clock TEXT")
 
 
+def _add_rematch_links(db: sqlite3.Connection) -> None:
+    """Gives a file of schema 2 (or one just brought to it) the rematch link of its matches: none
+    is on record."""
+    columns = {name for (_, name, *_) in db.execute("PRAGMA table_info(matches)")}
+    if "rematch_of" not in columns:
+        db.execute("ALTER TABLE matches ADD COLUMN rematch_of TEXT")
+
+
 def replayed_progress(
     game: str, players: int, options: dict[str, Any], seed: int, start: JSONDict | None,
     actions: Sequence[Action], seats: Sequence[SeatRecord], updated: float,
@@ -789,6 +810,9 @@ class MemoryStore:
         if match.progress is None:
             raise StoreError(f"match {match.id} has no progress to store")
         _check_text([match.options, match.start, [(seat.bot, seat.name) for seat in match.seats]])
+        if match.rematch_of is not None and any(row.rematch_of == match.rematch_of
+                                                for row in self.matches.values()):
+            raise StoreError(f"match {match.rematch_of} has a rematch already")
         stored = copy.deepcopy(match)
         stored.actions, stored.times = [], []
         self.matches[match.id] = stored
@@ -830,7 +854,12 @@ class MemoryStore:
 
     async def load_match(self, match_id: str) -> MatchRow | None:
         row = self.matches.get(match_id)
-        return None if row is None else copy.deepcopy(row)
+        if row is None:
+            return None
+        loaded = copy.deepcopy(row)
+        loaded.rematch = next((other.id for other in self.matches.values() if other.rematch_of == match_id),
+                              None)
+        return loaded
 
     async def list_matches(
         self, statuses: Sequence[MatchStatus], game: str | None, after: tuple[float, str] | None, limit: int

@@ -196,6 +196,16 @@ async def test_a_match_finished_before_a_restart_gets_its_rematch(
     assert seats == [1, 0]
     new_id = ann.seen[-1]["rematch"]["match"]
     assert server.summary(new_id)["status"] == "running"
+    # The rematch is on record: after another restart the old match knows it (but not the new
+    # seats' tokens, which only the connections then told have), and makes no second one.
+    server.kill()
+    server.start()
+    again = await open_client(clients, server, match_id, "Ann after the second restart")
+    assert (await again.hello(tokens[0]))["rematch"] == {
+        "match": new_id, "url": f"/match/{new_id}", "ws": f"/ws/matches/{new_id}",
+        "seat": None, "token": None}
+    await again.send({"type": "offer", **REMATCH})
+    assert new_id in (await again.error("rematch_made"))["message"]
 
 
 async def finish_others(server: Server, clients: list[Client], count: int) -> None:

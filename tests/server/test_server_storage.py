@@ -6,6 +6,7 @@ import asyncio
 import random
 import sqlite3
 from collections.abc import AsyncIterator, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -70,6 +71,20 @@ async def test_append_checks_the_expected_version_and_stores_progress(store: Sto
     assert (loaded.game, loaded.players, loaded.options, loaded.seed) == ("loa", 2, {"move_limit": 60}, 9)
     assert [seat.kind for seat in loaded.seats] == ["open", "bot"]
     assert loaded.seats[1].bot == "random"
+
+
+@ASYNC
+async def test_a_match_knows_its_one_rematch(store: Store) -> None:
+    await store.create(a_match("m1"))
+    assert (await only(store, "m1")).rematch is None
+    await store.create(replace(a_match("m2", created=101), rematch_of="m1"))
+    assert (await only(store, "m1")).rematch == "m2"
+    assert (await only(store, "m2")).rematch_of == "m1"
+    assert (await only(store, "m2")).rematch is None
+    with pytest.raises(StoreError):  # a second rematch of m1: nothing stored
+        await store.create(replace(a_match("m3", created=102), rematch_of="m1"))
+    assert await store.load_match("m3") is None
+    assert (await only(store, "m1")).rematch == "m2"
 
 
 @ASYNC
