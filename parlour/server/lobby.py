@@ -26,11 +26,12 @@ from parlour.games import GAMES, get_game
 from parlour.server import collector
 from parlour.server.bots import BotPool
 from parlour.server.limits import UNKNOWN_ADDRESS, Limits
-from parlour.server.match import Match, Rematch, ServerTime, Timer, new_token
+from parlour.server.match import Match, ServerTime, Timer, new_token
 from parlour.server.messages import ProtocolError, check_json_text, json_kind, read_name
 from parlour.server.pubsub import PubSub
 from parlour.server.storage import MatchRow, MatchStatus, SeatRecord, Store, StoreError, progress_of
 from parlour.server.summary import seat_names_of, summary_json
+from parlour.server.table import Rematch
 
 log = logging.getLogger("parlour.server")
 

@@ -6,7 +6,8 @@ with the expected version and the progress it makes), and only then shows it and
 chance decisions that follow are resolved and stored the same way. What a seat asks of the table
 (resigning, offering or answering a draw or a rematch) is done by the same writer in turn with
 the moves; a resignation and an agreed draw are the engine's leaving actions, stored like moves,
-while offers live in memory only. Everything a client sees is rendered here from ``view(seat)``.
+while offers live in memory only (``parlour.server.table``). Everything a client sees is
+rendered here from ``view(seat)``.
 
 A match loaded from the store replays its actions only when its state is first needed: its
 stored ``Progress`` answers the lobby list, so a server with many waiting matches starts fast.
@@ -29,7 +30,6 @@ from typing import Any, Final, Protocol
 
 from parlour.engine import (
     ABANDON,
-    AGREED_DRAW,
     CHANCE,
     GONE,
     OUT_OF_TIME,
@@ -59,6 +59,7 @@ from parlour.server.storage import (
     progress_of,
 )
 from parlour.server.summary import seat_names_of, seats_json, summary_json
+from parlour.server.table import MakeRematch, Offer, Rematch, Table
 
 log = logging.getLogger("parlour.server")
 
@@ -237,68 +238,10 @@ def _stopped() -> ProtocolError:
     return ProtocolError("unavailable", "the server stopped this match before answering: look again", 503)
 
 
-@dataclass
-class Offer:
-    """A draw or a rematch that seat ``by`` offered, waiting for the persons it needs (``parties``)."""
-
-    what: OfferKind
-    by: int
-    parties: tuple[int, ...]
-    agreed: set[int]
-
-    @property
-    def waiting(self) -> list[int]:
-        return [seat for seat in self.parties if seat not in self.agreed]
-
-    def to_json(self) -> dict[str, Any]:
-        return {"what": self.what, "by": self.by, "agreed": sorted(self.agreed), "waiting": self.waiting}
-
-
-@dataclass(frozen=True)
-class Rematch:
-    """The match made as this one's rematch, and each person's place in it: old seat → (new seat,
-    token). The places are kept in memory only (the token is the seat's secret, the store keeps its
-    hash): a match read back from the store knows its rematch's id alone."""
-
-    match: str
-    seats: dict[int, tuple[int, str]]
-
-    def for_seat(self, seat: int | None) -> dict[str, Any]:
-        """What a connection of ``seat`` (``None``: a spectator) is told: where to go, and as whom."""
-        new_seat, token = self.seats.get(seat, (None, None)) if seat is not None else (None, None)
-        return {"match": self.match, "url": f"/match/{self.match}", "ws": f"/ws/matches/{self.match}",
-                "seat": new_seat, "token": token}
-
-
-MakeRematch = Callable[["Match"], Awaitable[Rematch]]
-
-
 def leaving_seat(action: Action) -> int | None:
     """Who takes a leaving action, as its event says: the retiring seat, ``None`` for the table."""
     leaving = leaving_of(action)
     return None if leaving is None else leaving.seat
-
-
-OFFER_WORDS: Final = {
-    ("draw", "made"): "{who} offers a draw",
-    ("draw", "agreed"): "{who} agrees to end the game here as a draw",
-    ("draw", "accepted"): "{who} accepts: the game is drawn",
-    ("draw", "declined"): "{who} declines the draw",
-    ("draw", "withdrawn"): "{who} withdraws the draw offer",
-    ("draw", "lapsed"): "The draw offer lapsed: {why}",
-    ("rematch", "made"): "{who} offers a rematch",
-    ("rematch", "agreed"): "{who} agrees to a rematch",
-    ("rematch", "accepted"): "{who} accepts: the rematch is on",
-    ("rematch", "declined"): "{who} declines the rematch",
-    ("rematch", "withdrawn"): "{who} withdraws the rematch offer",
-}
-
-
-def offer_words(offer: Offer, change: str, who: str, players: int, why: str | None) -> str:
-    """What happened to an offer, in a sentence for the table."""
-    if offer.what == "draw" and change == "made" and players > 2:
-        return f"{who} proposes to end the game here as a draw among the seats in play"
-    return OFFER_WORDS[offer.what, change].format(who=who, why=why)
 
 
 class Match:
@@ -347,16 +290,12 @@ class Match:
         """The latest event's ``update`` by seat; emptied when an event is added (it holds no seats)."""
         self._shared_view: tuple[int, JSONDict] | None = None
         """In a perfect-information game, the view at a version: every seat's but for its ``seat``."""
-        self.offers: dict[str, Offer] = {}
-        """Pending offers by what they offer (in memory only: a restart forgets them)."""
-        self._declined: set[int] = set()
-        """Seats whose draw offer was declined: they may offer again once they have moved."""
         self._watch_out = row.players > 2
         """Only with 3–4 players can a seat be out while the game goes on."""
         self._out: list[str | None] | None = None
         """``seats_out()`` after the latest action, once an action has needed it."""
-        self.rematch: Rematch | None = None if row.rematch is None else Rematch(row.rematch, {})
-        """The rematch made in this process (with the new seats' tokens), or the one on record (without)."""
+        self.table = Table(self, None if row.rematch is None else Rematch(row.rematch, {}))
+        """Offers and the rematch: what the seats ask of the table around the game."""
         self.time = server_time or ServerTime()
         self.limits = limits or Limits()
         now = self.time.now()
@@ -380,6 +319,15 @@ class Match:
     @functools.cached_property
     def seat_names(self) -> tuple[str, ...]:
         return seat_names_of(self.row)
+
+    @property
+    def offers(self) -> dict[str, Offer]:
+        """Pending offers by what they offer (in memory only: a restart forgets them)."""
+        return self.table.offers
+
+    @property
+    def rematch(self) -> Rematch | None:
+        return self.table.rematch
 
     @property
     def state(self) -> State:
@@ -478,7 +426,7 @@ class Match:
             "legal": self.legal_json(seat),
             "events": [self.event_json(event, seat) for event in self.events],
             "offers": [offer.to_json() for offer in self.offers.values()],
-            "declined": sorted(self._declined),
+            "declined": sorted(self.table.declined),
             "rematch": None if self.rematch is None else self.rematch.for_seat(seat),
             "clock": self.clock_json(now=True),
         }
@@ -729,13 +677,13 @@ class Match:
             return ProtocolError("illegal_action", str(error))
         if not state.is_legal(action):  # the gate: a game's parser is not trusted to check the rules
             return ProtocolError("illegal_action", f"illegal action: {state.action_to_text(action)}")
-        return await self._commit(seat, action)
+        return await self.commit(seat, action)
 
     def _not_started(self) -> ProtocolError:
         waiting = sum(record.kind == "open" for record in self.row.seats)
         return ProtocolError("not_started", f"the match starts when every seat is taken ({waiting} open)")
 
-    async def _commit(self, seat: EventSeat, action: Action) -> ProtocolError | None:
+    async def commit(self, seat: EventSeat, action: Action) -> ProtocolError | None:
         """Stores, then shows and publishes one action. The state it leads to is worked out on a
         copy and stored with its progress first: a failed store leaves the match as it was, and
         nothing unstored is ever seen."""
@@ -760,7 +708,7 @@ class Match:
         if marks is not None:
             self._clock_moved(marks[0], now)
         await self.pubsub.publish(self.channel, {"kind": "event", "version": self.version})
-        if self._watch_out or self.offers or self._declined:
+        if self._watch_out or self.offers or self.table.declined:
             await self._around(seat, before, after)
         return None
 
@@ -769,7 +717,7 @@ class Match:
         if self.status != "running":
             return
         while self.state.to_move() == CHANCE:
-            if await self._commit("chance", self.state.sample_chance()) is not None:
+            if await self.commit("chance", self.state.sample_chance()) is not None:
                 return  # storage failed: logged; the next submission or restart tries again
         self._wake_bot()
 
@@ -838,7 +786,7 @@ class Match:
         if why is not None:  # the rules refuse it (cannot happen to a seat in play): logged, no retry
             log.error("match %s: seat %d ran out of time, but cannot retire: %s", self.id, seat, why)
             return None
-        return await self._commit(seat, action)
+        return await self.commit(seat, action)
 
     async def _late(self, seat: int) -> ProtocolError:
         """A move that came after its clock ran out (before its timer's turn): the seat retires."""
@@ -863,7 +811,7 @@ class Match:
         return await self.request(functools.partial(self._claim_gone, seat, target))
 
     async def _claim_gone(self, seat: int, target: int | None) -> ProtocolError | None:
-        error = self._in_play_error(seat)
+        error = self.in_play_error(seat)
         if error is not None:
             return error
         in_play = self.state.seats_in_play()
@@ -880,7 +828,7 @@ class Match:
         for other in gone:
             if self.status != "running":  # the first retirement ended the game
                 break
-            error = await self._commit(other, retirement(other, GONE))
+            error = await self.commit(other, retirement(other, GONE))
             if error is not None:
                 return error
         return None
@@ -920,11 +868,11 @@ class Match:
             log.error("match %s: cannot be abandoned: %s", self.id, why)
             return None
         log.info("match %s: abandoned, untouched for %g hours", self.id, seconds / 3600)
-        return await self._commit(None, ABANDON)
+        return await self.commit(None, ABANDON)
 
     # --- around the game: leaving, offers, rematch -------------------------------------------
 
-    def _in_play_error(self, seat: int) -> ProtocolError | None:
+    def in_play_error(self, seat: int) -> ProtocolError | None:
         """Why ``seat`` cannot act at the table now (resign, a draw): over, not started, or out."""
         closed = self.closed_error(joining=False)
         if closed is not None:
@@ -943,14 +891,14 @@ class Match:
         return await self.request(functools.partial(self._resign, seat))
 
     async def _resign(self, seat: int) -> ProtocolError | None:
-        error = self._in_play_error(seat)
+        error = self.in_play_error(seat)
         if error is not None:
             return error
         action = retirement(seat, RESIGNED)
         why = self.state.leaving_error(action)  # the rules of leaving, not the legality of a move
         if why is not None:
             return ProtocolError("not_in_play", why, 409)
-        return await self._commit(seat, action)
+        return await self.commit(seat, action)
 
     async def _around(self, seat: EventSeat, before: State, after: State) -> None:
         """After an action: seats it put out are told, and a draw offer lapses when its maker
@@ -961,27 +909,11 @@ class Match:
             self._out = after.seats_out()
             newly_out = [out for out, words in enumerate(self._out)
                          if words is not None and previous[out] is None]
-        if isinstance(seat, int):
-            self._declined.discard(seat)
-        if self.status != "running":
-            self._declined.clear()
         for out in newly_out:
             words = self._out[out] if self._out is not None else None
             await self.pubsub.publish(self.channel, {"kind": "out", "seat": out, "version": self.version,
                                                      "words": words})
-        draw = self.offers.get("draw")
-        if draw is None:
-            return
-        if self.status != "running":
-            why = "the game is over"
-        elif newly_out:
-            why = f"{self.seat_names[newly_out[0]]} is out: the table changed"
-        elif seat == draw.by:
-            why = f"{self.seat_names[draw.by]} moved"
-        else:
-            return
-        del self.offers["draw"]
-        await self._tell_offers(draw, "lapsed", draw.by, why)
+        await self.table.moved(seat, newly_out)
 
     def out_message(self, message: dict[str, Any], seat: int | None) -> dict[str, Any]:
         """A seat is out (retired, or knocked out by play), told in words, to itself as "You"."""
@@ -997,159 +929,21 @@ class Match:
         """An offer, acceptance or refusal of a draw or a rematch, in turn with the actions.
         ``charge`` is called when a new rematch offer is taken (it counts as creating a match), and
         may refuse it by raising ``ProtocolError`` (``rate_limited``); a refused offer costs nothing."""
+        table = self.table
         if what == "draw":
-            run = {"offer": self._offer_draw, "accept": self._accept_draw}.get(step)
+            run = {"offer": table.offer_draw, "accept": table.accept_draw}.get(step)
         elif step == "offer":
-            return await self.request(functools.partial(self._offer_rematch, seat, charge))
+            return await self.request(functools.partial(table.offer_rematch, seat, charge))
         else:
-            run = {"accept": self._accept_rematch}.get(step)
+            run = {"accept": table.accept_rematch}.get(step)
         if run is None:
-            return await self.request(functools.partial(self._decline, seat, what))
+            return await self.request(functools.partial(table.decline, seat, what))
         return await self.request(functools.partial(run, seat))
-
-    async def _offer_draw(self, seat: int) -> ProtocolError | None:
-        error = self._in_play_error(seat)
-        if error is not None:
-            return error
-        pending = self.offers.get("draw")
-        if pending is not None:  # both offered: as good as agreed
-            return await self._accept_draw(seat)
-        if seat in self._declined:
-            return ProtocolError("offer_declined", "your draw offer was declined: you may offer again "
-                                                   "after your next move", 409)
-        in_play = self.state.seats_in_play()
-        bots = [self.seat_names[other] for other in in_play if self.row.seats[other].kind == "bot"]
-        if bots:
-            # A bot plays to win: taking draws would let anyone walk away level from a lost game.
-            return ProtocolError("bots_play_on", f"{' and '.join(bots)} {'is' if len(bots) == 1 else 'are'} "
-                                                 "played by a bot, and bots take no draws: they play every "
-                                                 "game to its end (resign to leave)", 409)
-        draw = self.offers["draw"] = Offer("draw", seat, tuple(in_play), {seat})
-        await self._tell_offers(draw, "made", seat)
-        return None
-
-    async def _accept_draw(self, seat: int) -> ProtocolError | None:
-        error = self._in_play_error(seat)
-        if error is not None:
-            return error
-        draw = self.offers.get("draw")
-        if draw is None:
-            return ProtocolError("no_offer", "nobody is offering a draw", 409)
-        if seat in draw.agreed:
-            return self._already(draw, seat)
-        draw.agreed.add(seat)
-        if draw.waiting:
-            await self._tell_offers(draw, "agreed", seat)
-            return None
-        del self.offers["draw"]
-        why = self.state.leaving_error(AGREED_DRAW)  # the rules of leaving decide, not the move gate
-        error = await self._commit(None, AGREED_DRAW) if why is None else ProtocolError("game_over", why, 409)
-        if error is not None:  # not stored: the offer stands as it was
-            draw.agreed.discard(seat)
-            self.offers["draw"] = draw
-            return error
-        await self._tell_offers(draw, "accepted", seat)
-        return None
-
-    async def _decline(self, seat: int, what: OfferKind) -> ProtocolError | None:
-        offer = self.offers.get(what)
-        if offer is None:
-            return ProtocolError("no_offer", f"nobody is offering a {what}", 409)
-        if seat not in offer.parties:
-            return ProtocolError("not_in_play", f"you are out of this game: the {what} is for "
-                                                f"{self._names(offer.parties)} to decide", 409)
-        del self.offers[what]
-        if seat == offer.by:
-            await self._tell_offers(offer, "withdrawn", seat)
-            return None
-        if what == "draw":
-            self._declined.add(offer.by)
-        await self._tell_offers(offer, "declined", seat)
-        return None
-
-    async def _offer_rematch(
-        self, seat: int, charge: Callable[[], None] | None = None
-    ) -> ProtocolError | None:
-        error = self._rematch_error()
-        if error is not None:
-            return error
-        pending = self.offers.get("rematch")
-        if pending is not None:  # both offered: as good as agreed
-            return await self._accept_rematch(seat)
-        if charge is not None:
-            try:
-                charge()
-            except ProtocolError as refused:
-                return refused
-        persons = tuple(index for index, record in enumerate(self.row.seats) if record.kind == "person")
-        rematch = self.offers["rematch"] = Offer("rematch", seat, persons, {seat})
-        if rematch.waiting:
-            await self._tell_offers(rematch, "made", seat)
-            return None
-        return await self._make_rematch(rematch, seat)  # nobody else to ask: bots always play again
-
-    async def _accept_rematch(self, seat: int) -> ProtocolError | None:
-        error = self._rematch_error()
-        if error is not None:
-            return error
-        rematch = self.offers.get("rematch")
-        if rematch is None:
-            return ProtocolError("no_offer", "nobody is offering a rematch", 409)
-        if seat in rematch.agreed:
-            return self._already(rematch, seat)
-        rematch.agreed.add(seat)
-        if rematch.waiting:
-            await self._tell_offers(rematch, "agreed", seat)
-            return None
-        return await self._make_rematch(rematch, seat)
-
-    def _rematch_error(self) -> ProtocolError | None:
-        if self.rematch is not None:
-            return ProtocolError("rematch_made", f"the rematch is made already: match {self.rematch.match} "
-                                                 f"(/match/{self.rematch.match})", 409)
-        if self.status != "over":
-            return ProtocolError("not_over", "a rematch is offered once the game is over", 409)
-        return None
-
-    async def _make_rematch(self, offer: Offer, seat: int) -> ProtocolError | None:
-        """Everyone agreed: the new match is made, and every connection told where it is."""
-        if self.make_rematch is None:
-            raise RuntimeError("this match was made without a lobby to make its rematch")
-        try:
-            self.rematch = await self.make_rematch(self)
-        except Exception as error:  # not made, whatever failed: the offer stands as it was
-            offer.agreed.discard(seat)
-            if offer.by == seat:
-                del self.offers["rematch"]
-            if isinstance(error, ProtocolError):
-                return error
-            log.exception("match %s: making the rematch failed", self.id)
-            return ProtocolError("internal", "the rematch could not be made (logged): the offer stands as "
-                                             "it was", 500)
-        del self.offers["rematch"]
-        await self._tell_offers(offer, "accepted", seat)
-        await self.pubsub.publish(self.channel, {"kind": "rematch"})
-        return None
-
-    def _already(self, offer: Offer, seat: int) -> ProtocolError:
-        """``seat`` offered or accepted ``offer`` already: it is the others' to answer."""
-        waiting = f"the answer is {self._names(offer.waiting)}'s"
-        if seat == offer.by:
-            return ProtocolError("already_offered", f"you offered this {offer.what}: {waiting}", 409)
-        return ProtocolError("already_agreed", f"you have agreed to this {offer.what}: {waiting}", 409)
-
-    def _names(self, seats: Iterable[int]) -> str:
-        return " and ".join(self.seat_names[seat] for seat in seats) or "nobody"
-
-    async def _tell_offers(self, offer: Offer, change: str, seat: int, why: str | None = None) -> None:
-        words = offer_words(offer, change, self.seat_names[seat], self.row.players, why)
-        news = {"what": offer.what, "change": change, "seat": seat, "words": words}
-        await self.pubsub.publish(self.channel, {"kind": "offers", "news": news})
 
     def offers_message(self, news: dict[str, Any]) -> dict[str, Any]:
         return {"type": "offers", "match": self.id, "version": self.version,
                 "offers": [offer.to_json() for offer in self.offers.values()],
-                "declined": sorted(self._declined), "news": news}
+                "declined": sorted(self.table.declined), "news": news}
 
     def rematch_message(self, seat: int | None) -> dict[str, Any]:
         assert self.rematch is not None

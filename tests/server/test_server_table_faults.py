@@ -13,9 +13,10 @@ import pytest_asyncio
 
 from parlour.server.bots import BotPool, random_choice
 from parlour.server.lobby import Lobby
-from parlour.server.match import Match, Rematch
+from parlour.server.match import Match
 from parlour.server.pubsub import MemoryPubSub
 from parlour.server.storage import MemoryStore
+from parlour.server.table import Rematch
 
 ASYNC = pytest.mark.asyncio(loop_scope="session")
 
