@@ -130,3 +130,23 @@ async def test_a_bot_thinking_while_another_seat_resigns_thinks_once_then_again(
         assert match.events[-1].seat == 0
     finally:
         await lobby.close()
+
+
+@ASYNC
+async def test_a_stopped_match_answers_what_was_queued_on_its_writer(lobby: Lobby) -> None:
+    match = await finished(lobby)
+    busy = asyncio.Event()
+    never = asyncio.Event()
+
+    async def stuck() -> None:
+        busy.set()
+        await never.wait()  # the writer is at work on this when the match is stopped
+
+    first = asyncio.ensure_future(match.request(stuck))
+    await asyncio.wait_for(busy.wait(), 15)
+    queued = asyncio.ensure_future(match.offer(0, "offer", "rematch"))
+    await asyncio.sleep(0)  # let the offer reach the writer's queue
+    await match.stop()
+    answers = await asyncio.wait_for(asyncio.gather(first, queued), 15)
+    assert [answer.code if answer is not None else None for answer in answers] == ["unavailable"] * 2
+    assert match.offers == {}
