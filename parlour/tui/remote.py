@@ -32,9 +32,6 @@ from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 from websockets.sync.client import ClientConnection, connect
 
 from parlour.engine import (
-    ABANDON,
-    AGREED_DRAW,
-    WHYS,
     Action,
     Game,
     IllegalActionError,
@@ -42,8 +39,6 @@ from parlour.engine import (
     NotationError,
     ParlourError,
     State,
-    leaving_of,
-    retirement,
 )
 from parlour.engine.leaving import LEAVING_REASONS, RETIRED_WORDS
 from parlour.games import get_game
@@ -262,7 +257,47 @@ class Lost:
     error: JoinError
 
 
-Event = Typed | Heard | Lost
+@dataclass(frozen=True)
+class Tick:
+    """Time passed: a seat away may have become claimable."""
+
+
+Event = Typed | Heard | Lost | Tick
+
+TICK_SECONDS: Final = 10.0
+"""How often the session looks again at how long a seat has been away."""
+
+GONE_MINUTES: Final = 10
+GONE_MINUTES_TIMED: Final = 2
+"""The server's default limits before a seat away may be claimed (``gone_minutes``,
+``gone_minutes_timed``): the server does not send its own, and answers an early claim ``not_gone``."""
+
+
+def ticking(inbox: queue.Queue[Event]) -> None:
+    while True:
+        time.sleep(TICK_SECONDS)
+        inbox.put(Tick())
+
+
+def clock_text(seconds: float) -> str:
+    """A clock as players read one: "4:52", "1:02:09"; tenths under ten seconds ("7.3")."""
+    left = max(0.0, seconds)
+    if left < 10:
+        return f"{int(left * 10) / 10:.1f}"
+    whole = int(left)
+    hours, minutes, rest = whole // 3600, whole % 3600 // 60, whole % 60
+    return f"{hours}:{minutes:02d}:{rest:02d}" if hours else f"{minutes}:{rest:02d}"
+
+
+def span_text(seconds: float) -> str:
+    """How long, in words: "45 s", "2 min", "1 h 5 min"."""
+    whole = max(0, int(seconds))
+    if whole < 60:
+        return f"{whole} s"
+    minutes = whole // 60
+    if minutes < 60:
+        return f"{minutes} min"
+    return f"{minutes // 60} h" + (f" {minutes % 60} min" if minutes % 60 else "")
 
 
 def read_typing(inbox: queue.Queue[Event], fd: int) -> None:
@@ -337,23 +372,12 @@ def score_text(score: float) -> str:
     return str(int(score)) if float(score).is_integer() else f"{score:g}"
 
 
-def leaving_texts(state: State) -> dict[str, Leaving]:
-    """Every way of leaving this match in the words its events use ("White resigned")."""
-    retirements = [retirement(seat, why) for seat in range(state.players) for why in WHYS]
-    texts: dict[str, Leaving] = {}
-    for action in [AGREED_DRAW, ABANDON, *retirements]:
-        leaving = leaving_of(action)
-        assert leaving is not None
-        texts[state.leaving_text(action)] = leaving
-    return texts
-
-
 class RemoteSession(Session):
     """``Session`` with the match kept by the server: moves go out, events come in. Lines typed
     and messages heard are taken in turn, so that a player may resign, offer or answer a draw at
     any time, not only when it is their move."""
 
-    TABLE_COMMANDS = ("resign", "draw", "accept", "decline", "rematch")
+    TABLE_COMMANDS = ("resign", "draw", "accept", "decline", "rematch", "claim", "clock")
     """Around the game, beside ``Session.COMMANDS``."""
 
     def __init__(
@@ -394,7 +418,12 @@ class RemoteSession(Session):
         self.pending: Request | None = None
         """The message sent, until the server answers it: lines typed meanwhile wait for it."""
         self.deferred: collections.deque[str | None] = collections.deque()
-        self.confirming = False
+        self.confirming: str | int | None = None
+        """What the player is asked to confirm: "resign", "all", or the seat to claim."""
+        self.offset: float | None = None
+        """The server's time minus this machine's (from a state's ``now``, an update's ``since``)."""
+        self.away_told: dict[int, float] = {}
+        """Seats told claimable, with the ``away_since`` they were told for."""
         self.asked: dict[int, str] = {}
         """What each message sent asked for, by its id: a refusal says what it refuses."""
         self.refs = itertools.count(1)
@@ -402,7 +431,6 @@ class RemoteSession(Session):
         self.over_told = False
         self.absorb(first)
         self.seats = ["human"] * len(self.seat_list)
-        self.leavings = leaving_texts(self.state)
 
     def tell(self, text: str) -> None:
         if self.prompted:  # news while the prompt waits: not on the prompt's line
@@ -417,6 +445,77 @@ class RemoteSession(Session):
         (``Game.sample_state``: the position from the view's content, hidden parts sampled)."""
         self.snapshot = snapshot
         self.state = self.game.sample_state(snapshot["view"], self.rng)
+        clock = snapshot.get("clock")
+        if isinstance(clock, dict):
+            local = time.time()
+            if isinstance(clock.get("now"), int | float):
+                self.offset = clock["now"] - local
+                self.snapshot = {**snapshot, "clock_seen": clock["now"]}
+            elif isinstance(clock.get("since"), int | float):
+                if clock["since"] > self.server_now():
+                    self.offset = clock["since"] - local
+                self.snapshot = {**snapshot, "clock_seen": clock["since"]}
+
+    def server_now(self) -> float:
+        """The server's time as far as this session can tell (this machine's, without a clock)."""
+        return time.time() + (self.offset or 0.0)
+
+    def clocks_line(self) -> str:
+        """ "Black 4:52 · White 5:00": every seat's clock as the last message left it ("" untimed)."""
+        clock = self.snapshot.get("clock")
+        if not isinstance(clock, dict):
+            return ""
+        names = self.state.seat_names()
+        parts = []
+        for seat, left in enumerate(clock["remaining"]):
+            if clock.get("running") == seat:
+                left -= max(0.0, self.snapshot.get("clock_seen", clock["since"]) - clock["since"])
+            parts.append(f"{names[seat]} {clock_text(left)}")
+        return " · ".join(parts)
+
+    def live_clocks(self) -> str:
+        """The clocks now, the running one counted down since the last message."""
+        line = self.clocks_line()
+        clock = self.snapshot.get("clock")
+        if not line or not isinstance(clock, dict) or clock.get("running") is None:
+            return line
+        running = clock["running"]
+        left = clock["remaining"][running] - max(0.0, self.server_now() - clock["since"])
+        names = self.state.seat_names()
+        return " · ".join(f"{names[seat]} {clock_text(left)}" if seat == running else part
+                          for seat, part in enumerate(line.split(" · ")))
+
+    def claimable(self) -> list[tuple[int, float]]:
+        """Seats in play, not this one, without a connection past the limit: (seat, seconds away)."""
+        if self.status != "running" or self.seat in self.told_out:
+            return []
+        limit = 60 * (GONE_MINUTES_TIMED if self.snapshot.get("clock") else GONE_MINUTES)
+        outs = self.snapshot["view"].get("out") or []
+        found = []
+        for entry in self.seat_list:
+            seat, since = entry["seat"], entry.get("away_since")
+            if seat == self.seat or entry.get("kind") != "person" or entry.get("connected"):
+                continue
+            if (seat < len(outs) and outs[seat]) or not isinstance(since, int | float):
+                continue
+            away = self.server_now() - since
+            if away >= limit:
+                found.append((seat, away))
+        return found
+
+    def tell_away(self) -> None:
+        """Each seat gone long enough, told once for each time it went away."""
+        for seat, away in self.claimable():
+            since = self.seat_list[seat]["away_since"]
+            if self.away_told.get(seat) == since:
+                continue
+            self.away_told[seat] = since
+            self.say(f"{self.person(seat)} has been away {span_text(away)}: type claim "
+                     f"{'to win' if self.in_play() == 2 else 'to retire the seat'}.")
+
+    def in_play(self) -> int:
+        outs = self.snapshot["view"].get("out") or []
+        return sum(1 for seat in range(len(self.seat_list)) if not (seat < len(outs) and outs[seat]))
 
     @property
     def to_move(self) -> int | str | None:
@@ -433,8 +532,10 @@ class RemoteSession(Session):
             return self.hear_state(message)
         if kind == "update":
             self.absorb(message)
+            # A move or resignation is answered by this seat's event; a claim, by the claimed seat's.
             mine = message["event"]["seat"] == self.seat
-            if mine and self.pending is not None and self.pending.kind in ("action", "resign"):
+            kinds = ("action", "resign", "claim") if mine else ("claim",)
+            if self.pending is not None and self.pending.kind in kinds:
                 self.settle()
             self.tell_event(message["event"])
             self.tell_out()
@@ -505,7 +606,7 @@ class RemoteSession(Session):
             if text is not None:
                 self.say(f"Chance: {text}")
             return
-        leaving = self.leavings.get(text) if text is not None else None
+        leaving = self.leaving_of(event)
         if leaving is not None:
             self.say(self.leaving_words(leaving))
         elif seat is None:
@@ -513,6 +614,14 @@ class RemoteSession(Session):
         else:
             name = self.state.seat_names()[seat]
             self.say(f"{name} plays {text}" if text is not None else f"{name} has played")
+
+    @staticmethod
+    def leaving_of(event: dict[str, Any]) -> Leaving | None:
+        """What a leaving event is, as the server says it (``leaving``), not read from its words."""
+        said = event.get("leaving")
+        if not isinstance(said, dict):
+            return None
+        return Leaving(said["kind"], said.get("seat"), said.get("why"))
 
     def leaving_words(self, leaving: Leaving) -> str:
         if leaving.kind == "agreed":
@@ -660,6 +769,7 @@ class RemoteSession(Session):
             if moved is not None:
                 return moved
         threading.Thread(target=listen, args=(self.link, self.inbox), name="listen", daemon=True).start()
+        threading.Thread(target=ticking, args=(self.inbox,), name="tick", daemon=True).start()
         while True:
             done: int | Moved | None
             if self.pending is None and self.deferred:
@@ -672,6 +782,9 @@ class RemoteSession(Session):
                 return done
 
     def take(self, event: Event) -> int | Moved | None:
+        if isinstance(event, Tick):
+            self.tell_away()
+            return None
         if isinstance(event, Typed):
             if self.pending is not None:  # what was sent is not answered yet: this line waits
                 self.deferred.append(event.line)
@@ -687,8 +800,12 @@ class RemoteSession(Session):
         """What the player should see before typing: the board, whose turn, and a prompt."""
         if self.pending is not None:
             return
-        if self.confirming:
+        self.tell_away()
+        clocks = self.clocks_line()
+        if self.confirming == "resign":
             prompt = "Resign this game? [y/N] "
+        elif self.confirming is not None:
+            prompt = self.claim_question() + " [y/N] "
         elif self.status == "over":
             if not self.over_told:
                 self.finish()
@@ -697,7 +814,8 @@ class RemoteSession(Session):
         elif self.status == "running" and self.to_move == self.seat:
             self.waiting_shown = None
             self.show_board()
-            prompt = f"{self.state.seat_names()[self.seat]} to move> "
+            turn = f"{self.state.seat_names()[self.seat]} to move"
+            prompt = f"{turn} · {clocks}> " if clocks else f"{turn}> "
         else:
             self.show_waiting()
             prompt = "Watching> " if self.seat in self.told_out else "> "
@@ -741,7 +859,8 @@ class RemoteSession(Session):
         mover = self.to_move
         if isinstance(mover, int):
             entry = self.seat_list[mover]
-            self.say(f"Waiting for {self.seat_label(entry)}…")
+            clocks = self.clocks_line()
+            self.say(f"Waiting for {self.seat_label(entry)}…" + (f" · {clocks}" if clocks else ""))
 
     def take_line(self, line: str | None) -> int | None:
         """A line the player typed: a command, an answer, or a move."""
@@ -755,9 +874,12 @@ class RemoteSession(Session):
             return 0
         self.prompted = False  # the line typed ends the prompt's line
         text = line.strip()
-        if self.confirming:
-            self.confirming = False
-            self.answer_resign(text.lower())
+        if self.confirming is not None:
+            asked, self.confirming = self.confirming, None
+            if asked == "resign":
+                self.answer_resign(text.lower())
+            else:
+                self.answer_claim(None if asked == "all" else int(asked), text.lower())
             return None
         if not text:
             return None
@@ -853,7 +975,12 @@ class RemoteSession(Session):
             if self.status == "over":
                 self.say("The game is over: there is nothing to resign.")
             else:
-                self.confirming = True
+                self.confirming = "resign"
+        elif word == "claim":
+            self.ask_claim()
+        elif word == "clock":
+            live = self.live_clocks()
+            self.say(f"Clocks: {live}." if live else "This match has no clock.")
         elif word == "draw":
             self.request({"type": "offer", "what": "draw"}, f"your {self.offer_name('draw')}")
         elif word in ("accept", "decline"):
@@ -873,6 +1000,37 @@ class RemoteSession(Session):
             self.say("The game is over already.")
         else:
             self.request({"type": "resign"}, "your resignation")
+
+    def ask_claim(self) -> None:
+        """``claim``: the seat gone long enough, asked about first; when the session cannot tell
+        (none or several), every seat gone, and the server's answer says who is not."""
+        if self.status != "running":
+            self.say("Only a match in play can be claimed.")
+            return
+        found = self.claimable()
+        self.confirming = found[0][0] if len(found) == 1 else "all"
+
+    def claim_question(self) -> str:
+        if self.confirming == "all":
+            return ("Claim every seat gone too long? With two players you win; with more, "
+                    "each such seat leaves the game.")
+        seat = int(str(self.confirming))
+        away = next((span_text(away) for other, away in self.claimable() if other == seat), "a while")
+        if self.in_play() == 2:
+            return f"{self.person(seat)} has been away {away}. Claim the win?"
+        return f"{self.person(seat)} has been away {away}. Retire the seat?"
+
+    def answer_claim(self, seat: int | None, answer: str) -> None:
+        if answer not in ("y", "yes"):
+            self.say("You wait.")
+            return
+        if self.status != "running":
+            self.say("The game is over already.")
+            return
+        message: dict[str, Any] = {"type": "claim"}
+        if seat is not None:
+            message["seat"] = seat
+        self.request(message, "your claim")
 
     def answer_offer(self, word: str) -> None:
         """``accept`` or ``decline`` the pending offer, draw or rematch: the one waiting for this seat."""
@@ -899,6 +1057,9 @@ class RemoteSession(Session):
             "  accept      say yes to the draw or rematch offered to you",
             "  decline     say no to it (or withdraw your own offer)",
             "  rematch     once the game is over, offer to play again (everyone moves one seat on)",
+            "  claim       a player away too long (2 minutes with a clock, 10 without): you win, or",
+            "              with 3-4 players their seat leaves the game (you are asked to confirm)",
+            "  clock       the clocks now",
             "  quit        leave the match (your seat is kept; the same command brings you back)",
         ]
         examples = self.examples()

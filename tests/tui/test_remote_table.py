@@ -68,7 +68,8 @@ def test_resigning_asks_first_and_both_sides_learn_the_result(
     assert "You resigned." in ended
     assert "Result: White (Bob) wins: the other side resigned" in ended
     update = bob.next("update", version=2)
-    assert update["event"] == {"version": 2, "seat": 0, "action": "Black resigned"}
+    assert update["event"] == {"version": 2, "seat": 0, "action": "Black resigned",
+                               "leaving": {"kind": "retire", "seat": 0, "why": "resigned"}}
     assert update["view"]["outcome"]["winner"] == 1
     assert update["view"]["outcome"]["reason"] == "resigned"
     summary = server.summary(match_id)
@@ -128,7 +129,8 @@ def test_a_draw_offered_by_the_other_side_is_declined_then_accepted(
     assert "Draw agreed at the table." in ended
     assert "Result: Draw: agreed at the table" in ended
     update = bob.next("update", version=3)
-    assert update["event"] == {"version": 3, "seat": None, "action": "draw agreed"}
+    assert update["event"] == {"version": 3, "seat": None, "action": "draw agreed",
+                               "leaving": {"kind": "agreed", "seat": None, "why": None}}
     assert update["view"]["outcome"]["winner"] is None
     assert update["view"]["outcome"]["reason"] == "agreed"
     assert server.summary(match_id)["result"] == "Draw: agreed at the table"
@@ -358,3 +360,98 @@ def test_against_a_bot_a_rematch_is_made_at_once_and_the_bot_moves_first(
     new_id = moved.split(f"{server.base}/match/")[1].split()[0].rstrip(".")
     assert server.summary(new_id)["seats"][0]["bot"] == "random"
     assert server.summary(new_id)["version"] == 1
+
+
+@pytest.fixture(scope="module")
+def clock_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """A server whose time moves only when a test moves it (``POST /api/test/clock``)."""
+    running = Server(tmp_path_factory.mktemp("table-clock"), flags=["--test-clock"]).start()
+    yield running
+    running.stop()
+
+
+def advance(server: Server, seconds: float) -> None:
+    status, answer = server.call("POST", "/api/test/clock", {"advance": seconds})
+    assert status == 200, answer
+
+
+def timed_loa_with_bob(
+    server: Server, opened: list[Terminal | Seat], home: Path,
+) -> tuple[str, Seat, Terminal]:
+    """A 5+3 Lines of Action match: Bob at White over a WebSocket, Ann at Black in the terminal."""
+    match_id = server.create(game="loa", seats=["open", "open"], seed=1,
+                             clock={"base": 300, "increment": 3})["match"]["id"]
+    bob = Seat(server, match_id, "bob")
+    opened.append(bob)
+    bob.hello(server.join(match_id, seat=1, name="Bob")["token"])
+    terminal = Terminal(["loa", "--join", f"{server.base}/match/{match_id}"], home)
+    opened.append(terminal)
+    # The turn line carries both clocks.
+    assert "You took seat 0 (Black)" in terminal.read_until(r"Black to move · Black 5:00 · White 5:00> ")
+    bob.next("state", status="running")
+    return match_id, bob, terminal
+
+
+def test_a_seat_gone_too_long_is_told_and_claimed_after_a_confirmation(
+    clock_server: Server, opened: list[Terminal | Seat], tmp_path: Path
+) -> None:
+    match_id, bob, terminal = timed_loa_with_bob(clock_server, opened, tmp_path)
+    terminal.type("help")
+    assert "claim       a player away too long" in terminal.read_until("Black to move")
+    bob.close()
+    terminal.read_until(r"White \(Bob\) has left \(the seat is kept\)\.")
+
+    # Too soon: asked first, then the server's refusal in its words; the game goes on.
+    terminal.type("claim")
+    terminal.read_until(r"Claim every seat gone too long\? .* \[y/N\] ")
+    terminal.type("y")
+    assert "The server refused your claim:" in terminal.read_until("Black to move")
+    assert clock_server.summary(match_id)["status"] == "running"
+
+    # Two minutes on (a timed match's limit). The terminal learns the server's time from a state:
+    # coming back to the match, it tells Bob gone long enough, and Black's clock has run.
+    advance(clock_server, 121)
+    terminal.type("quit")
+    assert terminal.finish()[0] == 0
+    again = Terminal(["loa", "--join", f"{clock_server.base}/match/{match_id}"], tmp_path)
+    opened.append(again)
+    told = again.read_until(r"Black to move · Black 2:59 · White 5:00> ")
+    assert "Bob (White) has been away 2 min: type claim to win." in told
+    again.type("clock")
+    assert "Clocks: Black 2:5" in again.read_until("Black to move")
+
+    # "n" waits; "y" claims the win.
+    again.type("claim")
+    again.read_until(r"Bob \(White\) has been away 2 min\. Claim the win\? \[y/N\] ")
+    again.type("n")
+    assert "You wait." in again.read_until("Black to move")
+    assert clock_server.summary(match_id)["status"] == "running"
+    again.type("claim")
+    again.read_until(r"Claim the win\? \[y/N\] ")
+    again.type("y")
+    ended = again.read_until("Game over> ")
+    assert "Bob (White) was gone too long." in ended
+    assert "Result: Black (Ann) wins: the other side was gone too long" in ended
+    summary = clock_server.summary(match_id)
+    assert (summary["status"], summary["outcome"]["reason"]) == ("over", "gone")
+    assert summary["outcome"]["winner"] == 0
+
+
+def test_a_clock_that_runs_out_ends_the_match_at_the_terminal(
+    clock_server: Server, opened: list[Terminal | Seat], tmp_path: Path
+) -> None:
+    match_id, bob, terminal = timed_loa_with_bob(clock_server, opened, tmp_path)
+    terminal.type("b1-d3")
+    # Black moved at once: 5:00 and the increment; White's clock runs.
+    terminal.read_until(r"Waiting for White \(Bob\)… · Black 5:03 · White 5:00")
+    bob.next("update", version=1)
+    bob.send({"type": "action", "text": "a2-c2", "version": 1})
+    terminal.read_until(r"Black to move · Black 5:03 · White 5:03> ")
+    advance(clock_server, 304)
+    ended = terminal.read_until("Game over> ")
+    assert "You ran out of time." in ended
+    assert "Result: White (Bob) wins: the other side ran out of time" in ended
+    update = bob.until("update", lambda m: m["type"] == "update" and m["status"] == "over")
+    assert update["event"] == {"version": 3, "seat": 0, "action": "Black ran out of time",
+                               "leaving": {"kind": "retire", "seat": 0, "why": "out-of-time"}}
+    assert clock_server.summary(match_id)["outcome"]["reason"] == "out-of-time"
