@@ -140,7 +140,7 @@ async def test_resigning_asks_first_and_ends_the_match_for_both(
     for client in (ann, bob):
         final = await over(client)
         assert final["view"]["outcome"]["winner"] == 0
-        assert await text(client, "#result-why") == "the other side resigned"
+        assert await text(client, "#result-why") == "Bob (White) resigned"  # who left, not "the other side"
         assert await text(client, "#moves li:last-child .move") == "Bob (White) resigned"
         # After the end only the rematch is offered: no resign, no draw.
         assert await client.page.locator("#table-actions:not([hidden]), #resign, #offer-draw").count() == 0

@@ -558,7 +558,8 @@ class MatchPage {
     if (event.seat === null || event.seat === undefined) return `${action[0].toUpperCase()}${action.slice(1)}`;
     if (event.seat === "chance") return `Chance${between}${action}`;
     const name = this.seatName(event.seat);
-    if (action.startsWith(`${name} `)) return `${this.label(event.seat)}${action.slice(name.length)}`;
+    // A seat leaving (the server's `leaving`) reads "<seat> resigned": the person is put for the seat.
+    if (event.leaving?.kind === "retire" && action.startsWith(`${name} `)) return `${this.label(event.seat)}${action.slice(name.length)}`;
     return `${this.label(event.seat)}${between}${action}`;
   }
 
