@@ -173,6 +173,10 @@ async def test_a_draw_declined_then_agreed(server: Server, open_client: OpenClie
     # A declined offer is not made again before a move of one's own; the other side may offer.
     assert await ann.page.locator("#offer-draw").count() == 0
     assert await ann.page.locator("#resign").count() == 1
+    # Nor on a page opened again: the server's state says whose offer was declined.
+    await ann.page.reload()
+    await ann.page.wait_for_selector("#resign")
+    assert await ann.page.locator("#offer-draw").count() == 0
 
     # Bob offers in his turn; Ann accepts from the keyboard.
     await bob.page.click("#offer-draw")
