@@ -309,4 +309,14 @@ async def test_three_people_end_the_game_here_when_all_agree(server: Server, ope
         assert final["view"]["outcome"]["winner"] is None
         assert await text(client, "#result-text") == "Draw"
         assert await text(client, "#result-why") == "agreed at the table"
+
+    # A rematch with three: a seat that agreed is told so, not that it made the offer.
+    await ann.page.click("#offer-rematch")
+    await bob.page.wait_for_selector("#accept-rematch")
+    await bob.page.click("#accept-rematch")
+    await bob.page.wait_for_selector("#rematch-offer p:text-matches('You agreed')")
+    assert await text(bob, "#rematch-offer p") == f"You agreed to a rematch: waiting for {table[2]}."
+    assert await bob.page.locator("#withdraw-rematch").count() == 0
+    offered = f"You offered a rematch: waiting for {table[2]}."
+    await ann.page.wait_for_selector(f"#rematch-offer p:text-is('{offered}')")
     no_errors(ann, bob, cy)
