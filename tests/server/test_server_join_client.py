@@ -3,60 +3,16 @@ subprocess on a pipe, against a real server), and comes back to its seat when ru
 
 from __future__ import annotations
 
-import os
-import re
-import select
 import signal
-import subprocess
-import sys
-import time
 from pathlib import Path
 
 import pytest
 from server_helpers import Client, open_client
-from server_process import ROOT, WAIT, Server
+from server_process import Server
+from terminal_process import Terminal
 
 ASYNC = pytest.mark.asyncio(loop_scope="session")
 PROMPT = "Black to move> "
-
-
-class Terminal:
-    """``parlour play … --join URL`` with its standard input and output on pipes."""
-
-    def __init__(self, args: list[str], data_home: Path) -> None:
-        env = {**os.environ, "XDG_DATA_HOME": str(data_home), "PYTHONUNBUFFERED": "1"}
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "parlour.cli", "play", *args], cwd=ROOT, env=env,
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-        )
-        self.output = ""
-
-    def read_until(self, pattern: str) -> str:
-        """Output up to and including the first match of ``pattern`` (a regex) not read before."""
-        assert self.process.stdout is not None
-        deadline = time.monotonic() + WAIT
-        while (found := re.search(pattern, self.output)) is None:
-            remaining = deadline - time.monotonic()
-            ready, _, _ = select.select([self.process.stdout], [], [], max(remaining, 0))
-            chunk = os.read(self.process.stdout.fileno(), 65536) if ready else b""
-            if not chunk:
-                raise AssertionError(f"the client never printed {pattern!r}; it printed:\n{self.output}")
-            self.output += chunk.decode(errors="replace")
-        text, self.output = self.output[: found.end()], self.output[found.end():]
-        return text
-
-    def type(self, line: str) -> None:
-        assert self.process.stdin is not None
-        self.process.stdin.write(f"{line}\n".encode())
-        self.process.stdin.flush()
-
-    def finish(self) -> tuple[int, str]:
-        """Closes standard input; the exit status and the rest of the output."""
-        assert self.process.stdin is not None
-        assert self.process.stdout is not None
-        self.process.stdin.close()
-        rest = self.process.stdout.read().decode(errors="replace")
-        return self.process.wait(WAIT), self.output + rest
 
 
 @ASYNC

@@ -8,8 +8,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from remote_table import Relay, Seat, Terminal
+from remote_table import Relay, Seat
 from server_process import Server
+from terminal_process import Terminal
 
 from parlour.server.bots import bot_seed, think
 
