@@ -34,6 +34,7 @@ from parlour.engine.leaving import (
     is_leaving,
     leaving_of,
     retirement,
+    two_player_outcome,
 )
 from parlour.engine.outcome import Outcome
 from parlour.engine.parts import game_part
@@ -76,4 +77,5 @@ __all__ = [
     "random_playout",
     "retirement",
     "seen_by",
+    "two_player_outcome",
 ]

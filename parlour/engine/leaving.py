@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Final, Literal
 
 from parlour.engine.errors import ParlourError
+from parlour.engine.outcome import Outcome
 
 RESIGNED: Final = "resigned"
 OUT_OF_TIME: Final = "out-of-time"
@@ -82,3 +83,14 @@ def leaving_of(action: int) -> Leaving | None:
         why, seat = divmod(_RETIRE - action, _SEATS)
         return Leaving("retire", seat, WHYS[why])
     return None
+
+
+def two_player_outcome(leaving: Leaving, scores: tuple[float, ...] = ()) -> Outcome:
+    """The end a leaving action makes of a 2-player game (LOA-98, MIL-109, TTT-7): the other seat
+    wins for the reason the seat left; an agreed draw or an abandoned match is nobody's. ``scores``:
+    the game's scores as they stand."""
+    if leaving.kind == "retire":
+        assert leaving.seat is not None
+        assert leaving.why is not None
+        return Outcome(1 - leaving.seat, leaving.why, scores)
+    return Outcome(None, AGREED if leaving.kind == "agreed" else ABANDONED, scores)

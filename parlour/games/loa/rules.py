@@ -12,8 +12,6 @@ from collections.abc import Mapping
 from typing import Any, Final
 
 from parlour.engine import (
-    ABANDONED,
-    AGREED,
     NOBODY,
     Action,
     Game,
@@ -25,6 +23,7 @@ from parlour.engine import (
     State,
     is_leaving,
     leaving_of,
+    two_player_outcome,
 )
 from parlour.games.loa.notation import PASS, action_text, parse_square, read_action, square_name
 from parlour.games.loa.position import (
@@ -266,12 +265,7 @@ class LoaState(State):
         assert leaving is not None
         self._undo.append((0, self._outcome))
         self.history.append(action)
-        if leaving.kind == "retire":
-            assert leaving.seat is not None
-            assert leaving.why is not None
-            self._outcome = Outcome(1 - leaving.seat, leaving.why)
-        else:
-            self._outcome = Outcome(None, AGREED if leaving.kind == "agreed" else ABANDONED)
+        self._outcome = two_player_outcome(leaving)
 
     def apply(self, action: Action) -> None:
         if action < 0:  # leaving the table (LOA-98), never a move

@@ -14,8 +14,6 @@ import random
 from typing import Any, Final, NoReturn
 
 from parlour.engine import (
-    ABANDONED,
-    AGREED,
     CHANCE,
     NOBODY,
     Action,
@@ -30,6 +28,7 @@ from parlour.engine import (
     State,
     is_leaving,
     leaving_of,
+    two_player_outcome,
 )
 from parlour.games.mille.actions import (
     CARD,
@@ -708,15 +707,11 @@ class MilleState(State):
         saved = self._save()
         self.history.append(action)
         self._legal = None
-        winner = None
-        reason = AGREED if leaving.kind == "agreed" else ABANDONED
-        if leaving.kind == "retire":
-            assert leaving.seat is not None
-            assert leaving.why is not None
-            winner, reason = 1 - leaving.seat, leaving.why
-            self.games_won[winner] += 1
         first, second = self.game_total
-        self._outcome = Outcome(winner, reason, (float(first), float(second)))
+        self._outcome = two_player_outcome(leaving, (float(first), float(second)))
+        winner = self._outcome.winner
+        if winner is not None:
+            self.games_won[winner] += 1
         # What a position read back says of the end (``position``'s reader builds the same).
         score = HandScore("play-out", ((0,) * 9, (0,) * 9), (0, 0), (first, second))
         self.events.append(Event("game_end", -1 if winner is None else winner, score=score))

@@ -24,8 +24,6 @@ from __future__ import annotations
 from typing import Any, Final
 
 from parlour.engine import (
-    ABANDONED,
-    AGREED,
     NOBODY,
     Action,
     FormatError,
@@ -37,6 +35,7 @@ from parlour.engine import (
     State,
     is_leaving,
     leaving_of,
+    two_player_outcome,
 )
 from parlour.games.tictactoe.notation import SQUARES, parse_square, square_name
 from parlour.games.tictactoe.render import board_rows, render_board
@@ -120,11 +119,7 @@ class TicTacToeState(State):
         """TTT-7: the outcome of a leaving action (``State.leave`` checked it)."""
         leaving = leaving_of(action)
         assert leaving is not None
-        if leaving.kind == "retire":
-            assert leaving.seat is not None
-            assert leaving.why is not None
-            return Outcome(1 - leaving.seat, leaving.why)
-        return Outcome(None, AGREED if leaving.kind == "agreed" else ABANDONED)
+        return two_player_outcome(leaving)
 
     def apply(self, action: Action) -> None:
         if action < 0:  # leaving the table: the marks stay, the game ends
