@@ -168,12 +168,9 @@ class Table:
             return ProtocolError("not_in_play", f"you are out of this game: the {what} is for "
                                                 f"{self._names(offer.parties)} to decide", 409)
         del self.offers[what]
-        if seat == offer.by:
-            await self._tell_offers(offer, "withdrawn", seat)
-            return None
-        if what == "draw":
-            self.declined.add(offer.by)
-        await self._tell_offers(offer, "declined", seat)
+        if what == "draw":  # withdrawn or declined, it is not made again before the maker moves:
+            self.declined.add(offer.by)  # offering and withdrawing in a loop would pester the table
+        await self._tell_offers(offer, "withdrawn" if seat == offer.by else "declined", seat)
         return None
 
     async def offer_rematch(

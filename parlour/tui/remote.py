@@ -684,7 +684,8 @@ class RemoteSession(Session):
             again = " You may offer again after your next move." if yours else ""
             self.say(f"{who} {'decline' if mine else 'declines'} the {self.offer_name(what)}.{again}")
         elif change == "withdrawn":
-            self.say(f"{who} {'withdraw' if mine else 'withdraws'} the {self.offer_name(what)}.")
+            again = " You may offer again after your next move." if mine and what == "draw" else ""
+            self.say(f"{who} {'withdraw' if mine else 'withdraws'} the {self.offer_name(what)}.{again}")
         else:
             self.say(str(news["words"]))
 

@@ -110,7 +110,11 @@ async def test_a_declined_offer_is_not_made_again_before_the_next_move(
     for message in await everyone_hears([ann, bob], "made", 1):
         assert message["declined"] == []
     await bob.send({"type": "decline", **DRAW})
-    await everyone_hears([ann, bob], "withdrawn", 1)
+    for message in await everyone_hears([ann, bob], "withdrawn", 1):
+        assert message["declined"] == [1]
+    # Offering and withdrawing in a loop would pester Ann: not again before Bob's next move.
+    await bob.send({"type": "offer", **DRAW})
+    await bob.error("offer_declined")
     assert latest(ann)["status"] == "running"
     assert server.summary(match_id)["version"] == 2
 
