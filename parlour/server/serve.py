@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import asyncio
 import contextlib
 import logging
 import resource
@@ -106,6 +105,7 @@ def server_config(
     http, ws = protocols(limits, faults)
     return uvicorn.Config(
         app, http=http, ws=ws, ws_per_message_deflate=compress, log_level=log_level, lifespan="on",
+        loop="uvloop",  # libuv's event loop: 400 busy matches, p99 171/216 ms on asyncio's, 162/145 ms on it
         timeout_graceful_shutdown=3,
         timeout_keep_alive=limits.keep_alive_seconds,  # type: ignore[arg-type]  # a float works: call_later
         # A frame may hold body_bytes characters of up to 4 UTF-8 bytes each; the app answers a longer
@@ -160,5 +160,5 @@ def main(argv: Sequence[str]) -> int:
     config = server_config(app, limits, faults, args.log_level, args.compress)
     server = uvicorn.Server(config)
     with contextlib.suppress(KeyboardInterrupt):
-        asyncio.run(server.serve(sockets=[sock]))
+        server.run(sockets=[sock])  # on uvloop's event loop (the config's loop)
     return 0
