@@ -348,12 +348,16 @@ class LobbyHandlers:
         return None
 
 
-def read_advance(body: Any) -> float:
-    """The seconds of a ``POST /api/test/clock`` body (``{"advance": SECONDS}``)."""
+def read_advance(body: Any) -> tuple[float, bool]:
+    """The seconds of a ``POST /api/test/clock`` body (``{"advance": SECONDS}``), and whether the
+    timers then due run (``"timers": false`` holds them, as a busy event loop would)."""
     seconds = body.get("advance") if isinstance(body, dict) else None
     if isinstance(seconds, bool) or not isinstance(seconds, int | float) or not 0 <= seconds <= 10**7:
         raise ProtocolError("bad_request", '{"advance": SECONDS}: a number of seconds from 0 to 10000000')
-    return float(seconds)
+    timers = body.get("timers", True)
+    if not isinstance(timers, bool):
+        raise ProtocolError("bad_request", '"timers" is true (the default) or false')
+    return float(seconds), timers
 
 
 def test_clock_route(server_time: ManualTime, limits: Limits) -> Route:
@@ -362,10 +366,10 @@ def test_clock_route(server_time: ManualTime, limits: Limits) -> Route:
 
     async def advance(request: Request) -> Response:
         try:
-            seconds = read_advance(await read_body(request, int(limits.body_bytes)))
+            seconds, timers = read_advance(await read_body(request, int(limits.body_bytes)))
         except ProtocolError as error:
             return error_response(error)
-        await server_time.advance(seconds)
+        await server_time.advance(seconds, timers)
         return JSONResponse({"now": server_time.now()})
 
     return Route("/api/test/clock", advance, methods=["POST"])

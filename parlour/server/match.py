@@ -117,10 +117,13 @@ class ManualTime(ServerTime):
         self._timers.append(timer)
         return timer
 
-    async def advance(self, seconds: float) -> None:
+    async def advance(self, seconds: float, timers: bool = True) -> None:
         """Moves time on, runs the timers then due (earliest first), and waits for what they
-        started (a clock run out is stored and published before this returns)."""
+        started (a clock run out is stored and published before this returns). Without ``timers``
+        they wait for a later advance, as on an event loop too busy to run them yet."""
         self._now += seconds
+        if not timers:
+            return
         live = [timer for timer in self._timers if not timer.cancelled]
         due = sorted((timer for timer in live if timer.when <= self._now), key=lambda timer: timer.when)
         self._timers = [timer for timer in live if timer.when > self._now]
@@ -150,10 +153,16 @@ class ClockRule:
         """What a seat has left once its move is made, having ``left`` when it made it."""
         return self.base if self.per_move else left + self.increment
 
+    def bot_share(self, left: float, most: float) -> float:
+        """What a bot's move may cost its clock, having ``left`` when its turn began: a twentieth
+        of that and half the increment, never above ``most``. It is charged no more, whatever the
+        machine made it wait (the server chose its budget), so its clock never runs out."""
+        return min(most, left / 20 + self.increment / 2)
+
     def bot_budget(self, left: float, most: float) -> float:
-        """A bot's thinking time: a small share of what it has left, never above ``most``, so that
-        it never loses on time (searches stop at their budget: ``parlour.bots``)."""
-        return max(0.01, min(most, left / 20 + self.increment / 2))
+        """A bot's thinking time: its share, and at least a hundredth of a second to think in
+        (searches stop at their budget: ``parlour.bots``)."""
+        return max(0.01, self.bot_share(left, most))
 
 
 @dataclass
@@ -667,7 +676,7 @@ class Match:
                 "stale_version",
                 f"the match is at version {self.version}, not {submission.version}: look again and retry",
             )
-        if self.clocks is not None and self.clocks.left(self.time.now()) <= 0:
+        if self.clocks is not None and self.clocks.left(self.time.now()) <= 0 and not self._is_bot(seat):
             return await self._late(seat)
         try:
             action = state.parse_action(submission.text)
@@ -732,6 +741,8 @@ class Match:
         if clocks.running is None or seat != clocks.running:
             return None
         spent = max(0.0, now - clocks.since)
+        if self._is_bot(seat):
+            spent = min(spent, clocks.rule.bot_share(clocks.remaining[seat], self.row.bot_seconds))
         left = max(0.0, clocks.remaining[seat] - spent)
         if not is_leaving(action):
             left = clocks.rule.after_move(left)
@@ -759,7 +770,7 @@ class Match:
             clocks.timer.cancel()
             clocks.timer = None
         clocks.running, clocks.since = running, now
-        if running is not None:
+        if running is not None and not self._is_bot(running):  # a bot's clock cannot run out
             clocks.timer = self.time.call_at(now + clocks.remaining[running], self._flag)
 
     def _flag(self) -> asyncio.Future[ProtocolError | None]:
@@ -794,8 +805,8 @@ class Match:
         if error is not None:
             return error
         await self._settle()  # the writer settles only after a success: the others play on now
-        return ProtocolError("out_of_time", f"{self.seat_names[seat]}'s clock ran out before that move "
-                                            "came: the seat is retired", 409)
+        return ProtocolError("out_of_time", "your clock ran out before that move came: "
+                                            f"{self.seat_names[seat]} is retired", 409)
 
     # --- gone too long, and abandoned -------------------------------------------------------------
 
@@ -968,6 +979,9 @@ class Match:
         if self.thinking.get(seat) is task:
             del self.thinking[seat]
 
+    def _is_bot(self, seat: EventSeat) -> bool:
+        return isinstance(seat, int) and self.row.seats[seat].kind == "bot"
+
     def _bots_turn(self, seat: int) -> bool:
         return self.status == "running" and not self.read_only and self.state.to_move() == seat
 
@@ -989,7 +1003,7 @@ class Match:
         view = self.view(seat)
         seconds = self.row.bot_seconds
         if self.clocks is not None and self.clocks.running == seat:
-            seconds = self.clocks.rule.bot_budget(self.clocks.left(self.time.now()), seconds)
+            seconds = self.clocks.rule.bot_budget(self.clocks.remaining[seat], seconds)
         try:
             text = await self.bots.choose(self.info.name, record.bot, seed, seat, view, seconds)
         except Exception:

@@ -17,6 +17,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from server_helpers import Client, check_message, open_client, replayed
 from server_process import ROOT, Server
 
@@ -37,9 +39,10 @@ def clocked(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     running.stop()
 
 
-def advance(server: Server, seconds: float) -> float:
-    """Moves the server's clock on; it answers once whatever ran out is stored and published."""
-    status, answer = server.call("POST", "/api/test/clock", {"advance": seconds})
+def advance(server: Server, seconds: float, timers: bool = True) -> float:
+    """Moves the server's clock on; it answers once whatever ran out is stored and published
+    (without ``timers``, nothing runs out yet: as on a server too busy to notice)."""
+    status, answer = server.call("POST", "/api/test/clock", {"advance": seconds, "timers": timers})
     assert status == 200, answer
     now: float = answer["now"]
     return now
@@ -179,7 +182,44 @@ async def test_a_bot_moves_within_its_clock(clocked: Server, clients: list[Clien
     # What a bot may think, from its clock: a twentieth of what is left and half the increment.
     assert ClockRule(10, 2).bot_budget(10, 5) == 1.5
     assert ClockRule(300, 3).bot_budget(300, 1) == 1  # never above the match's bot_seconds
-    assert ClockRule(20, per_move=True).bot_budget(0.1, 1) == 0.01
+    assert ClockRule(20, per_move=True).bot_budget(0.1, 1) == 0.01  # a hundredth to think in
+    assert ClockRule(20, per_move=True).bot_share(0.1, 1) == 0.005  # but charged no more than its share
+
+
+@given(st.floats(1, 10**4), st.floats(0, 60), st.booleans(), st.floats(0.01, 60),
+       st.lists(st.floats(0, 10**6), min_size=1, max_size=400))
+def test_a_bot_charged_its_share_at_most_never_runs_out(
+    base: float, increment: float, per_move: bool, most: float, spent: list[float]
+) -> None:
+    rule = ClockRule(base, 0.0 if per_move else increment, per_move)
+    left = base
+    for seconds in spent:  # however long the machine kept it (the server charges as _clock_mark)
+        left = rule.after_move(left - min(seconds, rule.bot_share(left, most)))
+        assert left > 0
+
+
+@ASYNC
+async def test_bots_never_lose_on_time_however_long_the_server_keeps_them(
+    tmp_path: Path, clients: list[Client]
+) -> None:
+    server = Server(tmp_path, flags=TEST_CLOCK).start()
+    try:
+        created = server.create(game="loa", seats=["bot:strong", "bot:strong"], clock={"base": 4},
+                                bot_seconds=0.2)
+        watcher = await open_client(clients, server, created["match"]["id"], "watcher")
+        await watcher.hello()
+        await watcher.expect("update", version=1)
+        # A bot is thinking (in real time, about 0.2 s) while the server's clock jumps a day on:
+        # the move it makes spans the jump, and costs its clock its share, 4 / 20 seconds.
+        advance(server, 86_400)
+        update = await watcher.until("the third move", lambda m: m["type"] == "update" and m["version"] == 3)
+        assert update["status"] == "running"
+        assert not any("time" in message["event"]["action"] for message in watcher.seen
+                       if message["type"] == "update")
+        charged = sum(4 - left for left in update["clock"]["remaining"])
+        assert charged == pytest.approx(0.2)
+    finally:
+        server.stop()
 
 
 BAD_CLOCKS: list[tuple[Any, str]] = [
@@ -247,7 +287,7 @@ def test_the_test_clock_is_not_there_unless_asked_for(server: Server) -> None:
 
 
 def test_the_test_clock_refuses_bad_advances(clocked: Server) -> None:
-    for body in ({}, {"advance": -1}, {"advance": "10"}, [10]):
+    for body in ({}, {"advance": -1}, {"advance": "10"}, [10], {"advance": 1, "timers": "no"}):
         status, answer = clocked.call("POST", "/api/test/clock", body)
         assert (status, answer["error"]["code"]) == (400, "bad_request"), body
 
@@ -298,6 +338,25 @@ async def test_with_three_players_a_seat_out_of_time_is_out_and_play_goes_on(
     update = await move(players[third], [client for client in players if client is not players[third]], 2)
     assert update["clock"]["running"] not in (second, None)
     assert clocked.summary(match_id)["status"] == "running"
+
+
+@ASYNC
+async def test_a_move_after_the_clock_ran_out_is_refused_and_the_seat_retired(
+    clocked: Server, clients: list[Client]
+) -> None:
+    match_id, ann, bob = await two_players(clocked, clients, {"base": 30})
+    advance(clocked, 31, timers=False)  # out of time, but the timer has not had its turn yet
+    await ann.send({"type": "action", "text": latest(ann)["legal"][0]["text"], "version": 0})
+    for client in (ann, bob):
+        over = await client.expect("update", version=1)
+        assert over["event"]["action"] == "Black ran out of time"
+        assert over["view"]["outcome"]["winner"] == 1
+        assert over["clock"]["remaining"] == [0, 30]
+    refused = await ann.error("out_of_time")
+    assert refused["message"] == "your clock ran out before that move came: Black is retired"
+    advance(clocked, 0)  # the held timer runs now, and finds the game over: nothing more happens
+    await bob.ping()
+    assert clocked.summary(match_id)["version"] == 1
 
 
 OLD_CLOCKLESS = """
