@@ -438,6 +438,8 @@ class Match:
             "declined": sorted(self.table.declined),
             "rematch": None if self.rematch is None else self.rematch.for_seat(seat),
             "clock": self.clock_json(now=True),
+            "now": self.time.now(),
+            "gone_seconds": self.gone_seconds,
         }
         if resync:
             message["resync"] = True
@@ -481,7 +483,7 @@ class Match:
 
     def seats_message(self) -> dict[str, Any]:
         return {"type": "seats", "match": self.id, "version": self.version, "status": self.status,
-                "seats": self.seats_json()}
+                "seats": self.seats_json(), "now": self.time.now()}
 
     # --- seats and presence ----------------------------------------------------------------------
 

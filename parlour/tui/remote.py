@@ -14,6 +14,7 @@ import contextlib
 import getpass
 import itertools
 import json
+import math
 import os
 import queue
 import random
@@ -267,12 +268,6 @@ Event = Typed | Heard | Lost | Tick
 TICK_SECONDS: Final = 10.0
 """How often the session looks again at how long a seat has been away."""
 
-GONE_MINUTES: Final = 10
-GONE_MINUTES_TIMED: Final = 2
-"""The server's default limits before a seat away may be claimed (``gone_minutes``,
-``gone_minutes_timed``): the server does not send its own, and answers an early claim ``not_gone``."""
-
-
 def ticking(inbox: queue.Queue[Event]) -> None:
     while True:
         time.sleep(TICK_SECONDS)
@@ -422,6 +417,8 @@ class RemoteSession(Session):
         """What the player is asked to confirm: "resign", "all", or the seat to claim."""
         self.offset: float | None = None
         """The server's time minus this machine's (from a state's ``now``, an update's ``since``)."""
+        self.gone_seconds = math.inf
+        """How long a seat may be away before it can be claimed: the server's limit (a state says it)."""
         self.away_told: dict[int, float] = {}
         """Seats told claimable, with the ``away_since`` they were told for."""
         self.asked: dict[int, str] = {}
@@ -445,6 +442,9 @@ class RemoteSession(Session):
         (``Game.sample_state``: the position from the view's content, hidden parts sampled)."""
         self.snapshot = snapshot
         self.state = self.game.sample_state(snapshot["view"], self.rng)
+        self.read_time(snapshot)
+        if isinstance(snapshot.get("gone_seconds"), int | float):
+            self.gone_seconds = snapshot["gone_seconds"]
         clock = snapshot.get("clock")
         if isinstance(clock, dict):
             local = time.time()
@@ -455,6 +455,11 @@ class RemoteSession(Session):
                 if clock["since"] > self.server_now():
                     self.offset = clock["since"] - local
                 self.snapshot = {**snapshot, "clock_seen": clock["since"]}
+
+    def read_time(self, message: dict[str, Any]) -> None:
+        """A state's or seats message's ``now``: the server's time when it was made."""
+        if isinstance(message.get("now"), int | float):
+            self.offset = message["now"] - time.time()
 
     def server_now(self) -> float:
         """The server's time as far as this session can tell (this machine's, without a clock)."""
@@ -489,7 +494,7 @@ class RemoteSession(Session):
         """Seats in play, not this one, without a connection past the limit: (seat, seconds away)."""
         if self.status != "running" or self.seat in self.told_out:
             return []
-        limit = 60 * (GONE_MINUTES_TIMED if self.snapshot.get("clock") else GONE_MINUTES)
+        limit = self.gone_seconds
         outs = self.snapshot["view"].get("out") or []
         found = []
         for entry in self.seat_list:
@@ -541,6 +546,7 @@ class RemoteSession(Session):
             self.tell_out()
             self.board_shown = False
         elif kind == "seats":
+            self.read_time(message)
             self.tell_seats(message["seats"])
             self.seat_list = message["seats"]
             self.snapshot = {**self.snapshot, "status": message["status"]}

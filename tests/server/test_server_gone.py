@@ -81,6 +81,27 @@ async def test_a_seat_gone_too_long_is_claimed_and_the_claimer_wins(
 
 
 @ASYNC
+async def test_clients_are_told_the_server_time_and_how_long_a_seat_may_be_away(
+    clocked: Server, clients: list[Client]
+) -> None:
+    """So that a client shows "away 3 min" and a claim from the server's clock and its limits,
+    not from its own machine's time and the default limits."""
+    for options, limit in (({}, 10 * MINUTE), ({"clock": {"base": 600}}, 2 * MINUTE)):
+        match_id, (ann, bob) = await seated(clocked, clients, "loa", ["Ann", "Bob"], **options)
+        state = ann.seen[-1]
+        assert state["type"] == "state"
+        assert state["gone_seconds"] == limit
+        await ann.seat_connected(1, True)
+        advance(clocked, 1234)
+        now = clocked.call("POST", "/api/test/clock", {"advance": 0})[1]["now"]
+        await bob.close()
+        seats = await ann.seat_connected(1, False)
+        assert seats["now"] == now == seats["seats"][1]["away_since"]  # only the test moves it
+        watcher = await open_client(clients, clocked, match_id, "watcher")
+        assert (await watcher.hello())["now"] == now
+
+
+@ASYNC
 async def test_a_claim_is_refused_for_a_bot_a_spectator_and_oneself(
     clocked: Server, clients: list[Client]
 ) -> None:

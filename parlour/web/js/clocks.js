@@ -34,27 +34,22 @@ export function spanText(seconds) {
   return `${Math.floor(minutes / 60)} h${rest ? ` ${rest} min` : ""}`;
 }
 
-/**
- * The server's default limits for claiming a seat gone too long (protocol: `gone_minutes`, 10;
- * `gone_minutes_timed`, 2). The server does not send its own: a server that changed them answers
- * an early claim with `not_gone` and says how long is left.
- */
-const GONE_MINUTES = 10;
-const GONE_MINUTES_TIMED = 2;
-
 export class Clocks {
   constructor(onTick) {
     this.clock = null;   // {rule, remaining: [seconds], running: seat|null, since}
     this.offset = null;  // server time minus this page's time, seconds
+    this.goneSeconds = null; // how long a seat may be away before it can be claimed (the server's limit)
     this.onTick = onTick;
     this.timer = null;
   }
 
-  /** A state or update: the clocks as the server left them, and its time. */
+  /** A state, update or seats message: the clocks as the server left them, its time, its limits. */
   read(message) {
+    const local = Date.now() / 1000;
+    if (typeof message.now === "number") this.offset = message.now - local;
+    if (typeof message.gone_seconds === "number") this.goneSeconds = message.gone_seconds;
     if (!("clock" in message)) return;
     this.clock = message.clock ?? null;
-    const local = Date.now() / 1000;
     if (typeof this.clock?.now === "number") this.offset = this.clock.now - local;
     else if (typeof this.clock?.since === "number" && this.clock.since > this.now()) {
       // An update was made at `since`: the server is at least that far on.
@@ -95,9 +90,9 @@ export class Clocks {
     return Math.max(0, this.now() - info.away_since);
   }
 
-  /** Seconds after which a seat away may be claimed (the server's default limits). */
+  /** Seconds after which a seat away may be claimed, as the server said (never, before it did). */
   goneLimit() {
-    return 60 * (this.timed ? GONE_MINUTES_TIMED : GONE_MINUTES);
+    return this.goneSeconds ?? Infinity;
   }
 
   /** The page redraws the clocks (and the away notices) once a second while anything runs. */

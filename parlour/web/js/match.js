@@ -137,6 +137,7 @@ class MatchPage {
   onSeats(message) {
     if (!this.snap) return;
     this.snap = { ...this.snap, seats: message.seats, status: message.status };
+    this.clocks.read(message); // the server's time, for how long a seat has been away
     this.render();
   }
 
