@@ -572,6 +572,8 @@ class Match:
         if self.present[seat] == 0:
             self.away_since[seat] = self.touched
             await self._seats_changed()
+            if not any(self.present):
+                await self.table.everyone_left()
 
     async def _seats_changed(self) -> None:
         await self.pubsub.publish(self.channel, {"kind": "seats"})

@@ -69,6 +69,7 @@ OFFER_WORDS: Final = {
     ("rematch", "accepted"): "{who} accepts: the rematch is on",
     ("rematch", "declined"): "{who} declines the rematch",
     ("rematch", "withdrawn"): "{who} withdraws the rematch offer",
+    ("rematch", "lapsed"): "The rematch offer lapsed: {why}",
 }
 
 
@@ -113,6 +114,15 @@ class Table:
             return
         del self.offers["draw"]
         await self._tell_offers(draw, "lapsed", draw.by, why)
+
+    async def everyone_left(self) -> None:
+        """No seat has a connection any more: an offer of the finished match lapses (nobody is
+        there to answer it), and the match may leave memory (``Lobby._in_use``)."""
+        if self.match.status != "over":
+            return
+        for what, offer in list(self.offers.items()):
+            del self.offers[what]
+            await self._tell_offers(offer, "lapsed", offer.by, "everyone left the table")
 
     async def offer_draw(self, seat: int) -> ProtocolError | None:
         error = self.match.in_play_error(seat)

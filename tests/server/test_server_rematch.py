@@ -226,7 +226,7 @@ async def test_a_finished_match_in_use_stays_one_object_however_many_end_after_i
 ) -> None:
     server = own_server
     # One match's rematch is made while its players stay connected; another's offer is pending
-    # when its players have gone.
+    # while its maker waits and the other player has gone.
     made_id, (ann, bob), made_tokens = await finished(server, clients)
     await bob.send({"type": "offer", **REMATCH})
     await everyone_hears([ann, bob], "made", 1)
@@ -236,7 +236,6 @@ async def test_a_finished_match_in_use_stays_one_object_however_many_end_after_i
     offered_id, (cy, di), offered_tokens = await finished(server, clients)
     await cy.send({"type": "offer", **REMATCH})
     await everyone_hears([cy, di], "made", 0)
-    await cy.close()
     await di.close()
     await finish_others(server, clients, 70)
     # Ann's second tab is on the same match: it knows the rematch, and no second one is made.
@@ -249,5 +248,29 @@ async def test_a_finished_match_in_use_stays_one_object_however_many_end_after_i
     state = await back.hello(offered_tokens[1])
     assert state["offers"] == [{"what": "rematch", "by": 0, "agreed": [0], "waiting": [1]}]
     await back.send({"type": "accept", **REMATCH})
-    await everyone_hears([back], "accepted", 1)
+    await everyone_hears([back, cy], "accepted", 1)
     assert (await back.expect("rematch"))["rematch"]["seat"] == 0
+
+
+@ASYNC
+async def test_a_rematch_offer_lapses_when_everyone_has_left_the_table(
+    server: Server, clients: list[Client]
+) -> None:
+    """Nobody is there to answer it, and a finished match with a pending offer stays in memory."""
+    match_id, (ann, bob), tokens = await finished(server, clients)
+    watcher = await open_client(clients, server, match_id, "spectator")
+    await watcher.hello()
+    await ann.send({"type": "offer", **REMATCH})
+    await everyone_hears([ann, bob, watcher], "made", 0)
+    await bob.close()
+    await watcher.seat_connected(1, False)
+    assert watcher.seen[-1]["type"] == "seats"  # Ann is still there: the offer stands
+    await ann.close()
+    lapsed = await watcher.until("the offer lapses", lambda message: message["type"] == "offers")
+    assert lapsed["offers"] == []
+    assert lapsed["news"] == {"what": "rematch", "change": "lapsed", "seat": 0,
+                              "words": "The rematch offer lapsed: everyone left the table"}
+    back = await open_client(clients, server, match_id, "Bob again")
+    assert (await back.hello(tokens[1]))["offers"] == []
+    await back.send({"type": "accept", **REMATCH})
+    await back.error("no_offer")
