@@ -293,6 +293,12 @@ class State(ABC):
             "content": self.view_content(seat),
         }
 
+    def open_view(self) -> JSONDict:
+        """The view with nothing hidden, for a finished match whose record is public (a replay
+        shows every hand, as at a real table once the game is over). A spectator's view unless a
+        game hides something: such a game adds what it hides to the content."""
+        return self.view(None)
+
     @abstractmethod
     def view_content(self, seat: int | None) -> JSONDict:
         """The game's own part of ``view(seat)``: what that seat may know of the position. A
