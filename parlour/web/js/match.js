@@ -3,12 +3,17 @@
 // knows no game: what a game looks like and how its decisions are picked is its board's business.
 
 import { boardFor } from "./boards/index.js";
+import { Chat } from "./chat.js";
 import { gameInfo } from "./page.js";
 import { html } from "./svg.js";
 import { Table } from "./table.js";
 import { Clocks, clockText, ruleText, spanText } from "./clocks.js";
 import { MatchSocket, names, tokens } from "./net.js";
 import { finalScore, scoreText, seatLabel, whyText } from "./people.js";
+import { Replay } from "./replay.js";
+import { joiner, leavingText, scoresheet } from "./scoresheet.js";
+import { ShareCard } from "./share.js";
+import { TurnSound } from "./sound.js";
 
 const $ = (id) => document.getElementById(id);
 const NO_ACTIONS = Object.freeze([]);
@@ -68,6 +73,10 @@ class MatchPage {
     this.table = new Table(this); // resign, offers, rematch, seats out
     this.clocks = new Clocks(() => this.tick()); // the seats' clocks, and how long a seat has been away
     this.ticked = null;      // what the last tick drew of the away notices (redrawn when it changes)
+    this.replay = new Replay(this); // stepping back through the match, and the scoresheet's steps
+    this.share = new ShareCard(this); // the spectators' link and the your-turn sound switch (share.js)
+    this.chat = new Chat(this);       // the match's chat and its mute (chat.js)
+    this.sound = new TurnSound();     // the your-turn tone (sound.js)
     this.socket = new MatchSocket(id, { onMessage: (m) => this.receive(m), onStatus: (s) => this.connection(s) });
   }
 
@@ -78,6 +87,7 @@ class MatchPage {
         this.render();
       }
     });
+    this.replay.start();
     $("board").addEventListener("focusin", (event) => {
       this.focus = event.target?.getAttribute?.("data-hit") ?? this.focus;
     });
@@ -87,6 +97,7 @@ class MatchPage {
   // ---- messages ----
 
   receive(message) {
+    if (this.chat.receive(message)) return undefined; // chat messages and their refusals; reads a state's chat
     if (this.table.receive(message)) return undefined;
     switch (message.type) {
       case "state": return this.onState(message);
@@ -119,6 +130,7 @@ class MatchPage {
     const oneStep = before && fresh.length === 1 && before.version === message.version - 1;
     this.board.remember?.(this.memory, oneStep ? before.view : null, message.view, fresh[fresh.length - 1] ?? null);
     this.animate = Boolean(oneStep);
+    this.replay.onStatus(message.status);
     this.newPosition();
   }
 
@@ -291,6 +303,9 @@ class MatchPage {
     this.renderResult();
     this.renderTable();
     this.tick();
+    this.chat.render();
+    this.share.render();
+    this.sound.notice(this.myTurn());
     document.body.dataset.status = s.status;
     document.body.dataset.myTurn = String(this.myTurn());
     document.body.dataset.version = String(s.version);
