@@ -88,11 +88,31 @@ def test_draws_when_nothing_cures() -> None:
 
 
 def test_the_card_that_finishes_is_played() -> None:
-    # MIL-107 goal test: the 100 that lands on 700 is worth 40; the 25 and the 50 would leave an
-    # awkward remainder (rem 100 // 25 = 4 > one 25 held; 100 // 50 = 2 > one 50) and are worth 0.
-    state = table({"cards": ["100", "25", "50", "gasoline", "spare-tire", "repairs", "go"],
+    # MIL-107 goal test: the 100 that lands on 700 is worth 40, more than any other useful card.
+    state = table({"cards": ["100", "75", "gasoline", "spare-tire", "repairs", "go", "200"],
                    "battle": "go", "miles": {"100": 6}}, OTHER, drawn=True)
     assert decide(state) == "play 100 @P"
+
+
+def test_the_first_awkward_small_card_turns_the_pass_to_discarding() -> None:
+    # MIL-107 as corrected: BSD's play count is a C bool. At 600 the 25 in slot 1 would leave an
+    # awkward remainder (100 // 25 = 4 > the one 25 held): the pass starts again in discard mode,
+    # although the 100 in slot P would finish the trip. Discard values: the surplus remedies go.
+    state = table({"cards": ["100", "25", "50", "gasoline", "spare-tire", "repairs", "go"],
+                   "battle": "go", "miles": {"100": 6}}, OTHER, drawn=True)
+    assert decide(state) == "discard repairs @5"
+
+
+def test_the_bsd_computer_discards_end_of_limit_rather_than_attack() -> None:
+    # Issue 19's example, replayed from the real program: the computer rolls at 600 holding Speed
+    # Limit, Go, 25, Gasoline, End of Limit, Repairs, End of Limit; its opponent is at 450, not
+    # limited, with Puncture Proof. The awkward 25 turns the pass to discarding (MIL-107), so the
+    # computer discards an End of Limit where the old reading played the Speed Limit.
+    hand = ["speed-limit", "go", "25", "gasoline", "end-of-limit", "repairs", "end-of-limit"]
+    state = table({"cards": hand, "battle": "go", "miles": {"100": 6}},
+                  {"cards": OTHER["cards"], "battle": "go", "miles": {"100": 4, "50": 1},
+                   "safeties": ["puncture-proof"]}, drawn=True)
+    assert decide(state).startswith("discard end-of-limit")
 
 
 def test_discard_mode_throws_away_a_surplus_remedy_first() -> None:

@@ -254,11 +254,9 @@ class _Table:
 class _Pass:
     """One valuing pass over the slots (MIL-107), with its running quantities."""
 
-    def __init__(self, table: _Table, memory: Memory, play_mode: bool, n_play: int,
-                 can_attack: bool) -> None:
+    def __init__(self, table: _Table, memory: Memory, play_mode: bool, can_attack: bool) -> None:
         self.t, self.memory = table, memory
         self.play_mode = play_mode
-        self.n_play = n_play
         self.can_attack = can_attack
         t = table
         self.cnt = t.held.copy()
@@ -314,10 +312,10 @@ class _Pass:
         d = VALUES[kind]
         if (self.play_mode and t.deck > 0 and t.rem <= 100 and t.rem // d > t.held[kind]
                 and (kind == D25 or t.rem % 50 == 0)):
-            # Avoid leaving an awkward remainder.
-            self.n_play -= 1
-            if self.n_play == 0:
-                self.restart = True
+            # Avoid leaving an awkward remainder. BSD counts its playable cards in a C bool, a
+            # flag that any count sets to 1: the first awkward card turns the pass to discarding,
+            # however many other cards could be played (MIL-107, measured against the real program).
+            self.restart = True
             return 0
         value = d // 8 + (1 if t.limited else -1)
         if not self.low_found and (kind == D50 or t.held[D50] == 0):
@@ -556,10 +554,10 @@ def _choose(state: MilleState, t: _Table, memory: Memory, useful: list[bool], n_
             can_attack: bool) -> Action:
     """MIL-106 steps 7 and 8: value the hand in play mode when a card is useful, again in
     discard mode when play mode gives up, and play the best card or discard the least."""
-    valuing = _Pass(t, memory, n_play > 0, n_play, can_attack)
+    valuing = _Pass(t, memory, n_play > 0, can_attack)
     values = valuing.values()
     if valuing.restart:
-        valuing = _Pass(t, memory, False, 0, can_attack)
+        valuing = _Pass(t, memory, False, can_attack)
         values = valuing.values()
     if valuing.play_mode:
         return _play_best(t, values, useful)
