@@ -36,6 +36,7 @@ from parlour.engine import (
 from parlour.engine.player import Bot, seen_by
 from parlour.games import GAMES, get_game
 from parlour.tui.files import write_atomically
+from parlour.tui.replay import RecordError, Stepper, read_record
 
 HUMAN = "human"
 DEFAULT_SECONDS = 1.0
@@ -53,6 +54,9 @@ examples:
   parlour play loa --seat 1=bot:random --time 0.5
   parlour play loa --seat 0=human --seat 1=human    two people at one keyboard
   parlour play loa --load saved.json                resume a game saved with 'save FILE'
+  parlour play --replay parlour-loa-ID.json          step through a record (a save, or a
+                                                    finished match downloaded from a server)
+  parlour play --load parlour-loa-ID.json --at 30   a new match from ply 30 of a record
   parlour play loa --join http://HOST:8080/match/ID play a seat of a match on a parlour server"""
 
 
@@ -71,6 +75,14 @@ class LoadError(Exception):
 
 class _JoinWanted(Exception):
     """``--join``: a seat of a server's match (``parlour.tui.remote``), not a local game."""
+
+
+class _ReplayWanted(Exception):
+    """``--replay``: step through a record (``parlour.tui.replay``), checked arguments attached."""
+
+    def __init__(self, args: argparse.Namespace) -> None:
+        super().__init__(args.replay)
+        self.arguments = args
 
 
 class _HelpShown(Exception):
@@ -115,6 +127,16 @@ def build_parser() -> _Parser:
     )
     parser.add_argument("--load", metavar="FILE", help="resume a game saved with 'save FILE'")
     parser.add_argument(
+        "--replay", metavar="FILE",
+        help="step through a match record (a save, or a finished match's record from a server): "
+             "Enter for the next ply, b back, a number to jump, play to play on from there",
+    )
+    parser.add_argument(
+        "--at", type=int, metavar="N",
+        help="with --load: a new match from the position after ply N of the record (0: the start; "
+             "the file is not changed); with --replay: start at ply N",
+    )
+    parser.add_argument(
         "--join", metavar="URL",
         help="play a seat of a match on a parlour server (the match page's address); "
              "with --seat N, that seat, else the first free one",
@@ -138,6 +160,8 @@ class Settings:
     seed: int
     seconds: float
     loaded_from: str | None = None
+    at: int | None = None
+    """With ``--at``: the ply of the record the new match starts from."""
 
 
 # --- the command line ----------------------------------------------------------------------------
@@ -148,15 +172,21 @@ def read_settings(argv: Sequence[str]) -> Settings:
     args = build_parser().parse_args(list(argv))
     if args.join is not None:
         raise _JoinWanted()
-    if not math.isfinite(args.time) or args.time <= 0:
-        raise UsageError(f"--time must be a positive number of seconds, not {args.time:g}")
+    check_time(args.time)
+    check_record_arguments(args)
+    if args.replay is not None:
+        raise _ReplayWanted(args)
     if args.load is not None and (args.players is not None or args.option):
         raise UsageError("--players and --option cannot be used with --load (the saved game fixes them)")
     if args.load is None and args.game is None:
         raise UsageError(f"name the game to play (games: {', '.join(listed_games())})")
     game = find_game(args.game) if args.game is not None else None
-    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1 << 31)
-    if args.load is not None:
+    seed = fresh_seed(args.seed)
+    if args.load is not None and args.at is not None:
+        state = load_at(args.load, game, args.at, seed)
+        game = state.game
+        bot_seed = seed
+    elif args.load is not None:
         state = load_game(args.load, game)
         game = state.game
         bot_seed = args.seed if args.seed is not None else state.seed
@@ -168,7 +198,32 @@ def read_settings(argv: Sequence[str]) -> Settings:
             raise UsageError(str(error)) from None
         bot_seed = seed
     seats = read_seats(game, state.seat_names(), args.seat)
-    return Settings(game, state, seats, bot_seed, args.time, args.load)
+    return Settings(game, state, seats, bot_seed, args.time, args.load, args.at)
+
+
+def check_time(seconds: float) -> None:
+    if not math.isfinite(seconds) or seconds <= 0:
+        raise UsageError(f"--time must be a positive number of seconds, not {seconds:g}")
+
+
+def check_record_arguments(args: argparse.Namespace) -> None:
+    """``--replay`` and ``--at`` go with the arguments they make sense with."""
+    if args.replay is not None:
+        if args.load is not None:
+            raise UsageError("--replay and --load cannot be used together (type play in the replay "
+                             "to play on from a position)")
+        if args.players is not None or args.option:
+            raise UsageError("--players and --option cannot be used with --replay (the record fixes them)")
+    if args.at is not None:
+        if args.load is None and args.replay is None:
+            raise UsageError("--at N goes with --load FILE or --replay FILE (the record to start from)")
+        if args.at < 0:
+            raise UsageError(f"--at counts plies from 0 (the start), not {args.at}")
+
+
+def fresh_seed(given: int | None) -> int:
+    """``--seed`` if given, else a new one (a record's own seed may be 0, the same for everyone)."""
+    return given if given is not None else random.SystemRandom().randrange(1 << 31)
 
 
 def find_game(name: str) -> Game[State]:
@@ -280,6 +335,21 @@ def load_game(path: str, game: Game[State] | None) -> State:
     except (ValueError, TypeError, KeyError, IndexError, AttributeError, RecursionError) as error:
         # The engine checks records; this is the net under a damaged record it did not foresee.
         raise LoadError(path, f"not a saved parlour game ({type(error).__name__}: {error})") from None
+
+
+def load_at(path: str, game: Game[State] | None, ply: int, seed: int) -> State:
+    """A new match from the position after ``ply`` actions of the record in ``path``, with ``seed``
+    for chance from there; the file is only read. ``LoadError`` with the reason."""
+    try:
+        replay = read_record(path, game, read_json)
+    except RecordError as error:
+        raise LoadError(path, str(error)) from None
+    if ply > replay.plies:
+        raise LoadError(path, f"it has {replay.plies} plies, so --at takes 0 to {replay.plies}, not {ply}")
+    state = replay.continued_at(ply, seed)
+    if state.is_over():
+        raise LoadError(path, f"the game is over at ply {ply}: choose an earlier ply to play on from")
+    return state
 
 
 def read_json(path: Path) -> Any:
@@ -574,6 +644,8 @@ def main(argv: Sequence[str]) -> int:
         from parlour.tui.remote import main as join_main
 
         return join_main(argv)
+    except _ReplayWanted as wanted:
+        return replay_main(wanted.arguments)
     except _HelpShown as shown:  # argparse has printed the help
         return shown.status
     except UsageError as error:
@@ -582,17 +654,61 @@ def main(argv: Sequence[str]) -> int:
     except LoadError as error:
         print(f"parlour play: {error}", file=sys.stderr)
         return 1
-    if settings.loaded_from is not None:
+    if settings.at is not None:
+        print(playing_on(settings.loaded_from, settings.at))
+    elif settings.loaded_from is not None:
         print(f"Resuming {settings.loaded_from} ({len(settings.state.history)} moves made).")
-    if sys.stdin.isatty():
-        with contextlib.suppress(ImportError):
-            import readline  # noqa: F401  (line editing and history for input())
+    line_editing()
+    return run_session(settings)
+
+
+def run_session(settings: Settings) -> int:
     session = Session(settings, ask=_ask, say=print, complain=_complain)
     try:
         return session.run()
     except KeyboardInterrupt:  # Ctrl-C at the prompt or while a bot thinks
         print("\nInterrupted: the game is left unfinished.")
         return 130
+
+
+def playing_on(path: str | None, ply: int) -> str:
+    return f"A new match from ply {ply} of {path} (the file is not changed)."
+
+
+def replay_main(args: argparse.Namespace) -> int:
+    """``--replay FILE``: steps through the record; ``play`` there goes on as a new local match."""
+    try:
+        game = find_game(args.game) if args.game is not None else None
+        replay = read_record(args.replay, game, read_json)
+        game = replay.game
+        seats = read_seats(game, replay.state_at(0).seat_names(), args.seat)
+        if args.at is not None and args.at > replay.plies:
+            raise UsageError(f"--at {args.at}: the record has {replay.plies} plies (0 is the start)")
+    except UsageError as error:
+        print(f"parlour play: {error}\nTry 'parlour play --help'.", file=sys.stderr)
+        return 2
+    except RecordError as error:
+        print(f"parlour play: cannot replay {args.replay}: {error}", file=sys.stderr)
+        return 1
+    line_editing()
+    stepper = Stepper(replay, ask=_ask, say=print, describe_outcome=describe_outcome, ply=args.at or 0)
+    try:
+        status = stepper.run()
+    except KeyboardInterrupt:
+        print("\nInterrupted.")
+        return 130
+    if status is not None:
+        return status
+    seed = fresh_seed(args.seed)
+    state = replay.continued_at(stepper.ply, seed)
+    print(playing_on(args.replay, stepper.ply))
+    return run_session(Settings(game, state, seats, seed, args.time, args.replay, stepper.ply))
+
+
+def line_editing() -> None:
+    if sys.stdin.isatty():
+        with contextlib.suppress(ImportError):
+            import readline  # noqa: F401  (line editing and history for input())
 
 
 def _ask(prompt: str) -> str:
