@@ -69,6 +69,8 @@ class Connection:
         """Messages refused in a row for going over the rate."""
         self.seat: int | None = None
         self.greeted = False
+        self.watching = False
+        """Whether this connection counts among the match's spectators (``Match.watching``)."""
         self.outbox: asyncio.Queue[str | None] = asyncio.Queue()
         self.unsubscribe: Unsubscribe | None = None
 
@@ -171,6 +173,8 @@ class Connection:
         self.push(self.match.state_message(seat))
         if seat is not None:
             await self.match.arrive(seat)
+        else:
+            self._watch(True)
 
     async def join(self, join: Join) -> None:
         if self.seat is not None:
@@ -178,6 +182,7 @@ class Connection:
         if self.joins is not None:
             self.joins.spend(self.address)
         seat, token = await self.match.claim(join.seat, join.name)
+        self._watch(False)  # a spectator who joins plays now
         self.greeted = True
         self.seat = seat
         self._listen()
@@ -218,11 +223,17 @@ class Connection:
             raise ProtocolError("not_seated", f"spectators cannot {doing}: join a seat first")
         return self.seat
 
+    def _watch(self, watching: bool) -> None:
+        if watching != self.watching:
+            self.watching = watching
+            self.match.watching += 1 if watching else -1
+
     def _listen(self) -> None:
         if self.unsubscribe is None:
             self.unsubscribe = self.match.pubsub.subscribe(self.match.channel, self.hear)
 
     async def close(self) -> None:
+        self._watch(False)
         if self.unsubscribe is not None:
             self.unsubscribe()
             self.unsubscribe = None

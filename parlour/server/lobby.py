@@ -18,6 +18,7 @@ import math
 import secrets
 import time
 from collections.abc import Callable, Coroutine, Iterator, Sequence
+from dataclasses import dataclass, replace
 from typing import Any, Final
 
 from parlour.bots import DEFAULT_BOT, KINDS, bot_kinds
@@ -56,6 +57,17 @@ LISTED: Final[tuple[MatchStatus, ...]] = ("open", "running", "over")
 """The statuses a client may ask the list for (expired matches are gone from the lobby)."""
 
 DEFAULT_LISTED: Final[tuple[MatchStatus, ...]] = ("open", "running")
+
+
+@dataclass(frozen=True)
+class ListQuery:
+    """What a ``GET /api/matches`` asks for: statuses, game, the cursor, the page size, and ids."""
+
+    statuses: list[MatchStatus]
+    game: str | None
+    after: tuple[float, str] | None
+    size: int
+    ids: list[str] | None
 
 
 def game_json(game: Game[State], help_page: str | None) -> dict[str, Any]:
@@ -301,17 +313,19 @@ class Lobby:
     async def page(self, query: Sequence[tuple[str, str]]) -> dict[str, Any]:
         """One page of ``GET /api/matches`` from its query parameters, in order, a name possibly
         repeated (``docs/protocol.md``): newest first, of the statuses and game asked for, from the
-        store (finished matches are not in memory) with live fields from the matches in memory."""
-        statuses, game, after, size = self._read_query(query)
+        store (finished matches are not in memory) with live fields from the matches in memory.
+        With ``ids``, only those matches (a browser's own), of any status unless one is asked for."""
+        asked = self._read_query(query)
         try:
-            rows = await self.store.list_matches(statuses, game, after, size + 1)
+            rows = await self.store.list_matches(asked.statuses, asked.game, asked.after, asked.size + 1,
+                                                 asked.ids)
         except StoreError as error:
             log.error("listing matches: %s", error)
             raise ProtocolError("internal", "the matches could not be listed; try again", 500) from None
-        more, rows = len(rows) > size, rows[:size]
+        more, rows = len(rows) > asked.size, rows[:asked.size]
         listed = []
         for row in rows:
-            live = self.matches.get(row.id)  # a finished one is shown as stored, as after a restart
+            live = self.matches.get(row.id) or self.finished.get(row.id)
             if live is not None:
                 listed.append(live.summary())
             elif row.progress is not None and row.game in GAMES:
@@ -319,13 +333,12 @@ class Lobby:
         last = rows[-1] if more else None
         return {"matches": listed, "next": None if last is None else encode_cursor(last.created, last.id)}
 
-    def _read_query(
-        self, query: Sequence[tuple[str, str]]
-    ) -> tuple[list[MatchStatus], str | None, tuple[float, str] | None, int]:
-        """(statuses, game, cursor, page size) from the query; ``bad_request`` saying what is wrong."""
+    def _read_query(self, query: Sequence[tuple[str, str]]) -> ListQuery:
+        """The list's query; ``bad_request`` saying what is wrong."""
         statuses: list[MatchStatus] = []
         game: str | None = None
         after: tuple[float, str] | None = None
+        ids: list[str] | None = None
         most = max(1, int(self.limits.page_size))  # --limit page_size=0.5 must not make empty pages
         size = most
         for name, value in query:
@@ -344,8 +357,13 @@ class Lobby:
                 after = decode_cursor(value)
             elif name == "limit":
                 size = read_page_size(value, most)
-        chosen = [status for status in LISTED if status in statuses] or list(DEFAULT_LISTED)
-        return chosen, game, after, size
+            elif name == "ids":
+                ids = [*(ids or []), *read_ids(value, most)]
+                if len(ids) > most:
+                    raise ProtocolError("bad_request", f"ids: at most {most} match ids at once")
+        default = LISTED if ids is not None else DEFAULT_LISTED  # one's own matches: finished ones too
+        chosen = [status for status in LISTED if status in statuses] or list(default)
+        return ListQuery(chosen, game, after, size, ids)
 
     # --- expiry ----------------------------------------------------------------------------------
 
@@ -415,10 +433,11 @@ class Lobby:
         if join is not None:
             token, digest = new_token()
             seats[join] = SeatRecord("person", name=join_name, token_hash=digest)
+        now = time.time()
         row = MatchRow(
             id=self._new_id(), game=game.info.name, players=state.players, options=dict(state.options),
-            seed=state.seed, seats=seats, bot_seconds=bot_seconds, progress=progress_of(state, seats),
-            clock=clock,
+            seed=state.seed, seats=seats, bot_seconds=bot_seconds, created=now,
+            progress=replace(progress_of(state, seats), updated=now), clock=clock,
         )
         opens = row.progress is not None and row.progress.status == "open"
         # Its place is held while it is stored: creations at once cannot pass a cap together.
@@ -456,9 +475,11 @@ class Lobby:
                 seats[seat] = SeatRecord("person", name=record.name, token_hash=digest)
                 places[index] = (seat, token)
         state = old.game.new(players, dict(row.options), secrets.randbits(62), row.start)  # a new secret seed
+        now = time.time()
         new = MatchRow(
             id=self._new_id(), game=row.game, players=players, options=dict(state.options), seed=state.seed,
-            seats=seats, bot_seconds=row.bot_seconds, start=row.start, progress=progress_of(state, seats),
+            seats=seats, bot_seconds=row.bot_seconds, start=row.start, created=now,
+            progress=replace(progress_of(state, seats), updated=now),
             clock=None if row.clock is None else dict(row.clock), rematch_of=row.id,
         )
         try:
@@ -547,6 +568,17 @@ def read_status(word: str) -> MatchStatus:
         if status == known:
             return known
     raise ProtocolError("bad_request", f"status: {status[:40]!r} is not one of {', '.join(LISTED)}")
+
+
+def read_ids(text: str, most: int) -> list[str]:
+    """Match ids, comma-separated; ``bad_request`` for more than ``most`` or one that is no id."""
+    ids = [word.strip() for word in text.split(",") if word.strip()]
+    if len(ids) > most:
+        raise ProtocolError("bad_request", f"ids: at most {most} match ids at once")
+    for word in ids:
+        if len(word) > 40 or not word.isascii() or not all(char.isalnum() or char in "-_" for char in word):
+            raise ProtocolError("bad_request", f"ids: {word[:40]!r} is not a match id")
+    return ids
 
 
 def read_page_size(text: str, most: int) -> int:

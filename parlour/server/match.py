@@ -288,6 +288,8 @@ class Match:
             row.progress = progress_of(self.state, row.seats)
         self.progress: Progress = row.progress
         self.present = [0] * row.players
+        self.watching = 0
+        """Spectators' connections (said hello without a seat)."""
         self.seating = asyncio.Lock()
         self._queue: asyncio.Queue[_Work] | None = None
         """The writer's work; made with the writer (most loaded matches wait for a person)."""
@@ -388,7 +390,7 @@ class Match:
         return seats_json(self.row.seats, self.seat_names, self.present, self.away_since)
 
     def summary(self) -> dict[str, Any]:
-        return summary_json(self.row, self.progress, self.seat_names, self.present)
+        return summary_json(self.row, self.progress, self.seat_names, self.present, self.watching)
 
     # --- what a client sees (only ever through view(seat)) ------------------------------------
 
@@ -529,7 +531,8 @@ class Match:
         seats = [*self.row.seats]
         seats[seat] = SeatRecord("person", name=name, token_hash=digest)
         still_open = any(other.kind == "open" for other in seats)
-        progress = replace(self.progress, status="open" if still_open else "running", updated=time.time())
+        # Not ``updated``: that says when the game last moved (or was created), for the lobby's "time since".
+        progress = replace(self.progress, status="open" if still_open else "running")
         try:
             claimed = await self.store.claim_seat(self.id, seat, digest, name, progress)
         except StoreError as error:
@@ -539,7 +542,7 @@ class Match:
             raise ProtocolError("seat_taken", f"{label} is already taken", 409)
         record.kind, record.token_hash, record.name = "person", digest, name
         self.away_since[seat] = self.touched = self.time.now()  # claimed, not yet connected
-        self._set_progress(replace(self.progress, status=progress.status, updated=progress.updated))
+        self._set_progress(replace(self.progress, status=progress.status))
         if self.status == "running" and self.clocks is not None:
             self._run_clock(self.time.now(), True)  # the last seat taken: the first mover's clock runs
         if self.status == "running":
@@ -704,7 +707,7 @@ class Match:
         texts = self.texts_for(before, action)
         after = before.copy()
         after.apply(action)
-        progress = progress_of(after, self.row.seats)
+        progress = replace(progress_of(after, self.row.seats), updated=self.time.now())  # the server's time
         marks: list[ClockMark | None] | None = None
         if self.clocks is not None:
             now = self.time.now()

@@ -144,11 +144,13 @@ class Store(Protocol):
         """One match of any status with its seats, actions, progress and rematch; ``None`` if unknown."""
 
     async def list_matches(
-        self, statuses: Sequence[MatchStatus], game: str | None, after: tuple[float, str] | None, limit: int
+        self, statuses: Sequence[MatchStatus], game: str | None, after: tuple[float, str] | None, limit: int,
+        ids: Sequence[str] | None = None,
     ) -> list[MatchRow]:
         """At most ``limit`` matches with one of ``statuses`` (and of ``game``, when given), newest
         first by (created, id), strictly after the cursor ``after`` = (created, id) of the last one
-        of the previous page; with seats and progress, without actions. Fast at any size (an index)."""
+        of the previous page; with seats and progress, without actions. Fast at any size (an index).
+        ``ids``: only those matches (looked up by their key; unknown ids are left out)."""
 
     async def close(self) -> None: ...
 
@@ -357,8 +359,11 @@ class SQLiteStore:
         return await self._read(lambda db: _load_match(db, match_id))
 
     async def list_matches(
-        self, statuses: Sequence[MatchStatus], game: str | None, after: tuple[float, str] | None, limit: int
+        self, statuses: Sequence[MatchStatus], game: str | None, after: tuple[float, str] | None, limit: int,
+        ids: Sequence[str] | None = None,
     ) -> list[MatchRow]:
+        if ids is not None:
+            return await self._read(lambda db: _chosen_matches(db, ids, statuses, game, after, limit))
         return await self._read(lambda db: _list_matches(db, statuses, game, after, limit))
 
     async def close(self) -> None:
@@ -694,6 +699,26 @@ def _list_matches(
     return list(rows.values())
 
 
+def _chosen_matches(
+    db: sqlite3.Connection, ids: Sequence[str], statuses: Sequence[MatchStatus], game: str | None,
+    after: tuple[float, str] | None, limit: int,
+) -> list[MatchRow]:
+    """The matches of ``ids`` (by primary key: a few look-ups) that ``_list_matches`` would list."""
+    chosen = list(dict.fromkeys(ids))
+    if not chosen or not statuses:
+        return []
+    where = f"id IN ({', '.join('?' * len(chosen))}) AND status IN ({', '.join('?' * len(statuses))})"
+    where += "" if game is None else " AND game = ?"
+    where += "" if after is None else " AND (created, id) < (?, ?)"
+    arguments = (*chosen, *statuses, *(() if game is None else (game,)), *(() if after is None else after))
+    rows = {row.id: row for row in map(_match_row, db.execute(
+        f"SELECT {MATCH_COLUMNS} FROM matches WHERE {where} ORDER BY created DESC, id DESC LIMIT ?",
+        (*arguments, max(limit, 0))))}
+    if rows:
+        _add_seats(db, rows, f"match_id IN ({', '.join('?' * len(rows))})", list(rows))
+    return list(rows.values())
+
+
 # --- opening and migrating ---
 
 
@@ -862,11 +887,13 @@ class MemoryStore:
         return loaded
 
     async def list_matches(
-        self, statuses: Sequence[MatchStatus], game: str | None, after: tuple[float, str] | None, limit: int
+        self, statuses: Sequence[MatchStatus], game: str | None, after: tuple[float, str] | None, limit: int,
+        ids: Sequence[str] | None = None,
     ) -> list[MatchRow]:
         chosen = sorted(
             (row for row in self.matches.values()
              if row.progress is not None and row.progress.status in statuses
+             and (ids is None or row.id in ids)
              and (game is None or row.game == game) and (after is None or _age(row) < after)),
             key=_age, reverse=True,
         )

@@ -25,10 +25,13 @@ def seat_names_of(row: MatchRow) -> tuple[str, ...]:
 
 
 def summary_json(
-    row: MatchRow, progress: Progress, seat_names: tuple[str, ...], present: list[int] | None = None
+    row: MatchRow, progress: Progress, seat_names: tuple[str, ...], present: list[int] | None = None,
+    watching: int = 0,
 ) -> dict[str, Any]:
     """A match as the lobby lists it, from its row and progress: the same for a match in memory
-    and one read from the store (``present``: connections per seat; ``None``: nobody connected)."""
+    and one read from the store (``present``: connections per seat; ``None``: nobody connected;
+    ``watching``: spectators' connections). ``updated``: the time of its last change (a file from
+    before progress was kept may say 0: its creation then)."""
     info = get_game(row.game).info
     return {
         "id": row.id,
@@ -42,6 +45,8 @@ def summary_json(
         "outcome": progress.outcome,
         "result": result_words(progress.outcome, seat_names, row.seats),
         "created": row.created,
+        "updated": progress.updated or row.created,
+        "watching": watching,
         "url": f"/match/{row.id}",
         "ws": f"/ws/matches/{row.id}",
         "seats": seats_json(row.seats, seat_names, present),
