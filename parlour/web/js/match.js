@@ -143,6 +143,7 @@ class MatchPage {
     this.board.remember?.(this.memory, before?.view ?? null, message.view, message.event);
     this.announce(message.event);
     this.animate = true;
+    this.replay.onStatus(this.snap.status);
     this.newPosition();
   }
 
@@ -296,6 +297,7 @@ class MatchPage {
     this.renderHeader();
     this.renderBanner(play);
     this.renderBoard(play);
+    this.renderReplay();
     this.renderSeats();
     this.renderInvite();
     this.renderMoves();
@@ -311,6 +313,7 @@ class MatchPage {
     document.body.dataset.version = String(s.version);
     document.body.dataset.seat = s.seat === null ? "spectator" : String(s.seat);
     document.body.dataset.board = this.board.name;
+    document.body.dataset.replay = this.replay.at === null ? "live" : String(this.replay.at);
   }
 
   renderHeader() {
@@ -386,12 +389,15 @@ class MatchPage {
     return `${this.label(outcome.winner)} wins`;
   }
 
-  renderBoard(play) {
+  renderBoard(live) {
     const box = $("board");
+    // A step of the replay, once it has come (until then the board stays as it was).
+    const play = this.replay.at === null ? live : this.replay.context(live);
+    if (!play) return;
     const focused = focusSelector(box);
     const drawn = this.board.draw(play);
     this.animate = false;
-    drawn.classList.toggle("interactive", this.myTurn());
+    drawn.classList.toggle("interactive", play === live && this.myTurn());
     box.classList.toggle("table-mode", !(drawn instanceof SVGElement));
     box.replaceChildren(drawn);
     if (focused) {
@@ -532,36 +538,74 @@ class MatchPage {
     if (!box.querySelector("#player-name") || s.seat !== null) box.replaceChildren(...parts);
   }
 
+  /** The replay's controls under the board, for a match with moves made (not while seats are open). */
+  renderReplay() {
+    const box = $("replay");
+    if (!box) return;
+    box.hidden = !this.replay.available();
+    if (box.hidden) return;
+    const had = box.contains(document.activeElement) ? document.activeElement.id : null;
+    box.replaceChildren(this.replay.controls());
+    if (had) {
+      // The button pressed stays focused while it applies; at either end, the one that goes back.
+      const same = $(had);
+      const next = same && !same.disabled ? same : box.querySelector("button:not([disabled])");
+      next?.focus();
+    }
+  }
+
+  /**
+   * The moves list as a scoresheet (scoresheet.js): a row a turn, the person, then each step of the
+   * turn, a button that shows it. The events are the replay's where it has them (once over, the full
+   * texts: the cards drawn), else the page's own.
+   */
   renderMoves() {
     const list = $("moves");
-    const captured = this.board.captured?.(this.memory) ?? [];
+    const captured = this.replay.at === null ? this.board.captured?.(this.memory) ?? [] : [];
+    const shown = this.replay.shown;
     // A redraw within one position (a click of a half-made choice) leaves the list as it is: it can
     // be a long one, and a reader who scrolled it up keeps their place.
-    const key = `${this.moves.length}|${this.moves[this.moves.length - 1]?.version}|${captured.map((c) => c.square).join(" ")}`;
+    const key = `${this.moves.length}|${this.moves[this.moves.length - 1]?.version}|${captured.map((c) => c.square).join(" ")}`
+      + `|${shown}|${this.replay.steps.size}`;
     if (key === this.movesShown) return;
     this.movesShown = key;
-    const marks = () => (captured.length
-      ? html("span", { class: "muted capture-marks", title: "captured" }, [` ✕${captured.map((c) => c.square).join(" ")}`]) : null);
-    const item = (move, last) => html("li", { "data-version": String(move.version) }, [
-      html("span", { class: "n" }, [`${move.version}.`]),
-      this.swatch(move.seat),
-      html("span", { class: "move" }, [this.eventText(move)]),
-      last ? marks() : null,
-    ]);
-    // Moves added to those drawn (an update: the same objects, more of them) are appended, so a
-    // spectator of a long, fast game of bots is not slowed by drawing the whole list at each one.
-    const drawn = this.movesDrawn ?? 0;
-    const grew = drawn > 0 && drawn < this.moves.length && this.moves[drawn - 1] === this.lastDrawnMove;
-    if (grew) {
-      list.querySelector(".capture-marks")?.remove();
-      list.append(...this.moves.slice(drawn).map((move, i) => item(move, drawn + i === this.moves.length - 1)));
-    } else {
-      list.replaceChildren(...this.moves.map((move, i) => item(move, i === this.moves.length - 1)));
-      if (!this.moves.length) list.append(html("li", { class: "muted" }, ["No moves yet."]));
+    const events = this.moves.map((move) => this.replay.event(move.version) ?? move);
+    const rows = scoresheet(this.view.game, events);
+    // The step shown is in the first phrase that reaches it (a folded phrase covers several versions).
+    const current = this.replay.at === null ? null
+      : rows.flatMap((row) => [...row.lead, ...row.phrases]).find((p) => p.version >= shown)?.version ?? null;
+    const marks = captured.length
+      ? html("span", { class: "muted capture-marks", title: "captured" }, [` ✕${captured.map((c) => c.square).join(" ")}`]) : null;
+    list.replaceChildren(...rows.map((row, i) => this.moveRow(row, current, i === rows.length - 1 ? marks : null)));
+    if (!rows.length) list.append(html("li", { class: "muted" }, ["No moves yet."]));
+    const here = list.querySelector("[aria-current='step']");
+    if (here) here.scrollIntoView({ block: "nearest" });
+    else list.scrollTop = list.scrollHeight;
+  }
+
+  /** One turn of the scoresheet: "12. [swatch] Ann (Black) draws, plays 100", each step a button. */
+  moveRow(row, current, marks) {
+    const step = (phrase, text) => html("button", {
+      type: "button", class: "move-step", tabindex: "-1", "data-step": String(phrase.version),
+      "aria-current": phrase.version === current ? "step" : undefined, onclick: () => this.replay.go(phrase.version),
+    }, [text]);
+    const parts = [];
+    row.lead.forEach((phrase, i) => parts.push(i ? ", " : "", step(phrase, phrase.text[0].toUpperCase() + phrase.text.slice(1))));
+    if (row.lead.length && row.phrases.length) parts.push(" · ");
+    if (row.leaving) {
+      parts.push(step(row.phrases[0], leavingText(row.leaving, (seat) => this.seatName(seat), (seat) => this.label(seat))));
+    } else if (row.phrases.length) {
+      if (typeof row.seat === "number") parts.push(`${this.label(row.seat)} `);
+      else if (row.seat === "chance") parts.push("Chance ");
+      row.phrases.forEach((phrase, i) => parts.push(joiner(row.phrases, i), step(phrase, phrase.text)));
     }
-    this.movesDrawn = this.moves.length;
-    this.lastDrawnMove = this.moves[this.moves.length - 1];
-    list.scrollTop = list.scrollHeight;
+    const last = [...row.lead, ...row.phrases].at(-1)?.version;
+    return html("li", { "data-version": String(last), "data-turn": String(row.turn) }, [
+      html("span", { class: "n" }, [`${row.turn}.`]),
+      this.swatch(row.seat),
+      html("span", { class: "move" }, parts.filter((part) => part !== "")),
+      marks,
+    ]);
   }
 
   /**
@@ -609,6 +653,8 @@ class MatchPage {
       html("div", { class: "form-inline result-actions" }, [
         html("a", { class: rematch ? "btn" : "btn btn-primary", href: "/" }, ["New match"]),
         this.info?.help ? html("a", { class: "btn", href: this.info.help }, ["Rules"]) : null,
+        html("a", { class: "btn", id: "download-record", href: `/api/matches/${encodeURIComponent(this.id)}/record`, download: "",
+          title: "The match's record (JSON): parlour play --replay FILE steps through it" }, ["Download the record"]),
       ]),
     ].filter(Boolean));
     if (had !== null) keepFocus(card, had);
