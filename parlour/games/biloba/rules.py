@@ -149,10 +149,10 @@ OPTIONS: Final = (
     CountOrOff(
         "quiet_limit",
         None,
-        "a draw after this many turns in a row without a pawn leaving the board; null = off (BIL-51)",
+        "a draw after this many turns in a row without a pawn leaving the board; off for no limit",
         minimum=1,
     ),
-    Option("ruleset", "original", "the rules of the original program, quirks included (BIL-52)",
+    Option("ruleset", "original", "the rules of the original program, quirks included",
            choices=("original",)),
 )
 

@@ -126,12 +126,16 @@ class SeatsOption(Option):
 
 
 OPTIONS: Final = (
-    BoardOption("board", DEFAULT_MAP, "the board: a map name or the text of a map (CON-10, CON-15)"),
-    SeatsOption("seats", None, "the occupied seats, e.g. [1, 4]; null: seats 1 to k (CON-17)"),
-    Option("roll_limit", 2000, "a draw when this roll ends; 0: no limit (CON-57)", minimum=0),
-    Option("optional_dice", True, "a roll may end with dice unused (CON-30)"),
-    Option("submarines", True, "each seat starts with a submarine (CON-18)"),
-    Option("airplanes_on_mines", True, "mines stop airplanes too; false: airplanes pass over mines and never "
+    BoardOption("board", DEFAULT_MAP,
+                "the board: the name of a map (parlour-20 is the standard one) or the text of a map "
+                "of your own"),
+    SeatsOption("seats", None, "which colours play: with two players, Red and Yellow sit across the "
+                "board from each other; by default the first colours in order, as many as there are players"),
+    Option("roll_limit", 2000, "the game is a draw when this roll ends; 0 for no limit", minimum=0),
+    Option("optional_dice", True,
+           "a player may end a roll with dice unused; off: a die must be used while some move is safe"),
+    Option("submarines", True, "each player starts with a submarine"),
+    Option("airplanes_on_mines", True, "mines stop airplanes too; off: airplanes pass over mines but never "
            "end on one (the 1940 rule)"),
 )
 

@@ -144,11 +144,14 @@ OPTIONS: Final = (
     Option(
         "simultaneous_connection",
         "mover",
-        "both sides contiguous after a ply: the mover wins, or a draw (LOA-13.1)",
+        "when one move joins up both sides' pieces at once: the player who moved wins (mover), "
+        "or it is a draw",
         choices=("mover", "draw"),
     ),
-    Option("move_limit", 60, "plies before the game is a tie; 0 = no limit (LOA-16)", minimum=0),
-    Option("repetition", "none", "'draw3': a third occurrence of a position is a tie (LOA-21)",
+    Option("move_limit", 60,
+           "moves (each player's move counts one) before the game is a draw; 0 for no limit", minimum=0),
+    Option("repetition", "none",
+           "draw3: the game is a draw when the same position comes up a third time; none: no such rule",
            choices=("none", "draw3")),
 )
 
