@@ -60,6 +60,7 @@ from parlour.server.storage import (
 )
 from parlour.server.summary import seat_names_of, seats_json, summary_json
 from parlour.server.table import MakeRematch, Offer, Rematch, Table
+from parlour.server.turns import Turn, chance_owner
 
 log = logging.getLogger("parlour.server")
 
@@ -211,6 +212,8 @@ class Event:
     seat: EventSeat
     action: Action
     texts: str | tuple[str, ...]
+    turn: int = 1
+    """The turn it belongs to (``parlour.server.turns``)."""
 
     def text_for(self, seat: int | None) -> str:
         if isinstance(self.texts, str):
@@ -253,6 +256,16 @@ def leaving_seat(action: Action) -> int | None:
     return None if leaving is None else leaving.seat
 
 
+def next_turn(turn: Turn, seat: EventSeat, action: Action, owner: int | None) -> Turn:
+    """The turn of ``seat``'s ``action`` after ``turn``; ``owner``: who decides after a chance one."""
+    if is_leaving(action):
+        return turn.after_leaving()
+    if seat == "chance":
+        return turn.after_chance(owner)
+    assert isinstance(seat, int)
+    return turn.after_seat(seat)
+
+
 class Match:
     """A match's live state, made from its stored row; its actions are replayed the first time
     the state is needed. ``read_only``: a finished match read back from the store to be shown."""
@@ -283,6 +296,8 @@ class Match:
         self.channel = f"match:{row.id}"
         self._state: State | None = None
         self._events: list[Event] = []
+        self._turn = Turn()
+        """The turn of the latest event."""
         if row.progress is None:  # a row that never had its progress stored: work it out now
             self._replay()
             row.progress = progress_of(self.state, row.seats)
@@ -359,6 +374,8 @@ class Match:
         row = self.row
         state = self.game.new(row.players, row.options, row.seed, row.start)
         events: list[Event] = []
+        movers: list[int] = []
+        """Who decides after each action (``to_move()``), for the turns of chance actions."""
         for action in row.actions:
             mover = state.to_move()
             texts = self.texts_for(state, action)
@@ -367,8 +384,28 @@ class Match:
                 seat = leaving_seat(action)
             state.play_recorded(action)
             events.append(Event(len(events) + 1, seat, action, texts))
+            movers.append(state.to_move())
         row.actions = []
-        self._state, self._events = state, events
+        self._state, self._events = state, self._numbered(events, movers, state)
+
+    def _numbered(self, events: list[Event], movers: list[int], state: State) -> list[Event]:
+        """``events`` with their turns; ``movers``: who decided after each; ``state``: after the last."""
+        owners: list[int | None] = [None] * len(events)
+        owner: int | None = None
+        for index in range(len(events) - 1, -1, -1):  # backwards: a run of chance takes its end's seat
+            if events[index].seat == "chance" and not is_leaving(events[index].action):
+                if movers[index] != CHANCE:
+                    owner = movers[index] if movers[index] >= 0 else None
+                elif index == len(events) - 1 or events[index + 1].seat != "chance":
+                    owner = chance_owner(state) if index == len(events) - 1 else None
+                owners[index] = owner
+        turn = Turn()
+        numbered = []
+        for event, owned in zip(events, owners, strict=True):
+            turn = next_turn(turn, event.seat, event.action, owned)
+            numbered.append(replace(event, turn=turn.number))
+        self._turn = turn
+        return numbered
 
     # --- what the match is ---------------------------------------------------------------------
 
@@ -418,6 +455,7 @@ class Match:
             "version": event.version,
             "seat": event.seat,
             "action": event.text_for(seat),
+            "turn": event.turn,
         }
         leaving = leaving_of(event.action)
         if leaving is not None:
@@ -718,7 +756,9 @@ class Match:
             log.error("match %s: storing version %d: %s", self.id, self.version + 1, error)
             return ProtocolError("internal", "the action could not be stored; the match is unchanged", 500)
         self._state = after
-        self._events.append(Event(progress.version, seat, action, texts))
+        chance = seat == "chance" and not is_leaving(action)
+        self._turn = next_turn(self._turn, seat, action, chance_owner(after) if chance else None)
+        self._events.append(Event(progress.version, seat, action, texts, self._turn.number))
         self._rendered.clear()
         self._set_progress(progress)
         if marks is not None:
