@@ -81,17 +81,30 @@ class MatchPage {
   }
 
   start() {
-    document.addEventListener("keydown", (event) => {
-      if (event.key === "Escape" && Object.keys(this.pick).length) {
-        this.pick = {};
-        this.render();
-      }
-    });
+    document.addEventListener("keydown", (event) => this.selectionKey(event));
     this.replay.start();
     $("board").addEventListener("focusin", (event) => {
       this.focus = event.target?.getAttribute?.("data-hit") ?? this.focus;
     });
     this.socket.connect();
+  }
+
+  /**
+   * Escape cancels the board's half-made choice; Enter confirms it where the board has a step to
+   * confirm (Conflict's drawn path), unless the key belongs to a control that has the focus (a
+   * square of the board clicks itself with Enter, a button presses).
+   */
+  selectionKey(event) {
+    if (event.target instanceof Element && event.target.closest("dialog")) return;
+    if (event.key === "Escape" && Object.keys(this.pick).length) {
+      this.pick = {};
+      this.render();
+      return;
+    }
+    const control = event.target instanceof Element
+      && event.target.closest("button, a[href], input, textarea, select, summary, [data-hit], [role='button']");
+    if (event.key !== "Enter" || control || this.replay.at !== null || !this.myTurn() || this.waiting) return;
+    if (this.board.confirm?.(this.context())) event.preventDefault();
   }
 
   // ---- messages ----
@@ -400,6 +413,7 @@ class MatchPage {
     drawn.classList.toggle("interactive", play === live && this.myTurn());
     box.classList.toggle("table-mode", !(drawn instanceof SVGElement));
     box.replaceChildren(drawn);
+    box.dataset.version = String(play.version); // the position on the board: the live one or a replay's step
     if (focused) {
       // Where play goes on, if the board says (Mille's draw pile at the start of a turn), else the same
       // square, card or button when it is still there and enabled, else the board's tab stop.

@@ -36,9 +36,22 @@ function lastSquares(events) {
   return move ? [move.from, move.to].filter(Boolean) : [];
 }
 
-/** A click on the board while picking: a piece, the next square of the path, or a destination. */
-function clickSquare(square, { pick, decisions, options, start, maxDie, play }) {
+/** The die the drawn path uses up exactly (its length), when one is unused: what Enter confirms. */
+function exactDie(pick, unused) {
+  return pick.piece && pick.path?.length ? unused.find((d) => d === pick.path.length) ?? null : null;
+}
+
+/**
+ * A click on the board while picking: a piece, the next square of the path, or a destination. The
+ * end of the path clicked again (Enter on it, for the keyboard) moves there with the die it uses up.
+ */
+function clickSquare(square, { pick, decisions, options, start, maxDie, unused, play }) {
   const movers = new Set(decisions.filter((d) => d.kind === "move").map((d) => d.from));
+  const die = exactDie(pick, unused);
+  if (die !== null && square === pick.path[pick.path.length - 1]) {
+    play.act(moveText(options, die, pick.path));
+    return;
+  }
   if (!pick.piece) {
     if (!movers.has(square)) return;
     Object.assign(pick, { piece: { kind: "board", square }, path: [] });
@@ -139,7 +152,7 @@ function drawTable(play) {
     movable: mine && !pick.piece ? new Set(decisions.filter((d) => d.kind === "move").map((d) => d.from)) : new Set(),
     selected: pick.piece?.kind === "board" ? pick.piece.square : null,
   };
-  const context = { pick, decisions, options, start, maxDie: Math.max(0, ...unused), play };
+  const context = { pick, decisions, options, start, maxDie: Math.max(0, ...unused), unused, play };
   const board = drawConflictBoard(cv, marks, { onClick: (square) => mine && clickSquare(square, context), focus: play.focus, title: "Conflict board" });
   board.classList.toggle("interactive", mine);
   const controls = mine && pick.piece ? pickControls(play, cv, { pick, options, unused }) : [];
@@ -213,4 +226,12 @@ export default {
     memory.log = [...(before ? memory.log ?? [] : []), ...(cv.events ?? [])].slice(-200);
   },
   draw: drawTable,
+  /** Enter: the path drawn is moved along with the die it uses up exactly; false when none fits. */
+  confirm(play) {
+    const { pick } = play;
+    const die = exactDie(pick, [...new Set(flat(play.view).unused ?? [])]);
+    if (die === null) return false;
+    play.act(moveText(decisionsFor(pick.piece, play.legal.map(decisionOf)), die, pick.path));
+    return true;
+  },
 };

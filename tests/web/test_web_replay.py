@@ -1,0 +1,270 @@
+"""Replays on the match page (issue 15, "Replays"): a finished match of each game is stepped through
+with the buttons, the arrow keys and a click on the scoresheet, and the board at three plies is the
+engine's position there (the record the page offers for download, replayed with ``MatchRecord``);
+the record replays to the final position; a Mille replay shows every hand only once the match is
+over (a seat of a running match steps through its own views); the moves list reads like a
+scoresheet; the page passes axe while a past position is shown.
+
+Matches of bots alone are made through the API with a fixed seed (short options), watched to the end
+in the browser; every wait is on a state of the page, none on time.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from server_process import Server
+from test_web_a11y import assert_accessible
+from web_helpers import WAIT_MS, Client, OpenClient
+
+from parlour.engine import MatchRecord, State
+from parlour.games import get_game
+
+pytestmark = pytest.mark.asyncio(loop_scope="session")
+
+SHORT = {
+    "loa": {"move_limit": 40},  # LOA-16: a draw after 40 plies at the latest
+    "biloba": {"quiet_limit": 20},
+    "conflict": {"roll_limit": 12},  # CON-70: the game ends at the roll limit
+}
+"""Options that keep a game of random bots short (each game's own limit)."""
+
+BOARD_PIECES_JS = """
+() => Object.fromEntries([...document.querySelectorAll(
+  '#board g.piece[data-square]:not(.ghost), #board g.cf-piece[data-square]')]
+  .map(g => [g.dataset.square, g.dataset.piece]))
+"""
+
+
+# ---- the engine's side ----
+
+def position_at(record: MatchRecord, ply: int) -> State:
+    """The engine's state after the first ``ply`` actions of ``record``."""
+    part = MatchRecord(record.game, record.players, record.options, record.seed, record.start,
+                       record.actions[:ply])
+    return part.replay(get_game(record.game))
+
+
+LOA_PIECES = {"b": "black", "w": "white"}
+BILOBA_PIECES = {"O": "orange", "B": "blue", "R": "red", "G": "green"}
+
+
+def pieces_of(state: State) -> dict[str, str]:
+    """{square: piece} as the boards mark them (data-square, data-piece), from ``position_json``."""
+    position = state.position_json()
+    game = state.game.info.name
+    if game == "conflict":
+        return {entry.split()[1]: entry.split()[0] for entry in position["pieces"]}
+    out: dict[str, str] = {}
+    for i, row in enumerate(position["board"]):
+        for col, letter in enumerate(row):
+            if game == "loa" and letter in LOA_PIECES:  # rows from 8 down
+                out[f"{'abcdefgh'[col]}{8 - i}"] = LOA_PIECES[letter]
+            if game == "biloba" and letter in BILOBA_PIECES:  # rows from 1 up
+                out[f"{'abcdefghi'[col]}{i + 1}"] = BILOBA_PIECES[letter]
+    return out
+
+
+def hands_of(state: State) -> list[list[str]]:
+    """Each seat's cards in hand (Mille), in slot order."""
+    return [[card for card in seat["slots"] if card] for seat in state.position_json()["hand"]["seats"]]
+
+
+# ---- the page's side ----
+
+async def open_match(client: Client, server: Server, match_id: str, token: str | None = None) -> None:
+    page = client.page
+    if token:
+        await page.goto(server.base + "/")
+        await page.evaluate("([id, t]) => localStorage.setItem('parlour.token.' + id, t)", [match_id, token])
+    await page.goto(f"{server.base}/match/{match_id}")
+    await page.wait_for_selector("body[data-version]", state="attached")
+
+
+async def watch_to_end(client: Client) -> dict[str, Any]:
+    await client.page.wait_for_selector("body[data-status='over']", state="attached", timeout=60_000)
+    return await client.match_json()
+
+
+async def shown(client: Client, version: int) -> None:
+    """Until the page shows version ``version`` of the match on its board (a step of the replay)."""
+    await client.page.wait_for_selector(f"#board[data-version='{version}']", state="attached",
+                                        timeout=WAIT_MS)
+    assert await client.page.get_attribute("#replay-bar", "data-at") == str(version)
+
+
+async def board_pieces(client: Client) -> dict[str, str]:
+    pieces: dict[str, str] = await client.page.evaluate(BOARD_PIECES_JS)
+    return pieces
+
+
+async def download_record(client: Client, tmp_path: Path) -> MatchRecord:
+    """The record behind the result card's download link, as the browser saves it."""
+    async with client.page.expect_download() as info:
+        await client.page.click("#download-record")
+    download = await info.value
+    saved = tmp_path / download.suggested_filename
+    await download.save_as(saved)
+    data = json.loads(saved.read_text())
+    assert data["seed"] == 0  # the server's secret stays on the server
+    return MatchRecord.from_json(data)
+
+
+async def step_view(client: Client, version: int) -> dict[str, Any]:
+    """The view the replay drew version ``version`` from."""
+    view: dict[str, Any] = await client.page.evaluate(
+        "v => window.parlourMatch.replay.steps.get(v).view", version)
+    return view
+
+
+async def scoresheet_rows(client: Client) -> list[str]:
+    """The moves list as it reads: "12. Ann draws, plays 100"."""
+    rows: list[str] = await client.page.eval_on_selector_all(
+        "#moves li",
+        "lis => lis.map(li => [...li.querySelectorAll('.n, .move')].map(e => e.textContent).join(' '))")
+    return [" ".join(row.split()) for row in rows]
+
+
+def no_errors(client: Client) -> None:
+    assert client.errors == [], f"{client.name}'s console: {client.errors}"
+
+
+# ---- the tests ----
+
+@pytest.mark.parametrize(("game", "seed"), [("loa", 11), ("biloba", 1), ("conflict", 5)])
+async def test_a_finished_match_steps_through_the_engines_positions(
+    server: Server, open_client: OpenClient, tmp_path: Path, game: str, seed: int,
+) -> None:
+    """Issue 15: any finished match opens in a replay view: first, back, forward, last; arrow keys;
+    a click on a move; the board shows that position with its last move marked."""
+    created = server.create(game=game, seats=["bot:random", "bot:random"], bot_seconds=0.01, seed=seed,
+                            options=SHORT[game])
+    match_id = created["match"]["id"]
+    eve = await open_client("Eve")
+    await open_match(eve, server, match_id)
+    final = await watch_to_end(eve)
+    last = final["version"]
+    assert last >= 6, f"a game of {last} actions is too short to step through"
+
+    # The record download replays to the final position, the one on the board.
+    record = await download_record(eve, tmp_path)
+    assert len(record.actions) == last
+    assert await board_pieces(eve) == pieces_of(position_at(record, last))
+
+    # Home: the start; Right: one action on; a click on a move in the list: that position.
+    await eve.page.focus("#replay-last")  # a control of the replay, as after a click on it
+    await eve.page.keyboard.press("Home")
+    await shown(eve, 0)
+    assert await board_pieces(eve) == pieces_of(position_at(record, 0))
+    await eve.page.keyboard.press("ArrowRight")
+    await shown(eve, 1)
+    assert await board_pieces(eve) == pieces_of(position_at(record, 1))
+    await eve.page.screenshot(path=str(tmp_path / f"{game}-ply-1.png"))
+    middle = last // 2
+    await eve.page.click(f"#moves [data-step='{middle}']")
+    await shown(eve, middle)
+    assert await board_pieces(eve) == pieces_of(position_at(record, middle))
+    # The step shown is the one marked in the scoresheet, and the last move is marked on the board.
+    assert await eve.page.get_attribute("#moves [aria-current='step']", "data-step") == str(middle)
+    assert await eve.page.locator("#board .last, #board .cf-last, #board .last-arrow").count() > 0
+    await eve.page.keyboard.press("ArrowLeft")
+    await shown(eve, middle - 1)
+    assert await board_pieces(eve) == pieces_of(position_at(record, middle - 1))
+    await eve.page.screenshot(path=str(tmp_path / f"{game}-replay.png"), full_page=True)
+    await assert_accessible(eve, f"a {game} replay at move {middle - 1}")
+
+    # The buttons: back one, forward one, last (the final position again, live).
+    await eve.page.click("#replay-back")
+    await shown(eve, middle - 2)
+    await eve.page.click("#replay-forward")
+    await shown(eve, middle - 1)
+    await eve.page.click("#replay-last")
+    await eve.page.wait_for_selector("body[data-replay='live']", state="attached")
+    assert await board_pieces(eve) == pieces_of(position_at(record, last))
+    await eve.page.click("#replay-first")
+    await shown(eve, 0)
+    await eve.page.keyboard.press("End")
+    await eve.page.wait_for_selector("body[data-replay='live']", state="attached")
+
+    # The scoresheet: turn numbers from 1, the people by name, Conflict's roll leading its moves.
+    rows = await scoresheet_rows(eve)
+    assert rows[0].startswith("1. random bot"), rows[:2]
+    turns = [int(row.split(".", 1)[0]) for row in rows]
+    assert turns == sorted(turns)
+    assert turns[0] == 1
+    if game == "conflict":
+        assert any(" rolls " in row and ": " in row.split(" rolls ", 1)[1] for row in rows), rows[:6]
+        assert not any(row.split(". ", 1)[1].startswith("Chance") for row in rows), rows[:6]
+    no_errors(eve)
+
+
+async def test_mille_shows_every_hand_only_after_the_end(
+    server: Server, open_client: OpenClient, tmp_path: Path,
+) -> None:
+    """Issue 15: a seat in a running match of a hidden-information game steps through its own views
+    only; once the match is over its whole record is public (all hands shown). The scoresheet folds
+    Mille's draws into the play that follows."""
+    created = server.create(game="mille", seats=["open", "bot:random"], bot_seconds=0.01, join=0, name="Ann")
+    match_id, token = created["match"]["id"], created["token"]
+    ann = await open_client("Ann")
+    await open_match(ann, server, match_id, token)
+
+    # Ann plays three turns (the first legal action each time: a draw, then a card).
+    for _ in range(6):
+        await ann.wait_my_turn()
+        snap = await ann.match_json()
+        await ann.page.evaluate("t => window.parlourMatch.play(t)", snap["legal"][0]["text"])
+        await ann.wait_past(snap["version"])
+    running = await ann.match_json()
+    assert running["status"] == "running"
+
+    # Stepping back in the running match: Ann's own views (her hand, never the bot's).
+    seen: dict[int, list[str]] = {}
+    await ann.page.focus("#replay-last")
+    await ann.page.keyboard.press("Home")
+    await shown(ann, 0)
+    for ply in (14, 20, running["version"] - 1):
+        await goto_step(ann, ply)
+        await shown(ann, ply)
+        view = await step_view(ann, ply)
+        assert view["seat"] == 0
+        assert "hands" not in view["content"], "a running match's replay shows a hand not Ann's own"
+        seen[ply] = await ann.page.eval_on_selector_all(
+            ".hand-slot[data-card]", "els => els.map(e => e.dataset.card)")
+    await ann.page.screenshot(path=str(tmp_path / "mille-running-replay.png"), full_page=True)
+    await ann.page.click("#replay-last")
+    await ann.page.wait_for_selector("body[data-replay='live']", state="attached")
+
+    # Ann resigns: the match is over, and its replay shows every hand.
+    await ann.page.click("#resign")
+    await ann.page.click("#confirm-yes")
+    final = await watch_to_end(ann)
+    record = await download_record(ann, tmp_path)
+    assert len(record.actions) == final["version"]
+    for ply, cards in seen.items():
+        assert cards == hands_of(position_at(record, ply))[0], f"Ann's hand at ply {ply}"
+    for ply in seen:
+        await goto_step(ann, ply)  # a draw and its card are one phrase: the keys reach every version
+        await shown(ann, ply)
+        view = await step_view(ann, ply)
+        assert view["content"]["hands"] == hands_of(position_at(record, ply)), f"the hands at ply {ply}"
+    await ann.page.screenshot(path=str(tmp_path / "mille-finished-replay.png"), full_page=True)
+
+    # The scoresheet: the deal, then each turn's draw folded into the play after it.
+    rows = await scoresheet_rows(ann)
+    assert rows[0].startswith("1. Cards dealt"), rows[:3]
+    assert any("Ann draws" in row and ("plays" in row or "discards" in row) for row in rows), rows[:6]
+    assert not any("card ?" in row or "Chance" in row for row in rows), rows[:6]
+    await assert_accessible(ann, "a finished Mille match's replay")
+    no_errors(ann)
+
+
+async def goto_step(client: Client, version: int) -> None:
+    """Steps with the arrow keys from the start to ``version`` (a version folded into a phrase)."""
+    await client.page.click("#replay-first")
+    await shown(client, 0)
+    for _ in range(version):
+        await client.page.keyboard.press("ArrowRight")
