@@ -88,7 +88,7 @@ from parlour.games.mille.position import (
     write_position,
 )
 from parlour.games.mille.render import table
-from parlour.games.mille.views import hidden_texts, sample_position, seat_view
+from parlour.games.mille.views import hidden_texts, open_content, sample_position, seat_view
 
 PLAY_OUT: Final = "play-out"
 _REPAIR_OR_EMPTY: Final = (EMPTY, *REPAIR_KINDS)
@@ -957,6 +957,11 @@ class MilleState(State):
     def view_content(self, seat: int | None) -> JSONDict:
         """MIL-57: the public part, and for a seat its own hand of cards; never a record."""
         return seat_view(self, seat)
+
+    def open_view(self) -> JSONDict:
+        """A spectator's view with every hand of cards shown (``views.open_content``), for the
+        replay of a finished match."""
+        return {**self.view(None), "content": open_content(self)}
 
     def action_parts(self, action: Action) -> JSONDict:
         """The parts of a legal action (``notation.action_parts``: ``kind``, ``card``, ``yes``, a

@@ -58,6 +58,17 @@ def seat_view(state: MilleState, seat: int | None) -> JSONDict:
     return content
 
 
+def open_content(state: MilleState) -> JSONDict:
+    """A spectator's content and every seat's hand of cards (``hands``: its slots, as its own
+    view's ``private.slots`` has them) with the cards each just received (``received``, as its
+    ``private.received``): a finished match's record is public, as at a real table once the game
+    is over. The pile's order is left out: the record shows each card as it was drawn."""
+    content = seat_view(state, None)
+    content["hands"] = [[token(k) for k in state.slots[s]] for s in (0, 1)]
+    content["received"] = [[TOKENS[k] for k in state.received[s]] for s in (0, 1)]
+    return content
+
+
 def hidden_texts(state: MilleState, seat: int | None) -> list[str]:
     """Texts that would only be in ``view(seat)`` if it leaked: another seat's private part or its
     slots or received cards as the view would write them, the pile, the seed, a record."""
