@@ -20,7 +20,6 @@ from typing import Any
 
 from parlour.engine import (
     CHANCE,
-    NOBODY,
     Action,
     FormatError,
     Game,
@@ -73,24 +72,62 @@ class Entry:
 
 
 class TurnCounter:
-    """Turn numbers as the server gives them to events (docs/protocol.md): a seat's action starts
-    a turn when the seat differs from the seat of the turn before; a chance action belongs to the
-    turn of the seat to move after it (starting that turn when that seat differs); a leaving action
-    carries the current turn and starts none."""
+    """Turn numbers as the server gives them to events (docs/protocol.md, ``parlour.server.turns``,
+    which the terminal may not import): a seat's action starts a turn when the seat is not the one
+    whose turn it was; a chance action belongs to the turn of the seat that moves after its whole
+    run (a deal of several cards), starting that turn when need be; a leaving action carries the
+    current turn (the first, before any) and starts none."""
 
     def __init__(self) -> None:
         self.turn = 0
         self.seat: int | None = None
 
-    def count(self, mover: int, action: Action, after: State) -> int:
-        """The turn of ``action``, made with ``mover`` to move, leading to ``after``."""
-        if is_leaving(action):
-            return max(self.turn, 1)
-        seat = after.to_move() if mover == CHANCE else mover
-        if seat not in (CHANCE, NOBODY) and seat != self.seat:
+    def of_seat(self, seat: int) -> int:
+        if not (self.turn and seat == self.seat):
             self.turn += 1
             self.seat = seat
-        return max(self.turn, 1)
+        return self.turn
+
+    def of_leaving(self) -> int:
+        self.turn = max(self.turn, 1)
+        return self.turn
+
+    def of_chance(self, owner: int | None) -> int:
+        """``owner``: the seat that decides after the run of chance (``None``: the game is over)."""
+        return self.of_leaving() if owner is None else self.of_seat(owner)
+
+
+def turn_numbers(actions: Sequence[Action], movers: Sequence[int], end: State) -> list[int]:
+    """The turn of each action; ``movers``: who was to decide before each, ``end``: the state after
+    the last."""
+    owners: list[int | None] = [None] * len(actions)
+    owner = chance_owner(end)
+    for index in range(len(actions) - 1, -1, -1):  # backwards: a run of chance takes its end's seat
+        if movers[index] != CHANCE:
+            owner = movers[index] if movers[index] >= 0 else None
+        owners[index] = owner
+    counter = TurnCounter()
+    turns = []
+    for action, mover, owned in zip(actions, movers, owners, strict=True):
+        if is_leaving(action):
+            turns.append(counter.of_leaving())
+        elif mover == CHANCE:
+            turns.append(counter.of_chance(owned))
+        else:
+            turns.append(counter.of_seat(mover))
+    return turns
+
+
+def chance_owner(state: State) -> int | None:
+    """Who decides once the chance pending in ``state`` (if any) is resolved; ``None``: nobody. Drawn
+    on a copy, as the server does for a match in play: a record that stops at a chance decision."""
+    probe = state
+    while probe.to_move() == CHANCE:
+        if probe is state:
+            probe = state.copy()
+        probe.apply(probe.sample_chance())
+    mover = probe.to_move()
+    return mover if mover >= 0 else None
 
 
 class Replay:
@@ -113,18 +150,21 @@ class Replay:
         """Plays the record once (already checked by the game's rules: ``apply`` is safe), writing
         the scoresheet and keeping a state every ``CHECKPOINT`` plies."""
         state = self.start()
-        counter = TurnCounter()
         names = state.seat_names()
+        movers: list[int] = []
+        said: list[tuple[str, str]] = []
         for ply, action in enumerate(self.actions):
             if ply % CHECKPOINT == 0:
                 self.kept.append(state.copy())
-            mover = state.to_move()
-            text = state.action_to_text(action)  # the full text: nothing in a public record is hidden
+            movers.append(state.to_move())
+            # The full text: nothing in a public record is hidden (a card drawn is named).
+            said.append((who_made(names, movers[-1], action), state.action_to_text(action)))
             state.apply(action)
-            turn = counter.count(mover, action, state)
-            self.entries.append(Entry(ply + 1, turn, who_made(names, mover, action), text))
         if self.plies % CHECKPOINT == 0:
             self.kept.append(state.copy())
+        turns = turn_numbers(self.actions, movers, state)
+        self.entries = [Entry(ply + 1, turn, who, text)
+                        for ply, (turn, (who, text)) in enumerate(zip(turns, said, strict=True))]
 
     def start(self) -> State:
         record = MatchRecord.from_json(self.data)

@@ -21,9 +21,10 @@ from typing import Any
 import pytest
 
 from parlour.bots import make_bot
-from parlour.engine import CHANCE, State
+from parlour.engine import CHANCE, State, is_leaving
 from parlour.engine.player import seen_by
 from parlour.games import get_game
+from parlour.server.turns import Turn, chance_owner
 from parlour.tui import play
 
 PROMPT = re.compile(r"replay \d+/\d+> ")
@@ -412,3 +413,34 @@ def test_a_replay_through_the_real_command_on_pipes(tmp_path: Path) -> None:
     assert len(replies) == 5
     assert shows(replies[3], position_at(record, 25))
     assert "Traceback" not in result.stdout
+
+
+def server_turns(record: dict[str, Any]) -> list[int]:
+    """The turns the server gives a match's events as it is played (``parlour.server.turns``: the
+    seat after a chance action found by resolving the rest of its run on a copy)."""
+    state = position_at(record, 0)
+    turn = Turn()
+    turns = []
+    for action in record["actions"]:
+        mover = state.to_move()
+        state.apply(action)  # the record is the game's own: checked by position_at
+        if is_leaving(action):
+            turn = turn.after_leaving()
+        elif mover == CHANCE:
+            turn = turn.after_chance(chance_owner(state))
+        else:
+            turn = turn.after_seat(mover)
+        turns.append(turn.number)
+    return turns
+
+
+@pytest.mark.parametrize("name", ["mille", "conflict", "biloba"])
+def test_the_scoresheet_turns_are_the_servers(
+    name: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path, record = write_record(tmp_path, name)
+    listing = replay(path, ["moves"], monkeypatch, capsys)[1].splitlines()[1:]
+    turns = [int(line.split(" turn ")[1].split()[0]) for line in listing]
+    assert turns == server_turns(record)
+    # Not one turn a ply: some seat's actions in a row (chance with them) share their turn.
+    assert turns[-1] < len(turns)
