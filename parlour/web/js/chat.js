@@ -190,7 +190,7 @@ export class Chat {
     const ordered = [...this.messages.values()].sort((a, b) => a.id - b.id);
     const swatch = this.page.board ? (seat) => this.page.swatch(seat) : null;
     const drawn = this.drawn ?? [];
-    const grows = this.drawn !== null && drawn.every((id, i) => ordered[i]?.id === id);
+    const grows = drawn.length > 0 && drawn.every((id, i) => ordered[i]?.id === id);
     const stuck = log.scrollTop + log.clientHeight >= log.scrollHeight - 8; // at the bottom: stays there
     if (grows) log.append(...ordered.slice(drawn.length).map((m) => chatItem(m, swatch)));
     else log.replaceChildren(...ordered.map((m) => chatItem(m, swatch)));
