@@ -10,6 +10,7 @@ import argparse
 import contextlib
 import json
 import math
+import os
 import random
 import shlex
 import sys
@@ -697,6 +698,9 @@ def replay_main(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         print("\nInterrupted.")
         return 130
+    except BrokenPipeError:  # the reader went away (``| head``): nobody left to tell
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
     if status is not None:
         return status
     seed = fresh_seed(args.seed)
