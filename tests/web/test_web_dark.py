@@ -90,6 +90,15 @@ async def test_a_match_page_is_dark_and_readable_for_a_seat_and_a_spectator(serv
     await assert_accessible(eve, "a LOA match in dark mode, as a spectator")
 
 
+@pytest.mark.parametrize("game", ["biloba", "conflict", "mille"])
+async def test_every_game_is_readable_in_dark_mode(server: Server, schemed: OpenSchemed, game: str) -> None:
+    ann = await schemed("Ann", "dark")
+    await take_seat_0_against_bots(ann, server, game)
+    await ann.wait_my_turn()
+    await ann.page.screenshot(path=f"/tmp/parlour-dark-{game}.png", full_page=True)
+    await assert_accessible(ann, f"a {game} match in dark mode, seat 0 to move")
+
+
 async def test_a_finished_match_and_a_rules_page_are_readable_in_dark_mode(server: Server,
                                                                           schemed: OpenSchemed) -> None:
     eve = await schemed("Eve", "dark")

@@ -82,7 +82,7 @@ export class Chat {
         html("form", { id: "chat-form", class: "chat-form", onsubmit: (event) => this.send(event) }, [
           html("label", { for: "chat-text", class: "visually-hidden" }, ["Message"]),
           html("input", { id: "chat-text", type: "text", autocomplete: "off", placeholder: "Say something…",
-            "aria-describedby": "chat-count chat-error", oninput: () => this.counted() }),
+            "aria-describedby": "chat-note chat-count chat-error", oninput: () => this.counted() }),
           html("button", { type: "submit", class: "btn btn-small btn-primary", id: "chat-send" }, ["Send"]),
         ]),
         html("div", { class: "chat-foot" }, [
@@ -206,7 +206,6 @@ export class Chat {
     if (this.drawn === null) this.draw();
     const note = this.noteText(s);
     if ($("chat-note").textContent !== note) $("chat-note").textContent = note;
-    $("chat-text").placeholder = s.seat === null ? "Say something to the spectators…" : "Say something to the players…";
   }
 
   noteText(s) {
