@@ -151,8 +151,37 @@ function safetiesRow(seatView) {
   }, [played.has(token) ? drawCard(token, { coup: played.get(token) }) : drawCard(null, { label: "", title: `${cardName(token)} not played` })])));
 }
 
-/** One seat's side of the table: name, miles, battle/speed piles, safeties. */
-function seatArea(hand, seat, name, mine) {
+/** "Ann's hand", or "Your hand" for this page's seat (whose name reads "You"). */
+function handOf(name) {
+  return name === "You" ? "Your hand" : `${name}'s hand`;
+}
+
+/**
+ * A seat's hand of cards face up, labelled with its name: the open view of a finished match
+ * (`content.hands`, each seat's slots as its own view has them) shows every hand, as at a real
+ * table once the game is over. The cards it just received (`content.received`) are marked.
+ */
+function openHand(content, seat, name) {
+  const slots = content.hands[seat] ?? [];
+  const fresh = new Set(content.received?.[seat] ?? []);
+  const label = handOf(name(seat));
+  const cards = slots.map((token, i) => {
+    if (!token) return null;
+    const justDrawn = i === 0 && fresh.has(token);
+    return html("div", { class: `hand-slot${i === 0 ? " picked" : ""}${justDrawn ? " fresh" : ""}`, "data-card": token },
+      [drawCard(token, { title: cardLabel(token, justDrawn) })]);
+  }).filter(Boolean);
+  return html("div", { class: "open-hand", "data-hand": String(seat) }, [
+    html("span", { class: "pile-label" }, [label]),
+    html("div", { class: "hand-row", role: "group", "aria-label": label },
+      cards.length ? cards : [html("span", { class: "pile-label" }, ["no cards"])]),
+  ]);
+}
+
+/** One seat's side of the table: name, miles, battle/speed piles, safeties; the seat's hand face
+ * down, or face up when the view shows every hand (`content.hands`). */
+function seatArea(content, seat, name, mine) {
+  const hand = content.hand;
   const s = hand.seats[seat];
   const goal = hand.goal ?? 700;
   const progress = Math.min(100, (100 * (s.mileage ?? 0)) / goal);
@@ -174,8 +203,9 @@ function seatArea(hand, seat, name, mine) {
       pile("speed", s.speed, "speed", { "data-speed": String(seat) }),
       html("div", { class: "mille-safeties" }, [safetiesRow(s), milesRow(s)]),
     ]),
-    mine ? null : html("div", { class: "opponent-hand", role: "img", "aria-label": `${name(seat)} holds ${s.cards} cards` },
-      Array.from({ length: s.cards ?? 0 }, () => drawCard("back"))),
+    content.hands ? openHand(content, seat, name)
+      : mine ? null : html("div", { class: "opponent-hand", role: "img", "aria-label": `${name(seat)} holds ${s.cards} cards` },
+        Array.from({ length: s.cards ?? 0 }, () => drawCard("back"))),
   ]);
 }
 
@@ -237,9 +267,10 @@ export function drawMilleTable(play) {
   const me = typeof play.view.seat === "number" ? play.view.seat : null;
   const { cards, other } = decisionsByCard(play.legal);
   const opponents = [0, 1].filter((seat) => seat !== me);
-  const parts = opponents.map((seat) => seatArea(content.hand, seat, play.name, false));
+  const parts = opponents.map((seat) => seatArea(content, seat, play.name, false));
   parts.push(centreArea(content, other, play.act));
-  if (me !== null) parts.push(seatArea(content.hand, me, play.name, true), handRow(content, cards, play));
+  // A view that shows every hand draws this seat's in its area: no second row of it.
+  if (me !== null) parts.push(seatArea(content, me, play.name, true), content.hands ? null : handRow(content, cards, play));
   if (other.extend) parts.push(extendQuestion(other.extend, play.act));
   parts.push(otherButtons(other, play.act));
   return html("div", { class: "mille-table" }, parts);
