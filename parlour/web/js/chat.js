@@ -4,6 +4,7 @@
 // put on the page as text, never as markup. A player may mute the chat: it is hidden, counts nothing
 // and says nothing, in this browser, until unmuted.
 
+import { tokens } from "./net.js";
 import { html } from "./svg.js";
 
 export const CHAT_LONGEST = 500;
@@ -61,6 +62,7 @@ export class Chat {
     this.drawn = null;         // the ids on the page, in order (null: nothing drawn yet)
     this.sent = new Map();     // our message id → text, to give a refused text back
     this.serial = 0;
+    this.loaded = false;       // a finished match's whole chat was asked for
     this.unread = 0;
     this.seen = true;          // whether the log is on the screen
     this.card = this.build();
@@ -139,6 +141,26 @@ export class Chat {
     return Boolean(ours);
   }
 
+  /**
+   * A finished match's whole conversation (a state carries only its last messages), as its replay
+   * shows it: asked once, merged with what came meanwhile.
+   */
+  async loadAll() {
+    if (this.loaded) return;
+    this.loaded = true;
+    const token = tokens.get(this.page.id);
+    const query = token ? `?${new URLSearchParams({ token })}` : "";
+    try {
+      const response = await fetch(`/api/matches/${encodeURIComponent(this.page.id)}/chat${query}`);
+      if (!response.ok) return;
+      const answer = await response.json();
+      for (const m of answer.chat ?? []) this.messages.set(m.id, m);
+      this.draw();
+    } catch (error) {
+      // The last messages the state carried stay on the page.
+    }
+  }
+
   // ---- writing ----
 
   counted() {
@@ -204,6 +226,7 @@ export class Chat {
     const s = this.page.snap;
     if (!s) return;
     if (this.drawn === null) this.draw();
+    if (s.status === "over") this.loadAll(); // once over, the spectators' talk is everyone's: all of it
     const note = this.noteText(s);
     if ($("chat-note").textContent !== note) $("chat-note").textContent = note;
   }
