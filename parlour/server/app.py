@@ -38,6 +38,7 @@ from parlour.server.messages import (
     read_name,
 )
 from parlour.server.pubsub import MemoryPubSub, PubSub
+from parlour.server.replay import Replays, read_replay_query
 from parlour.server.storage import Store
 
 log = logging.getLogger("parlour.server")
@@ -230,6 +231,7 @@ class LobbyHandlers:
         self.limits = limits
         self.rates = Rates(limits)
         self.faults = faults
+        self.replays = Replays(limits)
 
     @contextlib.asynccontextmanager
     async def lifespan(self, app: Starlette) -> AsyncIterator[None]:
@@ -284,6 +286,27 @@ class LobbyHandlers:
     async def show_match(self, request: Request) -> Response:
         try:
             return JSONResponse({"match": (await self.lobby.get(request.path_params["id"])).summary()})
+        except ProtocolError as error:
+            return error_response(error)
+
+    async def match_record(self, request: Request) -> Response:
+        """``GET /api/matches/{id}/record``: a finished match's record, as a file to download."""
+        try:
+            await self.spend(self.rates.replay, request)
+            match = await self.lobby.get(request.path_params["id"])
+            record = await self.replays.record(match)
+        except ProtocolError as error:
+            return error_response(error)
+        name = f"parlour-{match.info.name}-{match.id}.json"
+        return JSONResponse(record, headers={"Content-Disposition": f'attachment; filename="{name}"'})
+
+    async def match_replay(self, request: Request) -> Response:
+        """``GET /api/matches/{id}/replay``: a page of the match's positions, step by step."""
+        try:
+            await self.spend(self.rates.replay, request)
+            match = await self.lobby.get(request.path_params["id"])
+            asked = read_replay_query(request.query_params, match)
+            return JSONResponse(await self.replays.page(match, asked))
         except ProtocolError as error:
             return error_response(error)
 
@@ -399,6 +422,8 @@ def build_app(
         Route("/api/matches", handlers.matches, methods=["GET", "POST"]),
         Route("/api/matches/{id}", handlers.show_match, methods=["GET"]),
         Route("/api/matches/{id}/join", handlers.join_match, methods=["POST"]),
+        Route("/api/matches/{id}/record", handlers.match_record, methods=["GET"]),
+        Route("/api/matches/{id}/replay", handlers.match_replay, methods=["GET"]),
         WebSocketRoute("/ws/matches/{id}", handlers.match_socket),
         Route("/", lobby_page),
         Route("/match/{id}", match_page),

@@ -44,6 +44,11 @@ class Limits:
     list_per_minute: float = limit(
         120, "pages of the lobby list one address may ask for a minute (after its burst)")
     list_burst: float = count(30, "pages of the lobby list one address may ask for at once")
+    replay_per_minute: float = limit(
+        120, "replay pages and match records one address may ask for a minute (after its burst)")
+    replay_burst: float = count(60, "replay pages and match records one address may ask for at once")
+    replays_at_once: float = count(
+        4, "replay pages and records worked out at once on the whole server (the others wait their turn)")
     open_per_address: float = count(20, "open (not yet started) matches one address may have created")
     open_total: float = count(2000, "open (not yet started) matches on the whole server")
     bot_matches_per_address: float = count(
@@ -60,6 +65,8 @@ class Limits:
     body_seconds: float = limit(30, "seconds a client has to send a request's body, once its headers are in")
     keep_alive_seconds: float = limit(5, "seconds an idle HTTP connection is kept open")
     hello_seconds: float = limit(30, "seconds a new WebSocket has to say hello or join")
+    chat_per_minute: float = limit(20, "chat messages one connection may send a minute (after its burst)")
+    chat_burst: float = count(5, "chat messages one connection may send at once")
     messages_per_second: float = limit(
         20, "WebSocket messages one connection may send a second (after its burst)")
     message_burst: float = count(60, "WebSocket messages one connection may send at once")
@@ -175,8 +182,9 @@ class AddressBuckets:
 
 
 class Rates:
-    """The per-address rates of one server: creating matches, joining seats (HTTP or WebSocket) and
-    listing matches (a page is built from the store: a client looping on it must not slow the others)."""
+    """The per-address rates of one server: creating matches, joining seats (HTTP or WebSocket),
+    listing matches (a page is built from the store: a client looping on it must not slow the others)
+    and replaying them (a page of positions is worked out by the rules: it costs CPU)."""
 
     def __init__(self, limits: Limits, clock: Callable[[], float] = time.monotonic) -> None:
         self.create = AddressBuckets(limits.create_burst, limits.create_per_minute,
@@ -185,6 +193,8 @@ class Rates:
                                    "seats joined from your address", clock)
         self.list = AddressBuckets(limits.list_burst, limits.list_per_minute,
                                    "pages of the match list asked for from your address", clock)
+        self.replay = AddressBuckets(limits.replay_burst, limits.replay_per_minute,
+                                     "replay pages and records asked for from your address", clock)
 
 
 class FaultLog:

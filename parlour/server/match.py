@@ -266,6 +266,36 @@ def next_turn(turn: Turn, seat: EventSeat, action: Action, owner: int | None) ->
     return turn.after_seat(seat)
 
 
+def event_json(event: Event, text: str) -> dict[str, Any]:
+    """An event with the text its receiver may read; a leaving action also says what it is
+    (``leaving``), so that no client reads it from the words."""
+    shown: dict[str, Any] = {"version": event.version, "seat": event.seat, "action": text, "turn": event.turn}
+    leaving = leaving_of(event.action)
+    if leaving is not None:
+        shown["leaving"] = {"kind": leaving.kind, "seat": leaving.seat, "why": leaving.why}
+    return shown
+
+
+def numbered(events: list[Event], movers: list[int], state: State) -> tuple[list[Event], Turn]:
+    """``events`` with their turns, and the latest turn; ``movers``: who decided after each
+    event; ``state``: the state after the last."""
+    owners: list[int | None] = [None] * len(events)
+    owner: int | None = None
+    for index in range(len(events) - 1, -1, -1):  # backwards: a run of chance takes its end's seat
+        if events[index].seat == "chance" and not is_leaving(events[index].action):
+            if movers[index] != CHANCE:
+                owner = movers[index] if movers[index] >= 0 else None
+            elif index == len(events) - 1 or events[index + 1].seat != "chance":
+                owner = chance_owner(state) if index == len(events) - 1 else None
+            owners[index] = owner
+    turn = Turn()
+    numbered = []
+    for event, owned in zip(events, owners, strict=True):
+        turn = next_turn(turn, event.seat, event.action, owned)
+        numbered.append(replace(event, turn=turn.number))
+    return numbered, turn
+
+
 class Match:
     """A match's live state, made from its stored row; its actions are replayed the first time
     the state is needed. ``read_only``: a finished match read back from the store to be shown."""
@@ -371,12 +401,30 @@ class Match:
     def _replay(self) -> None:
         """Rebuilds the state from the stored actions, each checked: a damaged store must not
         produce a wrong game. The stored actions are then dropped (the state's history has them)."""
+        self._take(*self._replayed(self.row.actions))
+
+    async def loaded(self) -> None:
+        """Replays the match in a worker thread if it has not been yet: a long finished match asked
+        for a replay or its record must not hold up the event loop. Taken only if nothing replayed
+        it meanwhile (an action may have followed: the newer state stays)."""
+        if self._state is None:
+            replayed = await asyncio.to_thread(self._replayed, self.row.actions)
+            if self._state is None:
+                self._take(*replayed)
+
+    def _take(self, state: State, events: list[Event], turn: Turn) -> None:
+        self.row.actions = []
+        self._state, self._events, self._turn = state, events, turn
+
+    def _replayed(self, actions: list[Action]) -> tuple[State, list[Event], Turn]:
+        """The state ``actions`` lead to, their events and the latest turn (touches nothing of the
+        match's: it may run in a worker thread)."""
         row = self.row
         state = self.game.new(row.players, row.options, row.seed, row.start)
         events: list[Event] = []
         movers: list[int] = []
         """Who decides after each action (``to_move()``), for the turns of chance actions."""
-        for action in row.actions:
+        for action in actions:
             mover = state.to_move()
             texts = self.texts_for(state, action)
             seat: EventSeat = "chance" if mover == CHANCE else mover
@@ -385,27 +433,7 @@ class Match:
             state.play_recorded(action)
             events.append(Event(len(events) + 1, seat, action, texts))
             movers.append(state.to_move())
-        row.actions = []
-        self._state, self._events = state, self._numbered(events, movers, state)
-
-    def _numbered(self, events: list[Event], movers: list[int], state: State) -> list[Event]:
-        """``events`` with their turns; ``movers``: who decided after each; ``state``: after the last."""
-        owners: list[int | None] = [None] * len(events)
-        owner: int | None = None
-        for index in range(len(events) - 1, -1, -1):  # backwards: a run of chance takes its end's seat
-            if events[index].seat == "chance" and not is_leaving(events[index].action):
-                if movers[index] != CHANCE:
-                    owner = movers[index] if movers[index] >= 0 else None
-                elif index == len(events) - 1 or events[index + 1].seat != "chance":
-                    owner = chance_owner(state) if index == len(events) - 1 else None
-                owners[index] = owner
-        turn = Turn()
-        numbered = []
-        for event, owned in zip(events, owners, strict=True):
-            turn = next_turn(turn, event.seat, event.action, owned)
-            numbered.append(replace(event, turn=turn.number))
-        self._turn = turn
-        return numbered
+        return state, *numbered(events, movers, state)
 
     # --- what the match is ---------------------------------------------------------------------
 
@@ -449,18 +477,8 @@ class Match:
         return tuple(state.action_text_for(action, seat) for seat in [*range(state.players), None])
 
     def event_json(self, event: Event, seat: int | None) -> dict[str, Any]:
-        """An event as ``seat`` may see it (a card drawn into another hand stays hidden); a leaving
-        action also says what it is (``leaving``), so that no client reads it from the words."""
-        shown: dict[str, Any] = {
-            "version": event.version,
-            "seat": event.seat,
-            "action": event.text_for(seat),
-            "turn": event.turn,
-        }
-        leaving = leaving_of(event.action)
-        if leaving is not None:
-            shown["leaving"] = {"kind": leaving.kind, "seat": leaving.seat, "why": leaving.why}
-        return shown
+        """An event as ``seat`` may see it (a card drawn into another hand stays hidden)."""
+        return event_json(event, event.text_for(seat))
 
     def state_message(self, seat: int | None, resync: bool = False) -> dict[str, Any]:
         """Everything ``seat`` may know, the whole move list included: the one message with history."""
