@@ -32,7 +32,7 @@ function buildHeader() {
   if (!header) return;
   const nav = html("nav", { "aria-label": "Site" }, [link("/", "Lobby")]);
   header.replaceChildren(...[
-    html("a", { class: "brand", href: "/" }, [
+    html("a", { class: "brand", href: "/", "aria-label": "parlour" }, [ // its word is hidden on a phone
       html("img", { src: "/static/favicon.svg", alt: "", width: "30", height: "30" }), html("span", {}, ["parlour"]),
     ]),
     header.dataset.page === "match" ? html("span", { id: "conn", class: "conn" }, ["connecting…"]) : null,
