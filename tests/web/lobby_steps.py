@@ -36,11 +36,23 @@ async def create_match(client: Client, server: Server, *, game: str, seats: dict
     return page.url.rstrip("/").rsplit("/", 1)[1]
 
 
+VIEW_OF_STATUS = {"open": "open", "running": "playing", "over": "finished"}
+"""The lobby's view that lists a match of each status."""
+
+
+async def open_lobby_at(client: Client, server: Server, match_id: str) -> None:
+    """Opens the lobby on the view and game that list ``match_id`` (the list shows a page at a time,
+    and a shared test server holds many matches)."""
+    match = server.summary(match_id)
+    page = client.page
+    await page.goto(f"{server.base}/#view={VIEW_OF_STATUS[match['status']]}&game={match['game']}")
+    await page.wait_for_selector("body[data-ready='true']", state="attached")
+
+
 async def join_from_lobby(client: Client, server: Server, match_id: str, seat: int) -> None:
     """Finds the match in the lobby's list and takes ``seat``."""
     page = client.page
-    await page.goto(server.base + "/")
-    await page.wait_for_selector("body[data-ready='true']", state="attached")
+    await open_lobby_at(client, server, match_id)
     await page.fill("#name", client.name)
     await page.click(f"[data-join='{match_id}:{seat}']")
     await page.wait_for_url(f"**/match/{match_id}", timeout=WAIT_MS)
@@ -49,8 +61,7 @@ async def join_from_lobby(client: Client, server: Server, match_id: str, seat: i
 
 async def watch_from_lobby(client: Client, server: Server, match_id: str) -> None:
     page = client.page
-    await page.goto(server.base + "/")
-    await page.wait_for_selector("body[data-ready='true']", state="attached")
+    await open_lobby_at(client, server, match_id)
     await page.click(f"[data-watch='{match_id}']")
     await page.wait_for_url(f"**/match/{match_id}", timeout=WAIT_MS)
     await page.wait_for_selector("body[data-seat='spectator']", state="attached")

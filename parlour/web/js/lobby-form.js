@@ -1,0 +1,376 @@
+// The lobby's "new match" form: the game, who plays each seat, the clock and a proper control for
+// every rules option (a select for choices, a number, a checkbox, an explicit "off", colour toggles
+// for the seats a game lets one choose), each with its help and a link to the rules page section.
+
+import { boardFor } from "./boards/index.js";
+import { api, names, tokens } from "./net.js";
+import { html } from "./svg.js";
+
+const $ = (id) => document.getElementById(id);
+let games = [];
+let showError = () => {};
+
+function currentGame() {
+  const picked = document.querySelector("input[name=game]:checked")?.value;
+  return games.find((g) => g.name === picked) ?? games[0];
+}
+
+/** A picture beside the words that name it: hidden from screen readers (the words of a Mille card
+ * thumbnail would otherwise be read into the game's name). */
+export function decoration(picture) {
+  picture.setAttribute("aria-hidden", "true");
+  return picture;
+}
+
+export function swatchFor(game, seat, options) {
+  const ui = boardFor(game);
+  return html("span", { class: `swatch swatch-${ui ? ui.swatch(seat, options) : "white"}` });
+}
+
+// ---- the game and its seats ----
+
+function renderGameChoice() {
+  const box = $("game-choice");
+  box.replaceChildren(...games.map((game, i) => {
+    const ui = boardFor(game.name);
+    const input = html("input", { type: "radio", name: "game", value: game.name, checked: i === 0 });
+    input.addEventListener("change", renderForm);
+    const players = game.min_players === game.max_players ? `${game.min_players} players` : `${game.min_players}–${game.max_players} players`;
+    return html("label", { class: "game-option", "data-game": game.name }, [
+      input,
+      ui ? decoration(ui.thumbnail()) : null,
+      html("span", {}, [game.title]),
+      html("span", { class: "sub" }, [ui?.tagline ?? players]),
+      html("span", { class: "sub" }, [players, " · ", html("a", { href: game.help ?? `/help/${game.name}`, "aria-label": `rules of ${game.title}` }, ["rules"])]),
+    ]);
+  }));
+}
+
+function playerCount(game) {
+  return Number($("players").value) || game.default_players;
+}
+
+function renderForm() {
+  const game = currentGame();
+  if (!game) return;
+  const players = $("players");
+  const previous = Number(players.value) || game.default_players;
+  players.replaceChildren();
+  for (let n = game.min_players; n <= game.max_players; n += 1) players.append(html("option", { value: String(n) }, [String(n)]));
+  players.value = String(Math.min(Math.max(previous, game.min_players), game.max_players));
+  if (!players.value) players.value = String(game.default_players);
+  $("players-row").hidden = game.min_players === game.max_players;
+  renderOptions(game);
+  renderSeats();
+}
+
+/** The seats chosen with the colour toggles (1-based, as the option takes them), or null without them. */
+function chosenSeats() {
+  const toggles = [...document.querySelectorAll("[data-seat-toggle]")];
+  if (!toggles.length) return null;
+  return toggles.filter((t) => t.checked).map((t) => Number(t.dataset.seatToggle));
+}
+
+/** The name of a seat of the new match: its colour's when the seats option picks the colours. */
+function seatName(game, seat) {
+  const seats = chosenSeats();
+  const colour = seats && seats.length >= playerCount(game) ? seats[seat] - 1 : seat;
+  return game.seat_names[colour] ?? `Seat ${seat + 1}`;
+}
+
+function renderSeats() {
+  const game = currentGame();
+  const count = playerCount(game);
+  const seats = chosenSeats();
+  const rows = [];
+  for (let seat = 0; seat < count; seat += 1) {
+    const name = seatName(game, seat);
+    const select = html("select", { "data-seat": String(seat), "aria-label": `${name} is played by` }, [
+      html("option", { value: "you" }, ["You"]),
+      html("option", { value: "open" }, ["A friend (open seat)"]),
+      ...game.bots.map((bot) => html("option", { value: `bot:${bot.kind}`, title: bot.summary }, [`Computer — ${bot.kind}`])),
+    ]);
+    const fallbackBot = game.bots.some((b) => b.kind === game.default_bot) ? `bot:${game.default_bot}` : "open";
+    select.value = seat === 0 ? "you" : (game.bots.length ? fallbackBot : "open");
+    select.addEventListener("change", () => {
+      // Only one seat can be yours.
+      if (select.value !== "you") return;
+      for (const other of document.querySelectorAll("#seat-rows select")) {
+        if (other !== select && other.value === "you") other.value = "open";
+      }
+    });
+    rows.push(html("div", { class: "seat-row" }, [
+      swatchFor(game.name, seat, seats ? { seats } : undefined),
+      html("span", {}, [name]),
+      select,
+    ]));
+  }
+  $("seat-rows").replaceChildren(...rows);
+}
+
+// ---- the rules options ----
+
+/** Where a rules page explains each option: the section whose words name it ("move limit"), the
+ * page's "options" section first. The pages are the one place the rules are written for people, so
+ * the lobby reads them rather than keep a second list of section names. */
+const sectionsOf = new Map(); // game name → Promise of [section id, its text in lower case][]
+
+function rulesSections(game) {
+  if (!game.help) return Promise.resolve([]);
+  if (!sectionsOf.has(game.name)) {
+    sectionsOf.set(game.name, fetch(game.help).then((r) => (r.ok ? r.text() : "")).then((text) => {
+      const page = new DOMParser().parseFromString(text, "text/html");
+      const sections = [...page.querySelectorAll("section[id]")].map((s) => [s.id, s.textContent.toLowerCase()]);
+      sections.sort(([a], [b]) => Number(b === "options") - Number(a === "options"));
+      return sections;
+    }).catch(() => []));
+  }
+  return sectionsOf.get(game.name);
+}
+
+async function linkHelp(game) {
+  const sections = await rulesSections(game);
+  for (const link of document.querySelectorAll("#options a[data-rules-for]")) {
+    const words = link.dataset.rulesFor.replaceAll("_", " ");
+    const found = sections.find(([, text]) => text.includes(words));
+    link.href = found ? `${game.help}#${found[0]}` : game.help;
+  }
+}
+
+function labelOf(option) {
+  const words = option.name.replaceAll("_", " ");
+  return words[0].toUpperCase() + words.slice(1);
+}
+
+/** The number last written in a nullable option's field, given back when "off" is unticked. */
+const remembered = new Map();
+
+function nullableNumber(game, option, id) {
+  const served = Object.values(game.served_options ?? {}).find((o) => option.name in o)?.[option.name];
+  remembered.set(option.name, remembered.get(option.name) ?? served ?? option.minimum ?? 1);
+  const input = html("input", {
+    id, type: "number", "data-option": option.name, min: option.minimum ?? undefined, step: "1",
+    value: option.default === null ? "" : String(option.default), placeholder: "off", class: "opt-number",
+  });
+  const off = html("input", { id: `${id}-off`, type: "checkbox", checked: option.default === null });
+  // The field and the box say the same thing: an empty field is off, a number is on.
+  input.addEventListener("input", () => {
+    off.checked = input.value.trim() === "";
+    if (!off.checked) remembered.set(option.name, input.value);
+  });
+  off.addEventListener("change", () => {
+    input.value = off.checked ? "" : String(remembered.get(option.name));
+  });
+  return [input, html("label", { class: "opt-off", for: `${id}-off` }, [off, "Off"])];
+}
+
+function seatToggles(game, option, id) {
+  const count = playerCount(game);
+  const toggles = game.seat_names.map((name, i) => {
+    const box = html("input", { type: "checkbox", "data-seat-toggle": String(i + 1), checked: i < count });
+    box.addEventListener("change", () => {
+      // The player count follows the colours ticked; too few is allowed on the way to another choice
+      // (Red and Orange to Red and Yellow), and said at once.
+      const seats = chosenSeats();
+      const enough = seats.length >= game.min_players;
+      $("opt-seats-short").hidden = enough;
+      if (!enough) return;
+      $("players").value = String(seats.length);
+      renderSeats();
+    });
+    return html("label", { class: "seat-toggle" }, [
+      box, swatchFor(game.name, 0, { seats: [i + 1] }), name,
+    ]);
+  });
+  return [html("fieldset", { id, class: "seat-toggles", "data-option": option.name }, [
+    html("legend", { class: "visually-hidden" }, [`${labelOf(option)}: the colours that play`]),
+    ...toggles,
+  ]), html("span", { id: "opt-seats-short", class: "help short", role: "status", hidden: true },
+    [`Tick at least ${game.min_players} colours.`])];
+}
+
+/** The maps a board option offers: the ones that exist (its default; no editor yet, issue 16). */
+function mapPicker(game, option, id) {
+  const select = html("select", { id, "data-option": option.name },
+    [html("option", { value: option.default }, [`${option.default} (the standard board)`])]);
+  const ui = boardFor(game.name);
+  const preview = ui ? decoration(ui.thumbnail()) : null;
+  preview?.classList.add("map-preview");
+  return [select, preview];
+}
+
+function controlFor(game, option, id) {
+  if (option.name === "seats" && option.default === null && !option.choices.length) return seatToggles(game, option, id);
+  if (option.name === "board" && typeof option.default === "string" && !option.choices.length) return mapPicker(game, option, id);
+  if (option.choices.length) {
+    return [html("select", { id, "data-option": option.name },
+      option.choices.map((c) => html("option", { value: c, selected: c === option.default }, [String(c)])))];
+  }
+  if (typeof option.default === "boolean") {
+    return [html("input", { id, type: "checkbox", "data-option": option.name, checked: option.default })];
+  }
+  if (option.default === null) return nullableNumber(game, option, id);
+  if (typeof option.default === "string") {
+    return [html("input", { id, type: "text", "data-option": option.name, value: option.default })];
+  }
+  return [html("input", {
+    id, type: "number", "data-option": option.name, min: option.minimum ?? undefined, step: "1",
+    value: String(option.default), class: "opt-number",
+  })];
+}
+
+function renderOptions(game) {
+  const box = $("options");
+  // A server match may take other defaults for its player count (Biloba's quiet limit with 3–4
+  // players, so that bots among themselves end): the form starts from those.
+  const served = game.served_options?.[String(playerCount(game))] ?? {};
+  box.replaceChildren(...game.options.filter((o) => o.choices.length !== 1).map((rule) => {
+    const option = rule.name in served ? { ...rule, default: served[rule.name] } : rule;
+    const id = `opt-${option.name}`;
+    const help = html("span", { class: "help", id: `${id}-help` }, [
+      option.help, " ",
+      game.help ? html("a", { href: game.help, "data-rules-for": option.name, "aria-label": `${labelOf(option)} in the rules` }, ["rules"]) : null,
+    ]);
+    const controls = controlFor(game, option, id);
+    controls[0].setAttribute("aria-describedby", help.id);
+    const isGroup = controls[0].tagName === "FIELDSET";
+    return html("div", { class: `form-row option-row${["seats", "board"].includes(option.name) ? " wide" : ""}`, "data-option-row": option.name }, [
+      isGroup ? html("span", { class: "option-label" }, [labelOf(option)]) : html("label", { for: id }, [labelOf(option)]),
+      html("div", { class: "option-control" }, controls),
+      help,
+    ]);
+  }));
+  $("options-box").hidden = !box.children.length;
+  linkHelp(game);
+}
+
+function readOptions(game) {
+  const options = {};
+  for (const input of document.querySelectorAll("#options [data-option]")) {
+    const option = game.options.find((o) => o.name === input.dataset.option);
+    if (!option) continue;
+    if (input.tagName === "FIELDSET") {
+      const seats = chosenSeats();
+      if (seats.length < game.min_players) throw new Error(`${labelOf(option)}: tick at least ${game.min_players} colours.`);
+      // The first colours in order are the rules' default: sent as such (null), any other choice as the list.
+      options[option.name] = seats.every((s, i) => s === i + 1) ? null : seats;
+    } else if (option.choices.length || input.tagName === "SELECT") options[option.name] = input.value;
+    else if (input.type === "checkbox") options[option.name] = input.checked;
+    else if (input.type === "text") options[option.name] = input.value.trim() || option.default;
+    else if (input.value.trim() === "") options[option.name] = option.default === null ? null : option.default;
+    else {
+      const value = Number(input.value);
+      if (!Number.isInteger(value) || (option.minimum !== null && value < option.minimum)) {
+        throw new Error(`${labelOf(option)}: a whole number${option.minimum !== null ? ` from ${option.minimum}` : ""}.`);
+      }
+      options[option.name] = value;
+    }
+  }
+  return options;
+}
+
+// ---- the clock ----
+
+/** The clock chosen (`{base, increment}`, `{per_move}`), null for none; throws a sentence if it is wrong. */
+function readClock() {
+  const choice = $("clock").value;
+  const whole = (id, low, high, what) => {
+    const value = Number($(id).value);
+    if (!Number.isInteger(value) || value < low || value > high) throw new Error(`${what}: a whole number from ${low} to ${high}.`);
+    return value;
+  };
+  if (!choice) return null;
+  if (choice === "custom") {
+    return { base: 60 * whole("clock-base", 1, 600, "Minutes each"), increment: whole("clock-increment", 0, 600, "Seconds added a move") };
+  }
+  if (choice === "custom_move") return { per_move: whole("clock-per-move", 1, 86400, "Seconds a move") };
+  if (choice.startsWith("per_move:")) return { per_move: Number(choice.slice("per_move:".length)) };
+  const [minutes, increment] = choice.split("+").map(Number);
+  return { base: 60 * minutes, increment };
+}
+
+function showClockFields() {
+  $("clock-custom").hidden = $("clock").value !== "custom";
+  $("clock-custom-move").hidden = $("clock").value !== "custom_move";
+}
+
+// ---- creating ----
+
+/** Sends the match and goes to its page; `button` is kept disabled meanwhile (no second match). */
+async function send(body, button) {
+  const name = $("name").value.trim();
+  if (body.join !== undefined && name) body.name = name;
+  button.disabled = true;
+  try {
+    const answer = await api.create(body);
+    if (answer.token) tokens.set(answer.match.id, answer.token);
+    location.href = answer.match.url ?? `/match/${answer.match.id}`;
+  } catch (error) {
+    showError(error.message);
+    button.disabled = false;
+  }
+}
+
+async function createMatch(event) {
+  event.preventDefault();
+  showError("");
+  const game = currentGame();
+  const seats = [...document.querySelectorAll("#seat-rows select")].map((s) => s.value);
+  const you = seats.indexOf("you");
+  const body = {
+    game: game.name,
+    players: playerCount(game),
+    seats: seats.map((s) => (s === "you" ? "open" : s)),
+    bot_seconds: Number($("bot-seconds").value) || 1,
+  };
+  try {
+    body.options = readOptions(game);
+    const clock = readClock();
+    if (clock) body.clock = clock;
+  } catch (error) {
+    showError(error.message);
+    return;
+  }
+  if (you >= 0) body.join = you;
+  await send(body, $("create-button"));
+}
+
+/** "Play the computer": you in the first seat against the lobby's default bot (its strongest that
+ * the form offers first), the game's usual player count and options, no clock. */
+function quickStart(game, button) {
+  showError("");
+  const bot = `bot:${game.default_bot}`;
+  const seats = ["open", ...Array.from({ length: game.default_players - 1 }, () => bot)];
+  send({ game: game.name, players: game.default_players, seats, join: 0, bot_seconds: 1 }, button);
+}
+
+function renderQuickStart() {
+  const box = $("quick-start");
+  box.replaceChildren(...games.filter((g) => g.default_bot).map((game) => {
+    const ui = boardFor(game.name);
+    // Its name, read out, is "Play Biloba against the computer"; the eye reads the game's name under
+    // the heading "Play the computer".
+    const button = html("button", { type: "button", class: "btn quick-button", "data-quick": game.name }, [
+      ui ? decoration(ui.thumbnail()) : null,
+      html("span", {}, [
+        html("span", { class: "visually-hidden" }, ["Play "]), game.title,
+        html("span", { class: "visually-hidden" }, [" against the computer"]),
+      ]),
+    ]);
+    button.addEventListener("click", () => quickStart(game, button));
+    return button;
+  }));
+}
+
+export function setUpForm(listed, onError) {
+  games = listed;
+  showError = onError;
+  $("name").value = names.get();
+  $("name").addEventListener("change", () => names.set($("name").value.trim()));
+  $("create").addEventListener("submit", createMatch);
+  $("clock").addEventListener("change", showClockFields);
+  $("players").addEventListener("change", () => { renderOptions(currentGame()); renderSeats(); });
+  renderQuickStart();
+  renderGameChoice();
+  renderForm();
+}
