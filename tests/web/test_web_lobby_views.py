@@ -45,7 +45,8 @@ async def choose_view(client: Client, view: str) -> None:
 
 async def cards(client: Client) -> list[str]:
     """The ids of the matches the list shows, in order."""
-    ids: list[str] = await client.page.eval_on_selector_all(".match-card", "cs => cs.map(c => c.dataset.match)")
+    ids: list[str] = await client.page.eval_on_selector_all(".match-card",
+                                                            "cs => cs.map(c => c.dataset.match)")
     return ids
 
 
@@ -69,6 +70,15 @@ def running_loa(server: Server) -> str:
     return str(created["match"]["id"])
 
 
+SECTION_TEXT_JS = """
+async ([path, id]) => {
+  const text = await (await fetch(path)).text();
+  return new DOMParser().parseFromString(text, "text/html").getElementById(id)?.textContent ?? "";
+}
+"""
+"""The text of a section of a rules page, by its id ("" when there is none)."""
+
+
 # ---- my matches ----
 
 async def test_my_match_is_found_in_the_lobby_after_a_reload(fresh: Server, open_client: OpenClient) -> None:
@@ -88,7 +98,8 @@ async def test_my_match_is_found_in_the_lobby_after_a_reload(fresh: Server, open
     card = ann.page.locator(f"[data-match='{mine}']")
     assert await card.locator(f"[data-resume='{mine}']").count() == 1
     words = " ".join((await card.text_content() or "").split())
-    assert "Ann" in words and "random bot" in words, words
+    assert "Ann" in words, words
+    assert "random bot" in words, words
     assert re.search(r"to move|Waiting", words), words
     assert re.search(r"just now|min ago", words), words
     # Someone else's running match is in "playing now", with how many watch it, and not in mine.
@@ -104,8 +115,10 @@ async def test_my_match_is_found_in_the_lobby_after_a_reload(fresh: Server, open
 async def test_the_list_filters_by_game_and_pages(fresh: Server, open_client: OpenClient) -> None:
     """Issue 15: "Filters by game; pages". 25 open Biloba matches and 3 Lines of Action ones: Biloba
     shows 20, then 25 after More, and no other game; the filter is kept on a reload."""
-    biloba = [fresh.create(game="biloba", players=2, seats=["open", "open"])["match"]["id"] for _ in range(25)]
-    loa = [fresh.create(game="loa", players=2, seats=["open", "open"])["match"]["id"] for _ in range(3)]
+    def open_match(game: str) -> str:
+        return str(fresh.create(game=game, players=2, seats=["open", "open"])["match"]["id"])
+    biloba = [open_match("biloba") for _ in range(25)]
+    loa = [open_match("loa") for _ in range(3)]
     ann = await open_client("Ann")
     await open_lobby(ann, fresh)
     assert await wait_cards(ann, 20) == (loa[::-1] + biloba[::-1])[:20]  # newest first
@@ -145,7 +158,8 @@ async def test_the_conflict_seats_control_creates_a_match_of_red_and_yellow(fres
     await toggles.get_by_label("Yellow").check()
     await page.wait_for_selector("#opt-seats-short", state="hidden")
     assert await page.input_value("#players") == "2"
-    names = await page.eval_on_selector_all("#seat-rows .seat-row span:not(.swatch)", "s => s.map(e => e.textContent)")
+    names = await page.eval_on_selector_all("#seat-rows .seat-row span:not(.swatch)",
+                                            "s => s.map(e => e.textContent)")
     assert names == ["Red", "Yellow"]
     await page.select_option("#seat-rows select[data-seat='1']", "bot:random")
     await page.select_option("#bot-seconds", "0.2")
@@ -171,7 +185,8 @@ async def test_a_third_colour_makes_three_players_and_the_first_colours_are_the_
     assert await page.locator("#seat-rows .seat-row").count() == 3
     # Choosing a player count starts again from the first colours (the rules' default, sent as such).
     await page.select_option("#players", "2")
-    checked = await page.eval_on_selector_all("[data-seat-toggle]", "bs => bs.filter(b => b.checked).map(b => b.dataset.seatToggle)")
+    checked = await page.eval_on_selector_all(
+        "[data-seat-toggle]", "bs => bs.filter(b => b.checked).map(b => b.dataset.seatToggle)")
     assert checked == ["1", "2"]
     match_id = await create_match(ann, fresh, game="conflict", seats={0: "you", 1: "bot:random"})
     assert fresh.summary(match_id)["options"]["seats"] is None
@@ -219,7 +234,8 @@ async def test_play_the_computer_starts_a_match_at_once(fresh: Server, open_clie
     summary = fresh.summary(ann.page.url.rstrip("/").rsplit("/", 1)[1])
     loa = next(g for g in listed if g["name"] == "loa")
     assert summary["seats"][0]["player"] == "Ann"
-    assert summary["seats"][1]["kind"] == "bot" and summary["seats"][1]["bot"] == loa["default_bot"]
+    assert summary["seats"][1]["kind"] == "bot"
+    assert summary["seats"][1]["bot"] == loa["default_bot"]
     assert summary["clock"] is None
     assert summary["options"] == {o["name"]: o["default"] for o in loa["options"]}
     assert ann.errors == [], ann.errors
@@ -252,17 +268,15 @@ async def test_option_help_is_in_plain_words_and_links_to_the_rules(fresh: Serve
             assert not RULE_ID.search(help_text), help_text
             # The section exists on the rules page and speaks of the option.
             words = name.replace("_", " ")
-            text = await page.evaluate(
-                "async ([path, id]) => { const t = await (await fetch(path)).text();"
-                " return new DOMParser().parseFromString(t, 'text/html').getElementById(id)?.textContent ?? ''; }",
-                [path, section])
+            text = await page.evaluate(SECTION_TEXT_JS, [path, section])
             assert words in text.lower(), (href, words)
     assert ann.errors == [], ann.errors
 
 
 # ---- every view, for everyone ----
 
-async def test_every_view_is_accessible_on_a_laptop_and_a_phone(fresh: Server, open_client: OpenClient) -> None:
+async def test_every_view_is_accessible_on_a_laptop_and_a_phone(fresh: Server,
+                                                                 open_client: OpenClient) -> None:
     fresh.create(game="biloba", players=3, seats=["open", "bot:random", "open"])
     fresh.create(game="conflict", players=2, options={"seats": [1, 4]}, seats=["open", "open"])
     running = running_loa(fresh)
@@ -271,8 +285,8 @@ async def test_every_view_is_accessible_on_a_laptop_and_a_phone(fresh: Server, o
     mine = await create_match(ann, fresh, game="mille", seats={0: "you", 1: "bot:random"})
     phone = await open_client("Ann", phone=True)
     await phone.page.goto(fresh.base + "/")
-    await phone.page.evaluate("([id, token]) => localStorage.setItem(`parlour.token.${id}`, token)",
-                              [mine, await ann.page.evaluate(f"localStorage.getItem('parlour.token.{mine}')")])
+    token = await ann.page.evaluate(f"localStorage.getItem('parlour.token.{mine}')")
+    await phone.page.evaluate("([id, t]) => localStorage.setItem(`parlour.token.${id}`, t)", [mine, token])
     expected = {"open": None, "playing": running, "finished": finished, "mine": mine}
     for client, size in ((ann, "laptop"), (phone, "phone")):
         await open_lobby(client, fresh)
@@ -280,7 +294,8 @@ async def test_every_view_is_accessible_on_a_laptop_and_a_phone(fresh: Server, o
             await choose_view(client, view)
             await client.page.wait_for_selector(f"[data-match='{match_id}']" if match_id else "[data-join]")
             await assert_accessible(client, f"the lobby's {view} view ({size})")
-            await client.page.screenshot(path=str(fresh.db.parent / f"lobby-{view}-{size}.png"), full_page=True)
+            shot = fresh.db.parent / f"lobby-{view}-{size}.png"
+            await client.page.screenshot(path=str(shot), full_page=True)
         await client.page.click("#options-box summary")
         await client.page.click(".game-option[data-game='conflict']")
         await assert_accessible(client, f"the lobby with Conflict's options open ({size})")
