@@ -301,6 +301,18 @@ async def test_every_view_is_accessible_on_a_laptop_and_a_phone(fresh: Server,
         await assert_accessible(client, f"the lobby with Conflict's options open ({size})")
         await client.page.screenshot(path=str(fresh.db.parent / f"lobby-options-{size}.png"), full_page=True)
         assert client.errors == [], client.errors
+    # Dark mode (the system's setting): every view still readable.
+    await ann.page.emulate_media(color_scheme="dark")
+    await open_lobby(ann, fresh)
+    for view, match_id in expected.items():
+        await choose_view(ann, view)
+        await ann.page.wait_for_selector(f"[data-match='{match_id}']" if match_id else "[data-join]")
+        await assert_accessible(ann, f"the lobby's {view} view in dark mode")
+    await ann.page.click("#options-box summary")
+    await ann.page.click(".game-option[data-game='conflict']")
+    await assert_accessible(ann, "the lobby with Conflict's options open, in dark mode")
+    await ann.page.screenshot(path=str(fresh.db.parent / "lobby-dark.png"), full_page=True)
+    await ann.page.emulate_media(color_scheme="light")
     # A finished match's card says how it ended and offers its replay.
     await ann.page.goto(f"{fresh.base}/#view=finished")
     card = ann.page.locator(f"[data-match='{finished}']")
