@@ -342,7 +342,8 @@ class MatchPage {
       .join(" · ");
     const clock = this.clocks.timed ? ` · clock ${ruleText(this.clocks.clock.rule)}` : "";
     $("match-info").textContent = `${(this.view.seats ?? []).length} players${clock}${options ? ` · ${options}` : ""}`;
-    $("progress").textContent = this.board.progress?.(this.view) ?? "";
+    // How far the game is, at the position on the board (a replay's step, or now).
+    $("progress").textContent = this.board.progress?.(this.replay.step()?.view ?? this.view) ?? "";
     document.title = `${this.myTurn() ? "Your move · " : ""}${title} — parlour`;
   }
 

@@ -180,15 +180,15 @@ export class Replay {
       onclick: () => this.go(target()),
     }, [text]);
     const where = at === last
-      ? (this.page.snap?.status === "over" ? `End · ${last} moves` : `Now · move ${last}`)
-      : `Move ${at} of ${last}`;
+      ? (this.page.snap?.status === "over" ? `End · step ${last}` : `Now · step ${last}`)
+      : `Step ${at} of ${last}`;
     return html("div", { class: "replay-bar", id: "replay-bar", role: "toolbar", "aria-label": "Replay",
       "data-at": String(at), "data-live": String(this.at === null) }, [
-      button("First position", "⏮", () => 0, at === 0, "replay-first"),
-      button("Back one move", "◀", () => this.shown - 1, at === 0, "replay-back"),
+      button("First position", "«", () => 0, at === 0, "replay-first"),
+      button("Back one move", "‹", () => this.shown - 1, at === 0, "replay-back"),
       html("span", { class: "replay-where", id: "replay-where", "aria-live": "polite" }, [where]),
-      button("Forward one move", "▶", () => this.shown + 1, at === last, "replay-forward"),
-      button(this.page.snap?.status === "over" ? "Last position" : "Back to the game", "⏭", () => this.last, at === last,
+      button("Forward one move", "›", () => this.shown + 1, at === last, "replay-forward"),
+      button(this.page.snap?.status === "over" ? "Last position" : "Back to the game", "»", () => this.last, at === last,
         "replay-last"),
     ]);
   }
