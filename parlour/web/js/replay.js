@@ -18,12 +18,10 @@ const KEYS = {
   End: (at, last) => last,
 };
 
-/** Whether a key pressed on `target` is the page's own business (typing, a list or board that
- * moves its own focus with the arrows, a control's own keys). */
+/** Whether a key pressed on `target` is someone else's business: typing, or the board, whose squares,
+ * cards and rows move the focus with the arrow keys. */
 function keyTaken(target) {
-  if (!(target instanceof Element)) return false;
-  if (target.closest("input, textarea, select, [contenteditable], dialog")) return true;
-  return Boolean(target.closest("[data-hit], .hits, [role='listbox'], .hand, .cf-rows"));
+  return target instanceof Element && Boolean(target.closest("#board, input, textarea, select, [contenteditable], dialog"));
 }
 
 export class Replay {
