@@ -267,3 +267,59 @@ async def goto_step(client: Client, version: int) -> None:
     await shown(client, 0)
     for _ in range(version):
         await client.page.keyboard.press("ArrowRight")
+
+
+async def test_escape_cancels_a_drawn_path_and_enter_confirms_it(
+    server: Server, open_client: OpenClient,
+) -> None:
+    """Issue 15, keyboard: Escape cancels a selection, Enter confirms. On Conflict's board a piece is
+    picked and its path drawn (CON-68); Escape drops it; drawn again, Enter moves it with its die
+    (with no control focused, and on the path's last square)."""
+    created = server.create(game="conflict", seats=["open", "bot:random"], bot_seconds=0.01, join=0,
+                            name="Ann")
+    ann = await open_client("Ann")
+    await open_match(ann, server, created["match"]["id"], created["token"])
+    page = ann.page
+    await ann.wait_my_turn()
+    snap = await ann.match_json()
+    action = next(a for a in snap["legal"] if a["parts"]["kind"] in ("move", "enter"))
+
+    async def draw_path(parts: dict[str, Any]) -> None:
+        if parts["kind"] == "enter":
+            await page.click(f"[data-available='{parts['piece']}']")
+        else:
+            await ann.click_square(parts["from"])
+        for square in parts["path"]:
+            await ann.click_square(square)
+            await page.wait_for_selector(f"[data-path='{square}']", state="attached")
+
+    await draw_path(action["parts"])
+    await page.keyboard.press("Escape")
+    await page.wait_for_selector("#cf-pick", state="detached")
+    assert await page.locator("[data-path]").count() == 0
+    assert await ann.version() == snap["version"]  # nothing was played
+
+    await draw_path(action["parts"])
+    await page.evaluate("document.activeElement?.blur()")  # Enter on no control: the board's confirmation
+    await page.keyboard.press("Enter")
+    await ann.wait_past(snap["version"])
+    moves = await page.evaluate("window.parlourMatch.moves")
+    assert moves[snap["version"]]["action"] == action["text"]
+
+    # The next piece of the roll (or of Ann's next roll): Enter on the square the path ends on.
+    while True:
+        await ann.wait_my_turn()
+        snap = await ann.match_json()
+        pieces = [a for a in snap["legal"] if a["parts"]["kind"] in ("move", "enter")]
+        if pieces:
+            break
+        await page.click("[data-action='end']")  # nothing left to move this roll
+        await ann.wait_past(snap["version"])
+    action = pieces[0]
+    await draw_path(action["parts"])
+    assert await page.evaluate("document.activeElement?.dataset.hit") == action["parts"]["to"]
+    await page.keyboard.press("Enter")
+    await ann.wait_past(snap["version"])
+    moves = await page.evaluate("window.parlourMatch.moves")
+    assert moves[snap["version"]]["action"] == action["text"]
+    no_errors(ann)
