@@ -38,7 +38,7 @@ from parlour.server.messages import (
     read_name,
 )
 from parlour.server.pubsub import MemoryPubSub, PubSub
-from parlour.server.replay import Replays, read_replay_query
+from parlour.server.replay import Replays, read_replay_query, read_token_seat
 from parlour.server.storage import Store
 
 log = logging.getLogger("parlour.server")
@@ -310,6 +310,16 @@ class LobbyHandlers:
         except ProtocolError as error:
             return error_response(error)
 
+    async def match_chat(self, request: Request) -> Response:
+        """``GET /api/matches/{id}/chat``: what was said at the table, as the caller may see it."""
+        try:
+            await self.spend(self.rates.list, request)
+            match = await self.lobby.get(request.path_params["id"])
+            seat = read_token_seat(request.query_params.get("token", ""), match)
+            return JSONResponse({"chat": await match.chat.listed(seat, match.status == "over")})
+        except ProtocolError as error:
+            return error_response(error)
+
     async def join_match(self, request: Request) -> Response:
         try:
             await self.spend(self.rates.join, request)
@@ -424,6 +434,7 @@ def build_app(
         Route("/api/matches/{id}/join", handlers.join_match, methods=["POST"]),
         Route("/api/matches/{id}/record", handlers.match_record, methods=["GET"]),
         Route("/api/matches/{id}/replay", handlers.match_replay, methods=["GET"]),
+        Route("/api/matches/{id}/chat", handlers.match_chat, methods=["GET"]),
         WebSocketRoute("/ws/matches/{id}", handlers.match_socket),
         Route("/", lobby_page),
         Route("/match/{id}", match_page),

@@ -18,10 +18,12 @@ import logging
 from collections.abc import Awaitable, Callable
 from typing import Any, Final
 
+from parlour.server.chat import may_see
 from parlour.server.limits import UNKNOWN_ADDRESS, AddressBuckets, Limits, TokenBucket
 from parlour.server.match import Match
 from parlour.server.messages import (
     ActionMessage,
+    Chat,
     Claim,
     Hello,
     Join,
@@ -65,6 +67,7 @@ class Connection:
         self.joins = joins
         self.creates = creates
         self.rate = TokenBucket(self.limits.message_burst, self.limits.messages_per_second)
+        self.chat_rate = TokenBucket(self.limits.chat_burst, self.limits.chat_per_minute / 60)
         self.refused = 0
         """Messages refused in a row for going over the rate."""
         self.seat: int | None = None
@@ -110,6 +113,10 @@ class Connection:
             self.push(self.match.offers_message(message["news"]))
         elif kind == "rematch":
             self.push(self.match.rematch_message(self.seat))
+        elif kind == "chat":
+            chat = message["chat"]
+            if may_see(chat["room"], self.seat, self.match.status == "over"):
+                self.push(chat)
 
     # --- in ---
 
@@ -145,6 +152,8 @@ class Connection:
                 await self.offer(message)
             elif isinstance(message, Claim):
                 await self.claim(message)
+            elif isinstance(message, Chat):
+                await self.chat(message)
             else:
                 await self.act(message)
         except ProtocolError as error:
@@ -167,6 +176,7 @@ class Connection:
             raise ProtocolError(
                 "missing_token", 'say who you are: {"type": "hello", "token": …} or {"spectator": true}'
             )
+        await self.match.chat.load()  # the state carries the latest messages
         self.greeted = True
         self.seat = seat
         self._listen()
@@ -181,6 +191,7 @@ class Connection:
             raise ProtocolError("already_seated", f"this connection already plays seat {self.seat}")
         if self.joins is not None:
             self.joins.spend(self.address)
+        await self.match.chat.load()  # before the seat is taken: a failed read takes nothing
         seat, token = await self.match.claim(join.seat, join.name)
         self._watch(False)  # a spectator who joins plays now
         self.greeted = True
@@ -214,6 +225,15 @@ class Connection:
         error = await self.match.claim_gone(self.seated("claim a seat"), claim.seat)
         if error is not None:
             raise error
+
+    async def chat(self, chat: Chat) -> None:
+        """Says something at the table: a seat in the players' room, a spectator in the spectators'."""
+        if not self.greeted:
+            raise ProtocolError("hello_first", 'say hello first: {"type": "hello", "token": …}')
+        wait = self.chat_rate.take()
+        if wait:
+            raise rate_limited(wait, "chat messages on this connection")
+        await self.match.say(self.seat, chat.text)
 
     def seated(self, doing: str) -> int:
         """The connection's seat, for ``doing`` something only a seat may do."""

@@ -45,6 +45,7 @@ from parlour.engine import (
     retirement,
 )
 from parlour.server.bots import BotPool, bot_seed, random_choice
+from parlour.server.chat import SPECTATOR_NAME, MatchChat, chat_json
 from parlour.server.limits import Limits
 from parlour.server.messages import OfferKind, ProtocolError, encode
 from parlour.server.pubsub import PubSub
@@ -292,7 +293,7 @@ def numbered(events: list[Event], movers: list[int], state: State) -> tuple[list
     numbered = []
     for event, owned in zip(events, owners, strict=True):
         turn = next_turn(turn, event.seat, event.action, owned)
-        numbered.append(replace(event, turn=turn.number))
+        numbered.append(replace(event, turn=turn.shown))
     return numbered, turn
 
 
@@ -350,6 +351,8 @@ class Match:
         """Only with 3–4 players can a seat be out while the game goes on."""
         self._out: list[str | None] | None = None
         """``seats_out()`` after the latest action, once an action has needed it."""
+        self.chat = MatchChat(row.id, store)
+        """What is said at the table (``parlour.server.chat``)."""
         self.table = Table(self, None if row.rematch is None else Rematch(row.rematch, {}))
         """Offers and the rematch: what the seats ask of the table around the game."""
         self.time = server_time or ServerTime()
@@ -498,6 +501,7 @@ class Match:
             "clock": self.clock_json(now=True),
             "now": self.time.now(),
             "gone_seconds": self.gone_seconds,
+            "chat": self.chat.shown(seat, self.status == "over"),
         }
         if resync:
             message["resync"] = True
@@ -776,7 +780,7 @@ class Match:
         self._state = after
         chance = seat == "chance" and not is_leaving(action)
         self._turn = next_turn(self._turn, seat, action, chance_owner(after) if chance else None)
-        self._events.append(Event(progress.version, seat, action, texts, self._turn.number))
+        self._events.append(Event(progress.version, seat, action, texts, self._turn.shown))
         self._rendered.clear()
         self._set_progress(progress)
         if marks is not None:
@@ -1024,6 +1028,15 @@ class Match:
     def rematch_message(self, seat: int | None) -> dict[str, Any]:
         assert self.rematch is not None
         return {"type": "rematch", "match": self.id, "rematch": self.rematch.for_seat(seat)}
+
+    # --- chat ------------------------------------------------------------------------------------
+
+    async def say(self, seat: int | None, text: str) -> None:
+        """``seat`` (``None``: a spectator) says ``text`` at the table: stored, then heard by every
+        connection that may see its room (``parlour.server.chat``)."""
+        name = SPECTATOR_NAME if seat is None else self.row.seats[seat].name or self.seat_names[seat]
+        line = await self.chat.say(seat, name, text, self.time.now())
+        await self.pubsub.publish(self.channel, {"kind": "chat", "chat": chat_json(self.id, line)})
 
     # --- bots ------------------------------------------------------------------------------------
 

@@ -28,7 +28,10 @@ MAX_OPTION_TEXT: Final = 16 * 1024
 """Characters in one text of a match's options: a Conflict map may be given as its text (the
 largest map the format allows, 26 by 99 squares, takes about 3,000)."""
 
-TYPES: Final = ("hello", "join", "action", "resign", "offer", "accept", "decline", "claim", "ping")
+TYPES: Final = ("hello", "join", "action", "resign", "offer", "accept", "decline", "claim", "chat", "ping")
+
+MAX_CHAT: Final = 500
+"""Characters in one chat message (after trimming)."""
 
 OFFERS: Final = ("draw", "rematch")
 """What a seat may offer the table (``offer``, ``accept``, ``decline``): a draw (with 3–4 players,
@@ -107,11 +110,18 @@ class Claim:
 
 
 @dataclass(frozen=True)
+class Chat:
+    """Something said at the table (trimmed, checked: ``read_chat``)."""
+
+    text: str
+
+
+@dataclass(frozen=True)
 class Ping:
     pass
 
 
-ClientMessage = Hello | Join | ActionMessage | Resign | OfferMessage | Claim | Ping
+ClientMessage = Hello | Join | ActionMessage | Resign | OfferMessage | Claim | Chat | Ping
 MessageId = str | int | None
 
 
@@ -171,10 +181,29 @@ def read(data: dict[str, Any]) -> ClientMessage:
         return read_offer(cast(Step, kind), data.get("what"))
     if kind == "claim":
         return Claim(optional_count(data, "seat"))
+    if kind == "chat":
+        return Chat(read_chat(data.get("text")))
     if kind == "ping":
         return Ping()
     shown = kind if len(kind) <= 40 else kind[:40] + "…"
     raise ProtocolError("unknown_type", f"unknown message type {shown!r} (types: {', '.join(TYPES)})")
+
+
+def read_chat(text: Any) -> str:
+    """A chat message's text, trimmed: 1 to ``MAX_CHAT`` characters of plain text (the checks of a
+    name), else ``bad_chat`` saying what is wrong. Markup is text like any other: it is stored and
+    sent as typed, and every client shows it as text."""
+    if not isinstance(text, str):
+        raise ProtocolError("bad_chat", f'a chat message needs its "text" (a string), not {json_kind(text)}')
+    trimmed = text.strip()
+    if not trimmed:
+        raise ProtocolError("bad_chat", "say something: the text is empty")
+    if len(trimmed) > MAX_CHAT:
+        raise ProtocolError("bad_chat", f"the text is longer than {MAX_CHAT} characters ({len(trimmed)})")
+    fault = text_fault(trimmed)
+    if fault is not None:
+        raise ProtocolError("bad_chat", f"the text: {fault}")
+    return trimmed
 
 
 def read_offer(step: Step, what: Any) -> OfferMessage:

@@ -53,13 +53,17 @@ def read_replay_query(query: Mapping[str, str], match: Match) -> Asked:
     """``from``, ``count`` and ``token`` of a replay request; ``bad_request`` or ``bad_token``."""
     start = read_whole(query.get("from", ""), "from", 0, 2**53, 0)
     count = read_whole(query.get("count", ""), "count", 1, PAGE_MOST, PAGE_MOST)
-    token = query.get("token", "")
-    seat = None
-    if token:
-        seat = match.seat_of(token)
-        if seat is None:
-            raise ProtocolError("bad_token", "that token holds no seat of this match", 403)
-    return Asked(start, count, seat)
+    return Asked(start, count, read_token_seat(query.get("token", ""), match))
+
+
+def read_token_seat(token: str, match: Match) -> int | None:
+    """The seat a request's ``token`` holds (``None`` without one: a spectator); ``403 bad_token``."""
+    if not token:
+        return None
+    seat = match.seat_of(token)
+    if seat is None:
+        raise ProtocolError("bad_token", "that token holds no seat of this match", 403)
+    return seat
 
 
 def read_whole(text: str, name: str, low: int, high: int, default: int) -> int:

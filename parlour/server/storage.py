@@ -84,6 +84,23 @@ class MatchRow:
     ``rematch_of``), so that a match read back knows it."""
 
 
+ChatRoom = Literal["players", "spectators"]
+
+
+@dataclass(frozen=True)
+class ChatLine:
+    """One chat message of a match as stored: its number in the match (from 1), the room it was
+    said in, who said it (a seat, ``None`` for a spectator) under what name, what, and when (the
+    server's time)."""
+
+    id: int
+    room: ChatRoom
+    seat: int | None
+    name: str
+    text: str
+    at: float
+
+
 ClockMark = tuple[int, float, float]
 """What an action did to a clock: (the seat charged, seconds it spent, seconds it has left)."""
 
@@ -137,6 +154,12 @@ class Store(Protocol):
     async def set_progress(self, match_id: str, progress: Progress) -> None:
         """Stores where a match stands when no action changed it (an open match expiring)."""
 
+    async def add_chat(self, match_id: str, line: ChatLine) -> None:
+        """Stores one chat message of a match (``StoreError`` if its number is taken)."""
+
+    async def load_chat(self, match_id: str) -> list[ChatLine]:
+        """A match's chat messages, in order."""
+
     async def load_unfinished(self) -> list[MatchRow]:
         """Every open or running match with its seats, actions and progress, oldest first."""
 
@@ -155,10 +178,10 @@ class Store(Protocol):
     async def close(self) -> None: ...
 
 
-SCHEMA_VERSION: Final = 3
+SCHEMA_VERSION: Final = 4
 """``PRAGMA user_version`` of a file in today's schema; 0 is a file from before progress was kept,
 1 from before clocks (its matches have none), 2 from before rematches were stored (its matches
-have none on record)."""
+have none on record), 3 from before chat (its matches have said nothing)."""
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS matches (
@@ -194,6 +217,16 @@ CREATE TABLE IF NOT EXISTS events (
     created REAL NOT NULL,
     clock TEXT,
     PRIMARY KEY (match_id, version)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS chat (
+    match_id TEXT NOT NULL REFERENCES matches(id),
+    id INTEGER NOT NULL,
+    room TEXT NOT NULL,
+    seat INTEGER,
+    name TEXT NOT NULL,
+    text TEXT NOT NULL,
+    at REAL NOT NULL,
+    PRIMARY KEY (match_id, id)
 ) WITHOUT ROWID;
 """
 # Events WITHOUT ROWID: kept in the order of their key, a match's events are together on disk
@@ -350,7 +383,23 @@ class SQLiteStore:
 
         await self._do(store)
 
+    async def add_chat(self, match_id: str, line: ChatLine) -> None:
+        def add(db: sqlite3.Connection) -> None:
+            db.execute("INSERT INTO chat (match_id, id, room, seat, name, text, at)"
+                       " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                       (match_id, line.id, line.room, line.seat, line.name, line.text, line.at))
+
+        await self._do(add)
+
     # --- the interface: reads ---
+
+    async def load_chat(self, match_id: str) -> list[ChatLine]:
+        def load(db: sqlite3.Connection) -> list[ChatLine]:
+            return [ChatLine(*values) for values in db.execute(
+                "SELECT id, room, seat, name, text, at FROM chat WHERE match_id = ? ORDER BY id",
+                (match_id,))]
+
+        return await self._read(load)
 
     async def load_unfinished(self) -> list[MatchRow]:
         return await self._read(_load_unfinished)
@@ -738,6 +787,7 @@ def open_schema(db: sqlite3.Connection) -> None:
                     _migrate(db)
                 _add_clocks(db)
                 _add_rematch_links(db)
+                _run_script(db, SCHEMA)  # the tables a file before them lacks (schema 4: chat)
             _run_script(db, INDEXES)
             db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
         db.execute("COMMIT")
@@ -828,6 +878,18 @@ class MemoryStore:
 
     def __init__(self) -> None:
         self.matches: dict[str, MatchRow] = {}
+        self.chat: dict[str, list[ChatLine]] = {}
+
+    async def add_chat(self, match_id: str, line: ChatLine) -> None:
+        self._get(match_id)
+        _check_text([line.name, line.text])
+        said = self.chat.setdefault(match_id, [])
+        if any(known.id == line.id for known in said):
+            raise StoreError(f"match {match_id} has a chat message {line.id} already")
+        said.append(line)
+
+    async def load_chat(self, match_id: str) -> list[ChatLine]:
+        return sorted(self.chat.get(match_id, []), key=lambda line: line.id)
 
     async def create(self, match: MatchRow) -> None:
         if match.id in self.matches:

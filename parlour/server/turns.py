@@ -35,8 +35,14 @@ class Turn:
         return self.after_seat(owner)
 
     def after_leaving(self) -> Turn:
-        """A leaving action's turn: the current one (the first, before any)."""
-        return self if self.number else Turn(1, self.seat)
+        """A leaving action's turn: the current one, unchanged (before any, it shows as the first:
+        ``shown``, and the first action after it still starts turn 1)."""
+        return self
+
+    @property
+    def shown(self) -> int:
+        """The number an event of this turn carries: at least 1."""
+        return max(1, self.number)
 
 
 def chance_owner(after: State) -> int | None:

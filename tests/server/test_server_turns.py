@@ -58,11 +58,9 @@ def expected_turns(game_name: str, match_id: str, server: Server) -> list[int]:
             while end < len(who) - 1 and who[end + 1] == "chance" and after[end] == CHANCE:
                 end += 1
             actor = after[end] if after[end] >= 0 else "leaving"
-        if actor == "leaving":
-            number = max(number, 1)
-        elif number == 0 or actor != whose:
+        if actor != "leaving" and (number == 0 or actor != whose):  # leaving starts no turn
             number, whose = number + 1, actor
-        turns.append(number)
+        turns.append(max(number, 1))
     return turns
 
 
