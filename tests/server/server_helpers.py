@@ -140,7 +140,7 @@ async def open_client(clients: list[Client], server: Server, match_id: str, labe
 
 UPDATE_FIELDS = {"type", "match", "version", "status", "event", "view", "legal", "clock"}
 STATE_FIELDS = {"type", "match", "version", "seat", "status", "seats", "view", "legal", "events", "offers",
-                "declined", "rematch", "clock"}
+                "declined", "rematch", "clock", "now", "gone_seconds", "chat"}
 ENVELOPE = {"game", "seat", "seats", "options", "to_move", "outcome", "out", "content"}
 
 
