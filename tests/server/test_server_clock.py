@@ -103,7 +103,7 @@ async def test_a_clock_that_runs_out_retires_the_seat_and_ends_a_two_player_matc
     game.retire(1, "out-of-time")
     for seat, client in ((0, ann), (1, bob)):
         over = await client.expect("update", version=2)
-        assert over["event"] == {"version": 2, "seat": 1, "action": "White ran out of time",
+        assert over["event"] == {"version": 2, "seat": 1, "action": "White ran out of time", "turn": 1,
                                  "leaving": {"kind": "retire", "seat": 1, "why": "out-of-time"}}
         assert over["status"] == "over"
         assert over["view"]["outcome"]["winner"] == 0
@@ -406,7 +406,7 @@ async def test_a_file_from_before_clocks_is_migrated_and_its_matches_have_none(
     finally:
         server.stop()
     db = sqlite3.connect(path)
-    assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 3
+    assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 4
     assert db.execute("SELECT clock, rematch_of FROM matches WHERE id = 'old'").fetchone() == (None, None)
     assert db.execute("SELECT clock FROM events WHERE match_id = 'old'").fetchall() == [(None,)]
     db.close()

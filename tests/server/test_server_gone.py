@@ -72,7 +72,7 @@ async def test_a_seat_gone_too_long_is_claimed_and_the_claimer_wins(
     advance(clocked, 1)
     await ann.send({"type": "claim"})
     update = await ann.expect("update", version=1)
-    assert update["event"] == {"version": 1, "seat": 1, "action": "White was gone too long",
+    assert update["event"] == {"version": 1, "seat": 1, "action": "White was gone too long", "turn": 1,
                                "leaving": {"kind": "retire", "seat": 1, "why": "gone"}}
     assert update["status"] == "over"
     assert update["view"]["outcome"]["winner"] == 0
@@ -176,7 +176,7 @@ async def test_a_match_nobody_touches_for_a_day_is_abandoned(clocked: Server, cl
     assert clocked.summary(match_id)["status"] == "running"
     advance(clocked, 3600 + 10 * MINUTE)  # past a day, and the next check
     update = await watcher.expect("update", version=1)
-    assert update["event"] == {"version": 1, "seat": None, "action": update["event"]["action"],
+    assert update["event"] == {"version": 1, "seat": None, "action": update["event"]["action"], "turn": 1,
                                "leaving": {"kind": "abandoned", "seat": None, "why": None}}
     assert update["view"]["outcome"]["winner"] is None
     assert update["view"]["outcome"]["reason"] == "abandoned"

@@ -39,7 +39,8 @@ async def test_the_terminal_plays_a_seat_and_comes_back(
     assert server.summary(match_id)["version"] == 0
     terminal.type("b1-d3")
     assert "Black plays b1-d3" in terminal.read_until(r"Waiting for White \(Bob\)…")
-    assert (await white.expect("update", version=1))["event"] == {"version": 1, "seat": 0, "action": "b1-d3"}
+    assert (await white.expect("update", version=1))["event"] == {"version": 1, "seat": 0, "action": "b1-d3",
+                                                                        "turn": 1}
     terminal.process.send_signal(signal.SIGINT)  # Ctrl-C while waiting: the seat is kept
     status, output = terminal.finish()
     assert status == 130, output

@@ -131,7 +131,7 @@ async def test_an_accepted_draw_ends_the_match_and_is_stored(
     await bob.send({"type": "offer", **DRAW})  # both offered: as good as accepted
     for client in (ann, bob):
         update = await client.expect("update", version=2)
-        assert update["event"] == {"version": 2, "seat": None, "action": "draw agreed",
+        assert update["event"] == {"version": 2, "seat": None, "action": "draw agreed", "turn": 1,
                                    "leaving": {"kind": "agreed", "seat": None, "why": None}}
         assert update["status"] == "over"
         assert update["view"]["outcome"] == {"winner": None, "reason": "agreed", "scores": [],
@@ -149,7 +149,7 @@ async def test_an_accepted_draw_ends_the_match_and_is_stored(
     assert summary["outcome"]["reason"] == "agreed"
     watcher = await open_client(clients, server, match_id, "after the restart")
     state = await watcher.hello()
-    assert state["events"][-1] == {"version": 2, "seat": None, "action": "draw agreed",
+    assert state["events"][-1] == {"version": 2, "seat": None, "action": "draw agreed", "turn": 1,
                                    "leaving": {"kind": "agreed", "seat": None, "why": None}}
     assert state["offers"] == []
 
@@ -241,7 +241,7 @@ async def test_three_players_end_the_game_when_everyone_in_play_agrees(
     await cy.send({"type": "accept", **DRAW})
     for client in players:
         update = await client.expect("update", version=1)
-        assert update["event"] == {"version": 1, "seat": None, "action": "draw agreed",
+        assert update["event"] == {"version": 1, "seat": None, "action": "draw agreed", "turn": 1,
                                    "leaving": {"kind": "agreed", "seat": None, "why": None}}
         assert update["status"] == "over"
         assert update["view"]["outcome"]["winner"] is None

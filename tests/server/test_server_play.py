@@ -55,7 +55,7 @@ async def test_a_whole_game_between_two_players(server: Server, clients: list[Cl
         version += 1
         for seat, client in [(0, players[0]), (1, players[1]), (None, watcher)]:
             update = await client.expect("update")
-            assert update["event"] == {"version": version, "seat": mover, "action": text}
+            assert update["event"] == {"version": version, "seat": mover, "action": text, "turn": version}
             check_snapshot(update, seat, state)
     assert version > 10
     assert state.outcome().winner is not None
@@ -137,7 +137,7 @@ async def test_reconnect_with_the_token_gets_the_seat_and_the_missed_moves(
     white = await open_client(clients, server, match_id, "white again")
     state = await white.hello(white_token)
     assert state["seat"] == 1
-    assert state["events"] == [{"version": 1, "seat": 0, "action": "b1-d3"}]
+    assert state["events"] == [{"version": 1, "seat": 0, "action": "b1-d3", "turn": 1}]
     assert state["legal"]
     await black.seat_connected(1, True)
     await white.send({"type": "action", "text": state["legal"][0]["text"], "version": 1})
@@ -149,8 +149,8 @@ async def test_reconnect_with_the_token_gets_the_seat_and_the_missed_moves(
     # Black comes back (an older client still says its last version): both moves, in order.
     black = await open_client(clients, server, match_id, "black again")
     state = await black.hello(black_token, last_version=0)
-    assert state["events"] == [{"version": 1, "seat": 0, "action": "b1-d3"},
-                               {"version": 2, "seat": 1, "action": played}]
+    assert state["events"] == [{"version": 1, "seat": 0, "action": "b1-d3", "turn": 1},
+                               {"version": 2, "seat": 1, "action": played, "turn": 2}]
     check_snapshot(state, 0)
     assert state["view"]["to_move"] == 0
     assert state["legal"]

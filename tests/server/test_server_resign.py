@@ -61,7 +61,7 @@ async def test_a_resignation_ends_a_two_player_match(server: Server, clients: li
     state.retire(0, "resigned")
     for seat, client in [(0, ann), (1, bob), (None, watcher)]:
         update = await client.expect("update", version=2)
-        assert update["event"] == {"version": 2, "seat": 0, "action": "Black resigned",
+        assert update["event"] == {"version": 2, "seat": 0, "action": "Black resigned", "turn": 1,
                                    "leaving": {"kind": "retire", "seat": 0, "why": "resigned"}}
         assert update["status"] == "over"
         assert update["view"]["outcome"] == {"winner": 1, "reason": "resigned", "scores": [],
@@ -82,7 +82,7 @@ async def test_a_resignation_ends_a_two_player_match(server: Server, clients: li
     # A late spectator reads the resignation in the move list.
     late = await open_client(clients, server, match_id, "late spectator")
     assert (await late.hello())["events"][-1] == {
-        "version": 2, "seat": 0, "action": "Black resigned",
+        "version": 2, "seat": 0, "action": "Black resigned", "turn": 1,
         "leaving": {"kind": "retire", "seat": 0, "why": "resigned"}}
 
 
@@ -130,8 +130,8 @@ async def test_a_resignation_is_stored_and_replayed(own_server: Server, clients:
     watcher = await open_client(clients, server, match_id, "spectator after the restart")
     state = await watcher.hello()
     assert state["status"] == "over"
-    assert state["events"] == [{"version": 1, "seat": 0, "action": "a1"},
-                               {"version": 2, "seat": 1, "action": "O resigned",
+    assert state["events"] == [{"version": 1, "seat": 0, "action": "a1", "turn": 1},
+                               {"version": 2, "seat": 1, "action": "O resigned", "turn": 1,
                                 "leaving": {"kind": "retire", "seat": 1, "why": "resigned"}}]
     assert state["view"]["outcome"]["reason"] == "resigned"
 
@@ -166,7 +166,7 @@ async def test_three_players_a_resigned_seat_is_out_and_watches_the_rest(
     await players[1].send({"type": "resign"})
     for seat, client in enumerate(players):
         update = await client.expect("update", version=1)
-        assert update["event"] == {"version": 1, "seat": 1, "action": "Blue resigned",
+        assert update["event"] == {"version": 1, "seat": 1, "action": "Blue resigned", "turn": 1,
                                    "leaving": {"kind": "retire", "seat": 1, "why": "resigned"}}
         assert update["status"] == "running"
         assert update["view"]["out"] == [None, "resigned", None]
@@ -178,7 +178,7 @@ async def test_three_players_a_resigned_seat_is_out_and_watches_the_rest(
     await players[1].send({"type": "resign"})
     assert "Blue is out: resigned" in (await players[1].error("not_in_play"))["message"]
     text = await play_first_legal(players[0], players[1:], 1)
-    assert latest(players[1])["event"] == {"version": 2, "seat": 0, "action": text}
+    assert latest(players[1])["event"] == {"version": 2, "seat": 0, "action": text, "turn": 1}
     assert latest(players[1])["legal"] == []
     # Orange resigns too: Red is the last in play and wins.
     await players[0].send({"type": "resign"})
