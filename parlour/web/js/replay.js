@@ -61,6 +61,10 @@ export class Replay {
   key(event) {
     const move = KEYS[event.key];
     if (!move || !this.available() || event.altKey || event.ctrlKey || event.metaKey || keyTaken(event.target)) return;
+    // On one's own turn an arrow pressed with the focus astray must not take the board away: the
+    // replay's own controls (its bar, the moves list) step it then.
+    const ours = event.target instanceof Element && event.target.closest("#replay, #moves");
+    if (this.at === null && this.page.myTurn() && !ours) return;
     event.preventDefault();
     this.go(move(this.shown, this.last));
   }
