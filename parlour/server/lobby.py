@@ -271,9 +271,10 @@ class Lobby:
 
     def _in_use(self, match: Match) -> bool:
         """Whether a finished match must stay in memory: a copy read back from the store would not
-        know its connections, its pending offers, nor the new seats' tokens of its rematch (kept
-        while the rematch is unfinished), and a second tab on such a copy could make a second rematch."""
-        if any(match.present) or match.offers:
+        know its connections (players' or spectators': nor number their chat on from this one's),
+        its pending offers, nor the new seats' tokens of its rematch (kept while the rematch is
+        unfinished), and a second tab on such a copy could make a second rematch."""
+        if any(match.present) or match.watching or match.offers:
             return True
         return match.rematch is not None and match.rematch.match in self.matches
 

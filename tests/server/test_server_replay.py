@@ -22,6 +22,9 @@ from parlour.games import get_game
 
 ASYNC = pytest.mark.asyncio(loop_scope="session")
 
+ROOMY_REPLAYS = {"replay_burst": 100_000}
+"""These tests step through whole matches from one address; the budget's own test sets it."""
+
 
 def stored(server: Server, match_id: str) -> tuple[str, int, dict[str, Any], int, list[int]]:
     """The match's game, players, options, secret seed and actions, from the server's own file."""
@@ -72,7 +75,7 @@ def every_step(server: Server, match_id: str, query: str = "") -> list[dict[str,
 @pytest.fixture(scope="module")
 def finished(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Server, dict[str, str]]]:
     """A server of its own (its file is read) with a finished match of random bots per game."""
-    server = Server(tmp_path_factory.mktemp("replay")).start()
+    server = Server(tmp_path_factory.mktemp("replay"), limits=ROOMY_REPLAYS).start()
     made = {}
     for game in ("mille", "conflict", "loa", "biloba"):
         created = server.create(game=game, seats=["bot:random", "bot:random"], bot_seconds=0.01)
