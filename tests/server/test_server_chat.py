@@ -8,14 +8,26 @@ chat table."""
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+import pytest_asyncio
 from server_helpers import Client, open_client
 from server_process import Server
 
-from parlour.server.storage import SCHEMA_VERSION
+from parlour.server.storage import (
+    SCHEMA_VERSION,
+    ChatLine,
+    MatchRow,
+    MemoryStore,
+    Progress,
+    SeatRecord,
+    SQLiteStore,
+    Store,
+    StoreError,
+)
 
 ASYNC = pytest.mark.asyncio(loop_scope="session")
 
@@ -177,3 +189,33 @@ async def test_a_file_of_schema_3_gains_the_chat_table(tmp_path: Path, clients: 
     assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 4
     assert db.execute("SELECT text FROM chat WHERE match_id = ?", (match_id,)).fetchall() == [("anyone?",)]
     db.close()
+
+
+# --- the stores ---------------------------------------------------------------------------------
+
+
+@pytest_asyncio.fixture(params=["sqlite", "memory"])
+async def store(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Store]:
+    made: Store = SQLiteStore(tmp_path / "chat.sqlite3") if request.param == "sqlite" else MemoryStore()
+    yield made
+    await made.close()
+
+
+@ASYNC
+async def test_both_stores_keep_a_match_s_chat_in_order_and_refuse_a_number_twice(store: Store) -> None:
+    for match_id in ("m1", "m2"):
+        await store.create(MatchRow(id=match_id, game="loa", players=2, options={}, seed=1,
+                                    seats=[SeatRecord("open"), SeatRecord("open")], bot_seconds=1.0,
+                                    progress=Progress("open", 0, 0, None)))
+    lines = [ChatLine(2, "spectators", None, "spectator", "<b>two</b>", 11.5),
+             ChatLine(1, "players", 0, "Ann", "one", 10.0)]
+    for line in lines:
+        await store.add_chat("m1", line)
+    await store.add_chat("m2", ChatLine(1, "players", 1, "Bob", "elsewhere", 12.0))
+    assert await store.load_chat("m1") == lines[::-1]
+    with pytest.raises(StoreError):
+        await store.add_chat("m1", ChatLine(1, "players", 1, "Bob", "again", 13.0))
+    with pytest.raises(StoreError):  # text that is not Unicode is refused, by either store
+        await store.add_chat("m1", ChatLine(3, "players", 1, "Bob", "\ud800", 13.0))
+    assert [line.text for line in await store.load_chat("m1")] == ["one", "<b>two</b>"]
+    assert await store.load_chat("nosuchmatch") == []
