@@ -176,7 +176,7 @@ async def test_a_person_plays_biloba_against_a_bot_to_the_end(
     banner = (await page.text_content("#turn") or "").strip()
     assert banner.startswith(("You win!", "random bot (Blue) wins", "Draw")), banner
     assert await page.locator("#result:not([hidden])").count() == 1
-    assert await page.locator("#moves li").count() == final["version"]
+    assert await page.locator("#moves [data-step]").count() == final["version"]  # one step a move
     assert {"centre", "move"} <= played
     assert bea.errors == [], bea.errors
 
