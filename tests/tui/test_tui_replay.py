@@ -14,11 +14,14 @@ import json
 import re
 import subprocess
 import sys
+import time
+import urllib.request
 from functools import cache
 from pathlib import Path
 from typing import Any
 
 import pytest
+from server_process import WAIT, Server
 
 from parlour.bots import make_bot
 from parlour.engine import CHANCE, State, is_leaving
@@ -444,3 +447,45 @@ def test_the_scoresheet_turns_are_the_servers(
     assert turns == server_turns(record)
     # Not one turn a ply: some seat's actions in a row (chance with them) share their turn.
     assert turns[-1] < len(turns)
+
+
+# --- a record downloaded from a server ---------------------------------------------------------------
+
+
+def test_a_record_downloaded_from_a_server_replays_and_plays_on(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The whole way a person goes: a finished Mille Bornes match on a server, its record
+    downloaded (seed 0), stepped through to the end the server reached, then played on from a ply."""
+    server = Server(tmp_path / "server").start()
+    try:
+        created = server.create(game="mille", seats=["bot:random", "bot:random"], bot_seconds=0.01)
+        match_id = created["match"]["id"]
+        deadline = time.monotonic() + 8 * WAIT  # a bound on waiting for the bots, not a timing
+        while (summary := server.summary(match_id))["status"] != "over":
+            assert time.monotonic() < deadline, f"match {match_id} did not end within {8 * WAIT} s"
+            time.sleep(0.1)
+        opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+        with opener.open(f"{server.base}/api/matches/{match_id}/record", timeout=WAIT) as answer:
+            disposition = answer.headers["Content-Disposition"]
+            body = answer.read()
+    finally:
+        server.stop()
+    name = re.fullmatch(r'attachment; filename="(parlour-mille-[\w-]+\.json)"', disposition)
+    assert name is not None, disposition
+    path = tmp_path / name[1]
+    path.write_bytes(body)
+    record = json.loads(body)
+    assert record["seed"] == 0
+    plies = len(record["actions"])
+    assert plies == summary["version"]
+    end = replay(path, ["last"], monkeypatch, capsys)[1]
+    final = position_at(record, plies)
+    assert shows(end, final)
+    assert final.outcome_json() == summary["outcome"]
+    assert play.describe_outcome(final.seat_names(), summary["outcome"]) in end
+    status, out, err = run(["--load", str(path), "--at", "200", "--seat", "0=bot:random",
+                            "--seat", "1=bot:random", "--time", "0.01"], [], monkeypatch, capsys)
+    assert (status, err) == (0, "")
+    assert out.rstrip().splitlines()[-1].startswith("Result: ")
+    assert path.read_bytes() == body
