@@ -55,9 +55,9 @@ examples:
   parlour play loa --seat 1=bot:random --time 0.5
   parlour play loa --seat 0=human --seat 1=human    two people at one keyboard
   parlour play loa --load saved.json                resume a game saved with 'save FILE'
-  parlour play --replay parlour-loa-ID.json          step through a record (a save, or a
-                                                    finished match downloaded from a server)
-  parlour play --load parlour-loa-ID.json --at 30   a new match from ply 30 of a record
+  parlour play --replay record.json                 step through a record: a save, or a match's
+                                                    record downloaded from its page on a server
+  parlour play --load record.json --at 30           a new match from ply 30 of a record
   parlour play loa --join http://HOST:8080/match/ID play a seat of a match on a parlour server"""
 
 
