@@ -122,6 +122,9 @@ def test_a_finished_mille_match_shows_every_hand_and_every_card_drawn(
     assert not any(step["event"] and "?" in step["event"]["action"] for step in steps)
     states = positions(server, made["mille"])
     assert all(step["view"] == states[step["version"]].open_view() for step in steps)
+    hands = steps[-1]["view"]["content"]["hands"]  # every seat's hand, once the match is over
+    assert len(hands) == 2
+    assert all(hand for hand in hands)
 
 
 def test_the_record_replays_to_the_same_end_without_the_seed(finished: tuple[Server, dict[str, str]]) -> None:
@@ -168,6 +171,7 @@ async def test_a_running_match_replays_as_the_seat_or_a_spectator_sees_it(
             events = [step["event"] for step in page["steps"][1:]]
             assert events == seen[:len(events)], seat  # the texts this seat may read
             assert any(event["action"] == "card ?" for event in events)  # the other hand's draws stay hidden
+            assert not any("hands" in step["view"]["content"] for step in page["steps"])
         status, answer = own.call("GET", f"/api/matches/{match_id}/record")
         assert (status, answer["error"]["code"]) == (409, "not_over")
         status, answer = own.call("GET", f"/api/matches/{match_id}/replay?token=not-a-token")
