@@ -204,7 +204,7 @@ async def test_a_message_too_long_or_not_plain_text_is_refused_in_words_and_kept
 @pytest.fixture(scope="module")
 def strict_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     """A server whose chat allows two messages at once and one a minute after them."""
-    limits = {"chat_burst": 2, "chat_per_minute": 1}
+    limits: dict[str, float] = {"chat_burst": 2, "chat_per_minute": 1}
     running = Server(tmp_path_factory.mktemp("chat-strict"), limits=limits).start()
     yield running
     running.stop()
