@@ -81,6 +81,10 @@ async def test_a_match_page_is_dark_and_readable_for_a_seat_and_a_spectator(serv
     match_id = await take_seat_0_against_bots(ann, server, "loa")
     await ann.wait_my_turn()
     await ann.page.fill("#chat-text", "good luck")
+    await ann.page.click("#chat-send")
+    await ann.page.wait_for_selector("#chat-log .chat-text")  # a message in the log, its name and time
+    await ann.page.fill("#chat-text", "a" * 501)                # and the counter's and the box's error
+    await ann.page.click("#chat-send")
     assert (await luminance(ann, "body"))["background"] < 0.03
     assert (await luminance(ann, "#chat-text"))["background"] < 0.05  # the fields too, not white boxes
     await ann.page.screenshot(path="/tmp/parlour-dark-match.png", full_page=True)
