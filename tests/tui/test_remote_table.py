@@ -58,7 +58,7 @@ def test_resigning_asks_first_and_both_sides_learn_the_result(
     assert "You play on." in terminal.read_until(LOA_PROMPT)
     terminal.type("b1-d3")
     assert "Black plays b1-d3" in terminal.read_until(r"Waiting for White \(Bob\)…")
-    assert bob.next("update", version=1)["event"] == {"version": 1, "seat": 0, "action": "b1-d3"}
+    assert bob.next("update", version=1)["event"] == {"version": 1, "seat": 0, "action": "b1-d3", "turn": 1}
     assert server.summary(match_id)["status"] == "running"
 
     # Resigning while the other side is to move: the terminal reads commands then too.
@@ -69,7 +69,7 @@ def test_resigning_asks_first_and_both_sides_learn_the_result(
     assert "You resigned." in ended
     assert "Result: White (Bob) wins: the other side resigned" in ended
     update = bob.next("update", version=2)
-    assert update["event"] == {"version": 2, "seat": 0, "action": "Black resigned",
+    assert update["event"] == {"version": 2, "seat": 0, "action": "Black resigned", "turn": 1,
                                "leaving": {"kind": "retire", "seat": 0, "why": "resigned"}}
     assert update["view"]["outcome"]["winner"] == 1
     assert update["view"]["outcome"]["reason"] == "resigned"
@@ -130,7 +130,7 @@ def test_a_draw_offered_by_the_other_side_is_declined_then_accepted(
     assert "Draw agreed at the table." in ended
     assert "Result: Draw: agreed at the table" in ended
     update = bob.next("update", version=3)
-    assert update["event"] == {"version": 3, "seat": None, "action": "draw agreed",
+    assert update["event"] == {"version": 3, "seat": None, "action": "draw agreed", "turn": 2,
                                "leaving": {"kind": "agreed", "seat": None, "why": None}}
     assert update["view"]["outcome"]["winner"] is None
     assert update["view"]["outcome"]["reason"] == "agreed"
@@ -171,7 +171,8 @@ def test_a_rematch_offered_by_the_other_side_takes_the_terminal_to_its_new_seat(
     assert "Black plays b1-d3" in terminal.read_until("White to move> ")
     terminal.type("a2-c2")
     assert "White plays a2-c2" in terminal.read_until(r"Waiting for Black \(Bob\)…")
-    assert bob_again.next("update", version=2)["event"] == {"version": 2, "seat": 1, "action": "a2-c2"}
+    moved = bob_again.next("update", version=2)["event"]
+    assert moved == {"version": 2, "seat": 1, "action": "a2-c2", "turn": 2}
     assert server.summary(new_id)["seats"][1]["player"] == "Ann"
     assert server.summary(match_id)["status"] == "over"
 
@@ -333,7 +334,8 @@ def test_a_dropped_connection_comes_back_with_what_was_missed_and_commands_still
         terminal.type("e1-e3")
         moved = terminal.read_through(r"Waiting for White \(Bob\)…", "The draw offer lapsed: Black moved")
         assert "Black plays e1-e3" in moved
-        assert bob.next("update", version=3)["event"] == {"version": 3, "seat": 0, "action": "e1-e3"}
+        update = bob.next("update", version=3)
+        assert update["event"] == {"version": 3, "seat": 0, "action": "e1-e3", "turn": 3}
         assert bob.news("draw", "lapsed")["news"]["words"] == "The draw offer lapsed: Black moved"
     finally:
         relay.close()
@@ -453,6 +455,6 @@ def test_a_clock_that_runs_out_ends_the_match_at_the_terminal(
     assert "You ran out of time." in ended
     assert "Result: White (Bob) wins: the other side ran out of time" in ended
     update = bob.until("update", lambda m: m["type"] == "update" and m["status"] == "over")
-    assert update["event"] == {"version": 3, "seat": 0, "action": "Black ran out of time",
+    assert update["event"] == {"version": 3, "seat": 0, "action": "Black ran out of time", "turn": 2,
                                "leaving": {"kind": "retire", "seat": 0, "why": "out-of-time"}}
     assert clock_server.summary(match_id)["outcome"]["reason"] == "out-of-time"
