@@ -107,6 +107,12 @@ async def test_my_match_is_found_in_the_lobby_after_a_reload(fresh: Server, open
     await ann.page.wait_for_selector(f"[data-match='{others}'] [data-watching='0']")
     assert others in await cards(ann)
     assert "Bob (Black) to move" in (await ann.page.text_content(f"[data-match='{others}'] .to-move") or "")
+    # Someone opens it as a spectator: the card says one watches (the list is asked again every few s).
+    eve = await open_client("Eve")
+    await eve.page.goto(f"{fresh.base}/match/{others}")
+    await eve.page.wait_for_selector("body[data-seat='spectator']", state="attached")
+    await ann.page.wait_for_selector(f"[data-match='{others}'] [data-watching='1']")
+    assert await ann.page.text_content(f"[data-match='{others}'] .watching") == "1 watching"
     assert ann.errors == [], ann.errors
 
 
