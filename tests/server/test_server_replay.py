@@ -94,6 +94,7 @@ async def test_a_finished_match_replays_every_position_in_the_open(
     for game, match_id in made.items():
         states = positions(server, match_id)
         steps = every_step(server, match_id)
+        assert str(stored(server, match_id)[3]) not in json.dumps(steps)  # no seed anywhere
         assert [step["version"] for step in steps] == list(range(len(states))), game
         assert steps[0]["event"] is None
         for version in (0, 1, len(states) // 2, len(states) - 1):  # three plies and the set-up
@@ -160,6 +161,7 @@ async def test_a_running_match_replays_as_the_seat_or_a_spectator_sees_it(
         await ann.until("Ann's play", lambda m: m["type"] == "update" and m["event"]["seat"] == 0)
         for seat, query in ((0, f"token={token}"), (None, "")):
             page = replay(own, match_id, f"count=50&{query}")
+            assert str(stored(own, match_id)[3]) not in json.dumps(page)  # no seed anywhere
             # The bot plays on meanwhile: what the engine and a new connection see is read after the page.
             states = positions(own, match_id)
             listener = await open_client(clients, own, match_id, f"seat {seat}")
