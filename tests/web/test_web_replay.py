@@ -162,7 +162,10 @@ async def test_a_finished_match_steps_through_the_engines_positions(
     await shown(eve, 1)
     assert await board_pieces(eve) == pieces_of(position_at(record, 1))
     await eve.page.screenshot(path=str(tmp_path / f"{game}-ply-1.png"))
-    middle = last // 2
+    # A seat's move half-way (not a roll of Conflict's dice, which moves nothing to mark).
+    events = await eve.page.evaluate("window.parlourMatch.moves")
+    middle = next(e["version"] for e in events if e["version"] >= last // 2 and isinstance(e["seat"], int)
+                  and (game != "conflict" or ":" in e["action"]))
     await eve.page.click(f"#moves [data-step='{middle}']")
     await shown(eve, middle)
     assert await board_pieces(eve) == pieces_of(position_at(record, middle))
@@ -222,8 +225,6 @@ async def test_mille_shows_every_hand_only_after_the_end(
 
     # Stepping back in the running match: Ann's own views (her hand, never the bot's).
     seen: dict[int, list[str]] = {}
-    await ann.page.keyboard.press("Home")
-    await shown(ann, 0)
     for ply in (14, 20, running["version"] - 1):
         await goto_step(ann, ply)
         await shown(ann, ply)
@@ -262,8 +263,10 @@ async def test_mille_shows_every_hand_only_after_the_end(
 
 
 async def goto_step(client: Client, version: int) -> None:
-    """Steps with the arrow keys from the start to ``version`` (a version folded into a phrase)."""
-    await client.page.click("#replay-first")
+    """Steps with the keys from the start to ``version`` (a version folded into a phrase has no button
+    of its own), from the moves list: on one's own turn the keys step the replay only from there."""
+    await client.page.focus("#moves")
+    await client.page.keyboard.press("Home")
     await shown(client, 0)
     for _ in range(version):
         await client.page.keyboard.press("ArrowRight")
