@@ -161,7 +161,8 @@ class Replays:
     async def page(self, match: Match, asked: Asked) -> dict[str, Any]:
         async with self.working:
             await match.loaded()
-            over = match.status == "over"
+            status = match.status  # as the steps show it, should the match end while they are made
+            over = status == "over"
             perspective: int | str | None = "all" if over else asked.seat
             current = match.version
             last = min(current, asked.start + asked.count - 1)
@@ -172,7 +173,7 @@ class Replays:
                             asked.start, last, over, None if over else asked.seat)
                 steps, kept = await asyncio.to_thread(walk, page)
                 self.checkpoints.keep(match.id, kept)
-        return {"match": match.id, "version": current, "status": match.status, "perspective": perspective,
+        return {"match": match.id, "version": current, "status": status, "perspective": perspective,
                 "steps": steps}
 
     async def record(self, match: Match) -> JSONDict:
