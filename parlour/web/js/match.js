@@ -379,7 +379,13 @@ class MatchPage {
   }
 
   renderBanner(play) {
-    const { cls, head, hint, extra } = this.bannerParts(play);
+    const said = this.bannerParts(play);
+    const { cls, head, extra } = said;
+    // A past position on the board: the banner says so once (the replay bar says which step), and
+    // how to get back.
+    const back = this.snap.status === "over" ? "the end" : "the game";
+    const hint = this.replay.at === null ? said.hint
+      : `The board shows an earlier position: press End or » to go back to ${back}.`;
     const banner = $("turn");
     banner.className = `turn-banner ${cls}`.trim();
     const parts = [html("div", {}, [
