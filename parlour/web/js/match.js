@@ -595,13 +595,45 @@ class MatchPage {
     // The step shown is in the first phrase that reaches it (a folded phrase covers several versions).
     const current = this.replay.at === null ? null
       : rows.flatMap((row) => [...row.lead, ...row.phrases]).find((p) => p.version >= shown)?.version ?? null;
-    const marks = captured.length
-      ? html("span", { class: "muted capture-marks", title: "captured" }, [` ✕${captured.map((c) => c.square).join(" ")}`]) : null;
-    list.replaceChildren(...rows.map((row, i) => this.moveRow(row, current, i === rows.length - 1 ? marks : null)));
-    if (!rows.length) list.append(html("li", { class: "muted" }, ["No moves yet."]));
-    const here = list.querySelector("[aria-current='step']");
-    if (here) here.scrollIntoView({ block: "nearest" });
-    else list.scrollTop = list.scrollHeight;
+    const marked = captured.map((c) => c.square).join(" ");
+    this.drawRows(list, rows.map((row, i) => ({ row, marks: i === rows.length - 1 ? marked : "" })), current);
+    if (!rows.length) list.replaceChildren(html("li", { class: "muted" }, ["No moves yet."]));
+    this.scrollMoves(list);
+  }
+
+  /**
+   * Draws the rows that changed only (a bot's fast game adds a row a move to a list of hundreds;
+   * stepping the replay moves the mark of the step shown from one row to another).
+   */
+  drawRows(list, rows, current) {
+    const keyOf = ({ row, marks }) => JSON.stringify([row.turn, typeof row.seat === "number" ? this.label(row.seat) : row.seat,
+      row.lead, row.phrases, marks,
+      [...row.lead, ...row.phrases].some((p) => p.version === current)]);
+    const old = list.querySelector("li:not([data-turn])") ? [] : this.rowKeys ?? [];
+    const items = old.length ? [...list.children] : [];
+    if (!old.length) list.replaceChildren();
+    this.rowKeys = rows.map(keyOf);
+    rows.forEach(({ row, marks }, i) => {
+      if (this.rowKeys[i] === old[i] && items[i]) return;
+      const item = this.moveRow(row, current, marks
+        ? html("span", { class: "muted capture-marks", title: "captured" }, [` ✕${marks}`]) : null);
+      if (items[i]) items[i].replaceWith(item);
+      else list.append(item);
+    });
+    items.slice(rows.length).forEach((item) => item.remove());
+  }
+
+  /** The list scrolled to the step shown (within the list only: the page stays where it is), or to its end. */
+  scrollMoves(list) {
+    const here = this.replay.at === null ? null : list.querySelector("[aria-current='step']");
+    if (!here) {
+      list.scrollTop = list.scrollHeight;
+      return;
+    }
+    const box = list.getBoundingClientRect();
+    const at = here.getBoundingClientRect();
+    if (at.top < box.top) list.scrollTop -= box.top - at.top;
+    else if (at.bottom > box.bottom) list.scrollTop += at.bottom - box.bottom;
   }
 
   /** One turn of the scoresheet: "12. [swatch] Ann (Black) draws, plays 100", each step a button. */
