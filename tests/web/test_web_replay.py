@@ -234,6 +234,18 @@ async def test_mille_shows_every_hand_only_after_the_end(
         seen[ply] = await ann.page.eval_on_selector_all(
             ".hand-slot[data-card]", "els => els.map(e => e.dataset.card)")
     await ann.page.screenshot(path=str(tmp_path / "mille-running-replay.png"), full_page=True)
+
+    # A spectator of the running match steps through spectators' views: no hand at all.
+    eve = await open_client("Eve")
+    await open_match(eve, server, match_id)
+    await goto_step(eve, 14)
+    await shown(eve, 14)
+    view = await step_view(eve, 14)
+    assert view["seat"] is None
+    assert "hands" not in view["content"]
+    assert "private" not in view["content"]
+    assert await eve.page.locator(".hand-slot[data-card]").count() == 0
+    no_errors(eve)
     await ann.page.click("#replay-last")
     await ann.page.wait_for_selector("body[data-replay='live']", state="attached")
 
