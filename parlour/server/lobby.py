@@ -343,6 +343,9 @@ class Lobby:
         most = max(1, int(self.limits.page_size))  # --limit page_size=0.5 must not make empty pages
         size = most
         for name, value in query:
+            if name == "ids" and not value.strip(",").strip():  # a browser holding no seats has no matches
+                ids = ids or []
+                continue
             if not value.strip():  # an empty parameter is one not given (e.g. the first page's cursor)
                 continue
             if name == "status":

@@ -116,6 +116,9 @@ def test_ids_lists_those_matches_of_any_status_newest_first(server: Server) -> N
     assert [m["id"] for m in listed(server, f"ids={ids}&game=loa")] == [first]
     assert [m["id"] for m in listed(server, f"ids={ids}&status=open")] == [first]
     assert [m["id"] for m in listed(server, f"ids={ids}&status=open,running&game=biloba")] == [second]
+    # No ids: no match of one's own (not every match, as an empty parameter would be).
+    assert listed(server, "ids=") == []
+    assert listed(server, "ids=,") == []
     # Repeated, as the other parameters may be.
     assert [m["id"] for m in listed(server, f"ids={first}&ids={second}")] == [second, first]
 
