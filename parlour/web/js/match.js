@@ -650,7 +650,11 @@ class MatchPage {
     } else if (row.phrases.length) {
       if (typeof row.seat === "number") parts.push(`${this.label(row.seat)} `);
       else if (row.seat === "chance") parts.push("Chance ");
-      row.phrases.forEach((phrase, i) => parts.push(joiner(row.phrases, i), step(phrase, phrase.text)));
+      // Each step keeps the comma or colon after it on its line (a line never starts with one).
+      row.phrases.forEach((phrase, i) => {
+        const after = joiner(row.phrases, i + 1).trim();
+        parts.push(i ? " " : "", html("span", { class: "move-steps" }, [step(phrase, phrase.text), after]));
+      });
     }
     const last = [...row.lead, ...row.phrases].at(-1)?.version;
     return html("li", { "data-version": String(last), "data-turn": String(row.turn) }, [

@@ -114,7 +114,7 @@ export function scoresheet(game, events) {
 
 /** What separates phrase `i` from the one before it: a roll leads the moves after it with a colon. */
 export function joiner(phrases, i) {
-  if (i === 0) return "";
+  if (i === 0 || i >= phrases.length) return "";
   return phrases[i - 1].roll ? ": " : ", ";
 }
 
