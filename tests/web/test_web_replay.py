@@ -231,6 +231,7 @@ async def test_mille_shows_every_hand_only_after_the_end(
         view = await step_view(ann, ply)
         assert view["seat"] == 0
         assert "hands" not in view["content"], "a running match's replay shows a hand not Ann's own"
+        assert await ann.page.locator(".open-hand").count() == 0
         seen[ply] = await ann.page.eval_on_selector_all(
             ".hand-slot[data-card]", "els => els.map(e => e.dataset.card)")
     await ann.page.screenshot(path=str(tmp_path / "mille-running-replay.png"), full_page=True)
@@ -262,7 +263,13 @@ async def test_mille_shows_every_hand_only_after_the_end(
         await goto_step(ann, ply)  # a draw and its card are one phrase: the keys reach every version
         await shown(ann, ply)
         view = await step_view(ann, ply)
-        assert view["content"]["hands"] == hands_of(position_at(record, ply)), f"the hands at ply {ply}"
+        hands = hands_of(position_at(record, ply))
+        assert view["content"]["hands"] == hands, f"the hands at ply {ply}"
+        for seat in (0, 1):  # and on the table, face up
+            drawn = await ann.page.eval_on_selector_all(
+                f".open-hand[data-hand='{seat}'] .hand-slot[data-card]",
+                "els => els.map(e => e.dataset.card)")
+            assert drawn == [card for card in hands[seat] if card], f"seat {seat}'s hand at ply {ply}"
     await ann.page.screenshot(path=str(tmp_path / "mille-finished-replay.png"), full_page=True)
 
     # The scoresheet: the deal, then each turn's draw folded into the play after it.
