@@ -184,7 +184,7 @@ export class Replay {
     const where = at === last
       ? (this.page.snap?.status === "over" ? `End · step ${last}` : `Now · step ${last}`)
       : `Step ${at} of ${last}`;
-    return html("div", { class: "replay-bar", id: "replay-bar", role: "toolbar", "aria-label": "Replay",
+    return html("div", { class: "replay-bar", id: "replay-bar", role: "group", "aria-label": "Replay",
       "data-at": String(at), "data-live": String(this.at === null) }, [
       button("First position", "«", () => 0, at === 0, "replay-first"),
       button("Back one move", "‹", () => this.shown - 1, at === 0, "replay-back"),
