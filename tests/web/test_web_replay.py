@@ -256,6 +256,13 @@ async def test_mille_shows_every_hand_only_after_the_end(
     final = await watch_to_end(ann)
     record = await download_record(ann, tmp_path)
     assert len(record.actions) == final["version"]
+    # The end itself shows every hand, card for card the engine's.
+    await ann.page.wait_for_selector(".open-hand[data-hand='1'] .hand-slot[data-card]", state="attached")
+    end = hands_of(position_at(record, final["version"]))
+    for seat in (0, 1):
+        drawn = await ann.page.eval_on_selector_all(
+            f".open-hand[data-hand='{seat}'] .hand-slot[data-card]", "els => els.map(e => e.dataset.card)")
+        assert drawn == [card for card in end[seat] if card], f"seat {seat}'s hand at the end"
     for ply, cards in seen.items():
         held = [card for card in hands_of(position_at(record, ply))[0] if card]
         assert cards == held, f"Ann's hand at ply {ply}"

@@ -412,7 +412,7 @@ class MatchPage {
   renderBoard(live) {
     const box = $("board");
     // A step of the replay, once it has come (until then the board stays as it was).
-    const play = this.replay.at === null ? live : this.replay.context(live);
+    const play = this.replay.at === null ? this.replay.finalContext(live) ?? live : this.replay.context(live);
     if (!play) return;
     const focused = focusSelector(box);
     const drawn = this.board.draw(play);

@@ -32,6 +32,7 @@ export class Replay {
     this.at = null;         // the version shown, or null for the live position
     this.perspective = undefined;
     this.failed = null;     // the last error, in words
+    this.finalAsked = false; // the open view of a finished match's end has been asked for
   }
 
   get id() {
@@ -104,8 +105,8 @@ export class Replay {
     return true;
   }
 
-  async request(from) {
-    const query = new URLSearchParams({ from: String(from), count: String(PAGE) });
+  async request(from, count = PAGE) {
+    const query = new URLSearchParams({ from: String(from), count: String(count) });
     const token = tokens.get(this.id);
     if (token) query.set("token", token);
     try {
@@ -138,14 +139,29 @@ export class Replay {
     return this.steps.get(v)?.event ?? null;
   }
 
-  /** The match went on (an update) or ended: steps kept stay good, but an end opens every view. */
+  /**
+   * The match went on (an update) or ended: steps kept stay good, but an end opens every view. Once
+   * over, the final position is asked for open too (one step), so the end shows every hand.
+   */
   onStatus(status) {
-    if (status === "over" && this.perspective !== undefined && this.perspective !== "all") {
+    if (status !== "over") return;
+    if (this.perspective !== undefined && this.perspective !== "all") {
       this.steps.clear();
       this.asked.clear();
       this.perspective = undefined;
       if (this.at !== null) this.load(this.at).then(() => this.page.render());
     }
+    if (!this.finalAsked) {
+      this.finalAsked = true;
+      this.request(this.last, 1).then(() => this.page.render());
+    }
+  }
+
+  /** A finished match's live board drawn from its open final view (every hand shown), once it has
+   * come; null before, or while the match is not over. The page's own marks stay. */
+  finalContext(live) {
+    const step = this.page.snap?.status === "over" ? this.steps.get(this.last) : null;
+    return step ? { ...live, view: step.view } : null;
   }
 
   /** The step on the board, or null while it loads (or when live). */
