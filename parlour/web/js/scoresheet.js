@@ -129,11 +129,3 @@ export function leavingText(event, seatName, label) {
   if (action.startsWith(`${name} `)) return `${label(event.seat)}${action.slice(name.length)}`;
   return `${label(event.seat)}: ${action}`;
 }
-
-/** The row as one line of text ("12. Ann (Red): rolls 3 and 5: moves d5–b7 (3)"), for reading out. */
-export function rowText(row, label) {
-  const lead = row.lead.map((p) => capital(p.text)).join(", ");
-  const body = row.phrases.map((p, i) => `${joiner(row.phrases, i)}${p.text}`).join("");
-  const who = typeof row.seat === "number" ? `${label(row.seat)}: ` : row.seat === "chance" ? "" : "";
-  return `${row.turn}. ${lead ? `${lead} · ` : ""}${who}${row.seat === "chance" ? capital(body) : body}`;
-}
