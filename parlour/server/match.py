@@ -44,6 +44,7 @@ from parlour.engine import (
     leaving_of,
     retirement,
 )
+from parlour.engine.turns import Turn, chance_owner, numbered
 from parlour.server.bots import BotPool, bot_seed, random_choice
 from parlour.server.chat import SPECTATOR_NAME, MatchChat, chat_json
 from parlour.server.limits import Limits
@@ -61,7 +62,6 @@ from parlour.server.storage import (
 )
 from parlour.server.summary import seat_names_of, seats_json, summary_json
 from parlour.server.table import MakeRematch, Offer, Rematch, Table
-from parlour.server.turns import Turn, chance_owner
 
 log = logging.getLogger("parlour.server")
 
@@ -214,7 +214,7 @@ class Event:
     action: Action
     texts: str | tuple[str, ...]
     turn: int = 1
-    """The turn it belongs to (``parlour.server.turns``)."""
+    """The turn it belongs to (``parlour.engine.turns``)."""
 
     def text_for(self, seat: int | None) -> str:
         if isinstance(self.texts, str):
@@ -257,16 +257,6 @@ def leaving_seat(action: Action) -> int | None:
     return None if leaving is None else leaving.seat
 
 
-def next_turn(turn: Turn, seat: EventSeat, action: Action, owner: int | None) -> Turn:
-    """The turn of ``seat``'s ``action`` after ``turn``; ``owner``: who decides after a chance one."""
-    if is_leaving(action):
-        return turn.after_leaving()
-    if seat == "chance":
-        return turn.after_chance(owner)
-    assert isinstance(seat, int)
-    return turn.after_seat(seat)
-
-
 def event_json(event: Event, text: str) -> dict[str, Any]:
     """An event with the text its receiver may read; a leaving action also says what it is
     (``leaving``), so that no client reads it from the words."""
@@ -275,26 +265,6 @@ def event_json(event: Event, text: str) -> dict[str, Any]:
     if leaving is not None:
         shown["leaving"] = {"kind": leaving.kind, "seat": leaving.seat, "why": leaving.why}
     return shown
-
-
-def numbered(events: list[Event], movers: list[int], state: State) -> tuple[list[Event], Turn]:
-    """``events`` with their turns, and the latest turn; ``movers``: who decided after each
-    event; ``state``: the state after the last."""
-    owners: list[int | None] = [None] * len(events)
-    owner: int | None = None
-    for index in range(len(events) - 1, -1, -1):  # backwards: a run of chance takes its end's seat
-        if events[index].seat == "chance" and not is_leaving(events[index].action):
-            if movers[index] != CHANCE:
-                owner = movers[index] if movers[index] >= 0 else None
-            elif index == len(events) - 1 or events[index + 1].seat != "chance":
-                owner = chance_owner(state) if index == len(events) - 1 else None
-            owners[index] = owner
-    turn = Turn()
-    numbered = []
-    for event, owned in zip(events, owners, strict=True):
-        turn = next_turn(turn, event.seat, event.action, owned)
-        numbered.append(replace(event, turn=turn.shown))
-    return numbered, turn
 
 
 class Match:
@@ -425,8 +395,8 @@ class Match:
         row = self.row
         state = self.game.new(row.players, row.options, row.seed, row.start)
         events: list[Event] = []
-        movers: list[int] = []
-        """Who decides after each action (``to_move()``), for the turns of chance actions."""
+        deciders: list[int] = []
+        """Who was to decide before each action (``to_move()``), for the turns."""
         for action in actions:
             mover = state.to_move()
             texts = self.texts_for(state, action)
@@ -435,8 +405,9 @@ class Match:
                 seat = leaving_seat(action)
             state.play_recorded(action)
             events.append(Event(len(events) + 1, seat, action, texts))
-            movers.append(state.to_move())
-        return state, *numbered(events, movers, state)
+            deciders.append(mover)
+        turns, turn = numbered(actions, deciders, state)
+        return state, [replace(event, turn=number) for event, number in zip(events, turns, strict=True)], turn
 
     # --- what the match is ---------------------------------------------------------------------
 
@@ -778,8 +749,9 @@ class Match:
             log.error("match %s: storing version %d: %s", self.id, self.version + 1, error)
             return ProtocolError("internal", "the action could not be stored; the match is unchanged", 500)
         self._state = after
-        chance = seat == "chance" and not is_leaving(action)
-        self._turn = next_turn(self._turn, seat, action, chance_owner(after) if chance else None)
+        decider = before.to_move()
+        owner = chance_owner(after) if decider == CHANCE and not is_leaving(action) else None
+        self._turn = self._turn.after(decider, action, owner)
         self._events.append(Event(progress.version, seat, action, texts, self._turn.shown))
         self._rendered.clear()
         self._set_progress(progress)

@@ -28,6 +28,7 @@ from parlour.engine import (
     State,
     is_leaving,
 )
+from parlour.engine.turns import numbered
 from parlour.games import get_game
 
 CHECKPOINT = 64
@@ -71,65 +72,6 @@ class Entry:
         return f"{self.ply}. turn {self.turn}  {self.said()}"
 
 
-class TurnCounter:
-    """Turn numbers as the server gives them to events (docs/protocol.md, ``parlour.server.turns``,
-    which the terminal may not import): a seat's action starts a turn when the seat is not the one
-    whose turn it was; a chance action belongs to the turn of the seat that moves after its whole
-    run (a deal of several cards), starting that turn when need be; a leaving action carries the
-    current turn (the first, before any) and starts none."""
-
-    def __init__(self) -> None:
-        self.turn = 0
-        self.seat: int | None = None
-
-    def of_seat(self, seat: int) -> int:
-        if not (self.turn and seat == self.seat):
-            self.turn += 1
-            self.seat = seat
-        return self.turn
-
-    def of_leaving(self) -> int:
-        self.turn = max(self.turn, 1)
-        return self.turn
-
-    def of_chance(self, owner: int | None) -> int:
-        """``owner``: the seat that decides after the run of chance (``None``: the game is over)."""
-        return self.of_leaving() if owner is None else self.of_seat(owner)
-
-
-def turn_numbers(actions: Sequence[Action], movers: Sequence[int], end: State) -> list[int]:
-    """The turn of each action; ``movers``: who was to decide before each, ``end``: the state after
-    the last."""
-    owners: list[int | None] = [None] * len(actions)
-    owner = chance_owner(end)
-    for index in range(len(actions) - 1, -1, -1):  # backwards: a run of chance takes its end's seat
-        if movers[index] != CHANCE:
-            owner = movers[index] if movers[index] >= 0 else None
-        owners[index] = owner
-    counter = TurnCounter()
-    turns = []
-    for action, mover, owned in zip(actions, movers, owners, strict=True):
-        if is_leaving(action):
-            turns.append(counter.of_leaving())
-        elif mover == CHANCE:
-            turns.append(counter.of_chance(owned))
-        else:
-            turns.append(counter.of_seat(mover))
-    return turns
-
-
-def chance_owner(state: State) -> int | None:
-    """Who decides once the chance pending in ``state`` (if any) is resolved; ``None``: nobody. Drawn
-    on a copy, as the server does for a match in play: a record that stops at a chance decision."""
-    probe = state
-    while probe.to_move() == CHANCE:
-        if probe is state:
-            probe = state.copy()
-        probe.apply(probe.sample_chance())
-    mover = probe.to_move()
-    return mover if mover >= 0 else None
-
-
 class Replay:
     """A checked record: its scoresheet, and the position at any ply."""
 
@@ -162,7 +104,7 @@ class Replay:
             state.apply(action)
         if self.plies % CHECKPOINT == 0:
             self.kept.append(state.copy())
-        turns = turn_numbers(self.actions, movers, state)
+        turns, _ = numbered(self.actions, movers, state)
         self.entries = [Entry(ply + 1, turn, who, text)
                         for ply, (turn, (who, text)) in enumerate(zip(turns, said, strict=True))]
 

@@ -26,8 +26,8 @@ from server_process import WAIT, Server
 from parlour.bots import make_bot
 from parlour.engine import CHANCE, State, is_leaving
 from parlour.engine.player import seen_by
+from parlour.engine.turns import Turn, chance_owner
 from parlour.games import get_game
-from parlour.server.turns import Turn, chance_owner
 from parlour.tui import play
 
 PROMPT = re.compile(r"replay \d+/\d+> ")
@@ -419,21 +419,18 @@ def test_a_replay_through_the_real_command_on_pipes(tmp_path: Path) -> None:
 
 
 def server_turns(record: dict[str, Any]) -> list[int]:
-    """The turns the server gives a match's events as it is played (``parlour.server.turns``: the
-    seat after a chance action found by resolving the rest of its run on a copy)."""
+    """The turns the server gives a match's events as it is played, one action at a time (the seat
+    after a chance action found by resolving the rest of its run on a copy), where the scoresheet
+    numbers the whole record at once (``parlour.engine.turns.numbered``)."""
     state = position_at(record, 0)
     turn = Turn()
     turns = []
     for action in record["actions"]:
         mover = state.to_move()
         state.apply(action)  # the record is the game's own: checked by position_at
-        if is_leaving(action):
-            turn = turn.after_leaving()
-        elif mover == CHANCE:
-            turn = turn.after_chance(chance_owner(state))
-        else:
-            turn = turn.after_seat(mover)
-        turns.append(turn.number)
+        owner = chance_owner(state) if mover == CHANCE and not is_leaving(action) else None
+        turn = turn.after(mover, action, owner)
+        turns.append(turn.shown)
     return turns
 
 
