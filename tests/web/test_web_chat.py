@@ -225,6 +225,66 @@ async def test_too_many_messages_are_refused_with_when_to_try_again(strict_serve
     assert await chat_texts(ann) == ["one", "two"]
 
 
+# ---- a reconnection keeps a finished match's whole conversation ----
+
+SOCKETS_JS = """
+// The test drops the page's connection as a network would: it keeps the page's sockets, and counts
+// the states the page has handled (after the page's own listener, which runs first on the event).
+window.parlourSockets = [];
+window.parlourStates = 0;
+const RealWebSocket = window.WebSocket;
+window.WebSocket = class extends RealWebSocket {
+  constructor(...args) {
+    super(...args);
+    window.parlourSockets.push(this);
+    this.addEventListener("message", (event) => {
+      if (JSON.parse(event.data).type === "state") setTimeout(() => { window.parlourStates += 1; }, 0);
+    });
+  }
+};
+"""
+
+STATE_CARRIES = 100  # a state carries the last 100 messages (docs/protocol.md, "chat")
+
+
+@pytest.fixture(scope="module")
+def chatty_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """A server whose chat lets one page say more than a state carries, at once."""
+    limits: dict[str, float] = {"chat_burst": 1000, "chat_per_minute": 1000}
+    running = Server(tmp_path_factory.mktemp("chat-chatty"), limits=limits).start()
+    yield running
+    running.stop()
+
+
+async def test_a_reconnection_keeps_the_older_messages_of_a_finished_match(
+        chatty_server: Server, open_client: OpenClient) -> None:
+    # More messages than a state carries: once over, the page asks for all of them; a connection
+    # made again after that brings a state with only the last ones, which must not replace them.
+    ann, bob, _ = await ann_and_bob(open_client, chatty_server, move_limit=2)
+    await ann.context.add_init_script(SOCKETS_JS)
+    await ann.page.reload()
+    await ann.page.wait_for_function("window.parlourStates >= 1", timeout=WAIT_MS)
+    said = [f"message {n}" for n in range(STATE_CARRIES + 5)]
+    await ann.page.evaluate("""texts => {
+      for (const text of texts) {
+        document.getElementById('chat-text').value = text;
+        document.getElementById('chat-form').requestSubmit();
+      }
+    }""", said)
+    await shown(bob, said[-1])
+    await play_first_legal(ann)
+    await play_first_legal(bob)
+    await ann.page.wait_for_selector("body[data-status='over']", state="attached")
+    await ann.page.wait_for_function(
+        "n => document.querySelectorAll('#chat-log .chat-text').length === n", arg=len(said), timeout=WAIT_MS)
+    # The connection drops; the page connects again on its own and is sent a state.
+    await ann.page.evaluate("window.parlourSockets.at(-1).close()")
+    await ann.page.wait_for_function("window.parlourSockets.length === 2 && window.parlourStates >= 2",
+                                     timeout=WAIT_MS)
+    assert await chat_texts(ann) == said
+    assert ann.errors == []
+
+
 # ---- the link for spectators ----
 
 async def test_the_link_for_spectators_opens_the_match_to_watch(server: Server,

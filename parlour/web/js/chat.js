@@ -103,9 +103,14 @@ export class Chat {
   /** Takes what is the chat's (returns true); a `state` is only read (its `chat`), never taken. */
   receive(message) {
     if (message.type === "state") {
-      // A state carries the last messages this connection may read: the whole story on a
-      // (re)connection, so what was drawn before is drawn again from it.
-      this.messages = new Map((message.chat ?? []).map((m) => [m.id, m]));
+      // A state carries only the last messages this connection may read: they are merged into what
+      // is held (a finished match's older messages, asked for once, stay), keeping only the rooms
+      // this connection may read now (a spectator who took a seat no longer reads the spectators).
+      const spectatorsHidden = message.status !== "over" && typeof message.seat === "number";
+      for (const m of message.chat ?? []) this.messages.set(m.id, m);
+      if (spectatorsHidden) {
+        for (const [id, m] of this.messages) if (m.room === "spectators") this.messages.delete(id);
+      }
       this.drawn = null;
       return false;
     }
