@@ -29,7 +29,8 @@ WAIT = 15.0
 
 ROOMY = {"create_burst": 100_000, "join_burst": 100_000, "open_per_address": 100_000, "open_total": 100_000,
          "message_burst": 100_000, "list_burst": 100_000, "bot_matches_per_address": 100_000,
-         "bot_matches_total": 100_000, "replay_burst": 100_000}
+         "bot_matches_total": 100_000, "replay_burst": 100_000, "chat_address_burst": 100_000,
+         "chat_list_burst": 100_000}
 """Limits for test servers that create many matches from one address and play whole games at full
 speed on one connection; a limit's own test sets it."""
 
