@@ -154,7 +154,13 @@ async def test_a_finished_match_steps_through_the_engines_positions(
     assert len(record.actions) == last
     assert await board_pieces(eve) == pieces_of(position_at(record, last))
 
-    # Home: the start; Right: one action on; a click on a move in the list: that position.
+    # Home and End are the page's own (scrolling) with the focus elsewhere: the replay stays live.
+    # The page's key handlers step at once (the board follows), so a step would show here already.
+    await eve.page.evaluate("document.activeElement?.blur()")
+    await eve.page.keyboard.press("Home")
+    assert await eve.page.get_attribute("body", "data-replay") == "live"
+    # Home from the moves list: the start; Right: one action on; a click on a move: that position.
+    await eve.page.focus("#moves")
     await eve.page.keyboard.press("Home")
     await shown(eve, 0)
     assert await board_pieces(eve) == pieces_of(position_at(record, 0))

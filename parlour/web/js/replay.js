@@ -1,7 +1,8 @@
 // Stepping through a match (docs/protocol.md, "Replay steps"): first, back, forward, last, the arrow
-// keys (Left/Right, Home/End) and a click on a move of the scoresheet. The steps come from the
-// server a page of 50 at a time, as the reader gets to them, and are kept: a finished match's views
-// are open (every hand shown), a running match's are this page's own seat's (or a spectator's).
+// keys (Left/Right; Home/End from the replay bar or the moves list) and a click on a move of the
+// scoresheet. The steps come from the server a page of 50 at a time, as the reader gets to them,
+// and are kept: a finished match's views are open (every hand shown), a running match's are this
+// page's own seat's (or a spectator's).
 // `at` null is the live position; a number is the version shown, whose board is drawn from that
 // step's view with its last move marked (the board's `remember`, from the step before).
 
@@ -17,6 +18,9 @@ const KEYS = {
   Home: () => 0,
   End: (at, last) => last,
 };
+
+/** Keys that step only from the replay's own controls: elsewhere Home and End scroll the page. */
+const OWN_KEYS = new Set(["Home", "End"]);
 
 /** Whether a key pressed on `target` is someone else's business: typing, or the board, whose squares,
  * cards and rows move the focus with the arrow keys. */
@@ -65,6 +69,7 @@ export class Replay {
     // On one's own turn an arrow pressed with the focus astray must not take the board away: the
     // replay's own controls (its bar, the moves list) step it then.
     const ours = event.target instanceof Element && event.target.closest("#replay, #moves");
+    if (OWN_KEYS.has(event.key) && !ours) return;
     if (this.at === null && this.page.myTurn() && !ours) return;
     event.preventDefault();
     this.go(move(this.shown, this.last));
