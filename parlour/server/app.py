@@ -289,32 +289,44 @@ class LobbyHandlers:
         except ProtocolError as error:
             return error_response(error)
 
+    def charge(self, buckets: AddressBuckets, request: Request) -> Callable[[int], None]:
+        """Charges the client so many of its tokens (the work a request will do), or refuses."""
+        address = client_address(request)
+        return lambda amount: buckets.spend(address, amount)
+
+    async def refused(self, error: ProtocolError) -> Response:
+        """The answer to ``error``, after the pause of ``spend`` when it is ``rate_limited``."""
+        if error.code == "rate_limited":
+            await asyncio.sleep(min(REFUSAL_PAUSE, error.retry_after or 0))
+        return error_response(error)
+
     async def match_record(self, request: Request) -> Response:
-        """``GET /api/matches/{id}/record``: a finished match's record, as a file to download."""
+        """``GET /api/matches/{id}/record``: a finished match's record, as a file to download,
+        charged by the positions its replay works out (1 if the match is in memory)."""
         try:
-            await self.spend(self.rates.replay, request)
             match = await self.lobby.get(request.path_params["id"])
-            record = await self.replays.record(match)
+            record = await self.replays.record(match, self.charge(self.rates.replay, request))
         except ProtocolError as error:
-            return error_response(error)
+            return await self.refused(error)
         name = f"parlour-{match.info.name}-{match.id}.json"
         return JSONResponse(record, headers={"Content-Disposition": f'attachment; filename="{name}"'})
 
     async def match_replay(self, request: Request) -> Response:
-        """``GET /api/matches/{id}/replay``: a page of the match's positions, step by step."""
+        """``GET /api/matches/{id}/replay``: a page of the match's positions, step by step,
+        charged by the positions it works out."""
         try:
-            await self.spend(self.rates.replay, request)
             match = await self.lobby.get(request.path_params["id"])
             asked = read_replay_query(request.query_params, match)
+            page = await self.replays.page(match, asked, self.charge(self.rates.replay, request))
             # orjson: a page of 50 open views of a card game is some 400 KB of JSON.
-            return Response(encode(await self.replays.page(match, asked)), media_type="application/json")
+            return Response(encode(page), media_type="application/json")
         except ProtocolError as error:
-            return error_response(error)
+            return await self.refused(error)
 
     async def match_chat(self, request: Request) -> Response:
         """``GET /api/matches/{id}/chat``: what was said at the table, as the caller may see it."""
         try:
-            await self.spend(self.rates.list, request)
+            await self.spend(self.rates.chat_list, request)
             match = await self.lobby.get(request.path_params["id"])
             seat = read_token_seat(request.query_params.get("token", ""), match)
             return JSONResponse({"chat": await match.chat.listed(seat, match.status == "over")})
@@ -342,7 +354,7 @@ class LobbyHandlers:
             return
         address = client_address(websocket)
         connection = Connection(match, websocket.send_text, address, self.limits, self.rates.join,
-                                self.rates.create)
+                                self.rates.create, self.rates.chat)
         sender = asyncio.create_task(connection.send_all())
         try:
             ending = await self.converse(websocket, connection, sender)

@@ -26,6 +26,8 @@ LISTED: Final = 1000
 
 SPECTATOR_NAME: Final = "spectator"
 
+ROOMS: Final[tuple[ChatRoom, ...]] = ("players", "spectators")
+
 
 def room_of(seat: int | None) -> ChatRoom:
     return "spectators" if seat is None else "players"
@@ -41,33 +43,46 @@ def chat_json(match_id: str, line: ChatLine) -> dict[str, Any]:
             "text": line.text, "at": line.at, "id": line.id}
 
 
-class MatchChat:
-    """A match's chat: read from the store when first needed, then the latest ``SHOWN`` of each
-    room kept in memory (every message stays in the store)."""
+def rooms_seen(seat: int | None, over: bool) -> list[ChatRoom]:
+    """The rooms a connection of ``seat`` may see."""
+    return [room for room in ROOMS if may_see(room, seat, over)]
 
-    def __init__(self, match_id: str, store: Store) -> None:
+
+def chat_full(most: int) -> ProtocolError:
+    return ProtocolError("chat_full", f"this match's chat holds {most} messages, the most a match keeps: "
+                                      "nothing more can be said here", 409)
+
+
+class MatchChat:
+    """A match's chat: the latest ``SHOWN`` of each room read from the store when first needed,
+    then kept in memory as messages are said (every message stays in the store, ``most`` at most
+    per match). The store numbers the messages: a second copy of the match in memory (a finished
+    match read back while an older copy still has connections) numbers on from the same count."""
+
+    def __init__(self, match_id: str, store: Store, most: int) -> None:
         self.match_id = match_id
         self.store = store
+        self.most = most
         self.rooms: dict[ChatRoom, collections.deque[ChatLine]] = {
-            "players": collections.deque(maxlen=SHOWN), "spectators": collections.deque(maxlen=SHOWN)}
-        self.next_id = 1
+            room: collections.deque(maxlen=SHOWN) for room in ROOMS}
         self.loaded = False
         self._loading = asyncio.Lock()
 
     async def load(self) -> None:
-        """Reads the stored messages once (a second caller waits for the first's)."""
+        """Reads the latest stored messages of each room once (a second caller waits for the first's)."""
         async with self._loading:
             if self.loaded:
                 return
-            try:
-                lines = await self.store.load_chat(self.match_id)
-            except StoreError as error:
-                log.error("match %s: reading its chat: %s", self.match_id, error)
-                raise ProtocolError("internal", "the chat could not be read; try again", 500) from None
-            for line in lines:
-                self.rooms[line.room].append(line)
-            self.next_id = lines[-1].id + 1 if lines else 1
+            for room in ROOMS:
+                self.rooms[room].extend(await self._read([room], SHOWN))
             self.loaded = True
+
+    async def _read(self, rooms: list[ChatRoom], most: int) -> list[ChatLine]:
+        try:
+            return await self.store.load_chat(self.match_id, rooms, most)
+        except StoreError as error:
+            log.error("match %s: reading its chat: %s", self.match_id, error)
+            raise ProtocolError("internal", "the chat could not be read; try again", 500) from None
 
     def shown(self, seat: int | None, over: bool) -> list[dict[str, Any]]:
         """The latest ``SHOWN`` messages a connection of ``seat`` may see, in order."""
@@ -75,24 +90,23 @@ class MatchChat:
         return [chat_json(self.match_id, line) for line in sorted(lines, key=lambda line: line.id)[-SHOWN:]]
 
     async def say(self, seat: int | None, name: str, text: str, at: float) -> ChatLine:
-        """Stores what ``seat`` said (``None``: a spectator) and keeps it; ``internal`` if the store fails."""
+        """Stores what ``seat`` said (``None``: a spectator) and keeps it; ``chat_full`` once the
+        match holds ``most`` messages, ``internal`` if the store fails."""
         await self.load()
-        line = ChatLine(self.next_id, room_of(seat), seat, name, text, at)
-        self.next_id += 1  # taken now: a message said meanwhile gets the next number
         try:
-            await self.store.add_chat(self.match_id, line)
+            line = await self.store.add_chat(self.match_id, ChatLine(0, room_of(seat), seat, name, text, at),
+                                             self.most)
         except StoreError as error:
             log.error("match %s: storing a chat message: %s", self.match_id, error)
             unsaid = ProtocolError("internal", "the message could not be stored; nothing was said", 500)
             raise unsaid from None
+        if line is None:
+            raise chat_full(self.most)
         self.rooms[line.room].append(line)
         return line
 
     async def listed(self, seat: int | None, over: bool) -> list[dict[str, Any]]:
-        """Every message (the latest ``LISTED``) a caller of ``seat`` may see, from the store."""
-        try:
-            lines = await self.store.load_chat(self.match_id)
-        except StoreError as error:
-            log.error("match %s: reading its chat: %s", self.match_id, error)
-            raise ProtocolError("internal", "the chat could not be read; try again", 500) from None
-        return [chat_json(self.match_id, line) for line in lines if may_see(line.room, seat, over)][-LISTED:]
+        """The latest ``LISTED`` messages a caller of ``seat`` may see, from the store (only those
+        are read)."""
+        lines = await self._read(rooms_seen(seat, over), LISTED)
+        return [chat_json(self.match_id, line) for line in lines]

@@ -56,16 +56,18 @@ class Connection:
     def __init__(
         self, match: Match, send: Callable[[str], Awaitable[None]], address: str = UNKNOWN_ADDRESS,
         limits: Limits | None = None, joins: AddressBuckets | None = None,
-        creates: AddressBuckets | None = None,
+        creates: AddressBuckets | None = None, chats: AddressBuckets | None = None,
     ) -> None:
-        """``address`` is the client's, which ``joins`` (the server's join rate) counts, and
-        ``creates`` (its creation rate) for each rematch it offers."""
+        """``address`` is the client's, which ``joins`` (the server's join rate) counts, ``creates``
+        (its creation rate) for each rematch it offers, and ``chats`` (its chat rate, over all its
+        connections: many sockets must not make many budgets) for each chat message."""
         self.match = match
         self.send = send
         self.address = address
         self.limits = limits or Limits()
         self.joins = joins
         self.creates = creates
+        self.chats = chats
         self.rate = TokenBucket(self.limits.message_burst, self.limits.messages_per_second)
         self.chat_rate = TokenBucket(self.limits.chat_burst, self.limits.chat_per_minute / 60)
         self.refused = 0
@@ -177,6 +179,7 @@ class Connection:
                 "missing_token", 'say who you are: {"type": "hello", "token": …} or {"spectator": true}'
             )
         await self.match.chat.load()  # the state carries the latest messages
+        await self.match.loaded()  # a finished match read back is replayed in a worker, not here
         self.greeted = True
         self.seat = seat
         self._listen()
@@ -192,6 +195,7 @@ class Connection:
         if self.joins is not None:
             self.joins.spend(self.address)
         await self.match.chat.load()  # before the seat is taken: a failed read takes nothing
+        await self.match.loaded()  # replayed in a worker, not on the event loop
         seat, token = await self.match.claim(join.seat, join.name)
         self._watch(False)  # a spectator who joins plays now
         self.greeted = True
@@ -233,6 +237,8 @@ class Connection:
         wait = self.chat_rate.take()
         if wait:
             raise rate_limited(wait, "chat messages on this connection")
+        if self.chats is not None:
+            self.chats.spend(self.address)
         await self.match.say(self.seat, chat.text)
 
     def seated(self, doing: str) -> int:

@@ -45,10 +45,12 @@ class Limits:
         120, "pages of the lobby list one address may ask for a minute (after its burst)")
     list_burst: float = count(30, "pages of the lobby list one address may ask for at once")
     replay_per_minute: float = limit(
-        120, "replay pages and match records one address may ask for a minute (after its burst)")
-    replay_burst: float = count(60, "replay pages and match records one address may ask for at once")
+        30_000, "positions one address may have worked out a minute for replay pages and match records, "
+                "counted in actions replayed, 1 at least per request (after its burst)")
+    replay_burst: float = count(
+        10_000, "positions one address may have worked out at once for replay pages and match records")
     replays_at_once: float = count(
-        4, "replay pages and records worked out at once on the whole server (the others wait their turn)")
+        1, "replay pages and records worked out at once on the whole server (the others wait their turn)")
     open_per_address: float = count(20, "open (not yet started) matches one address may have created")
     open_total: float = count(2000, "open (not yet started) matches on the whole server")
     bot_matches_per_address: float = count(
@@ -67,6 +69,14 @@ class Limits:
     hello_seconds: float = limit(30, "seconds a new WebSocket has to say hello or join")
     chat_per_minute: float = limit(20, "chat messages one connection may send a minute (after its burst)")
     chat_burst: float = count(5, "chat messages one connection may send at once")
+    chat_address_per_minute: float = limit(
+        60, "chat messages one address may send a minute, over all its connections (after its burst)")
+    chat_address_burst: float = count(
+        20, "chat messages one address may send at once, over all its connections")
+    chat_per_match: float = count(2000, "chat messages one match may hold (then chat_full)")
+    chat_list_per_minute: float = limit(
+        60, "reads of a match's chat (GET …/chat) one address may make a minute (after its burst)")
+    chat_list_burst: float = count(20, "reads of a match's chat one address may make at once")
     messages_per_second: float = limit(
         20, "WebSocket messages one connection may send a second (after its burst)")
     message_burst: float = count(60, "WebSocket messages one connection may send at once")
@@ -130,13 +140,15 @@ class TokenBucket:
         self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.per_second)
         self.stamp = now
 
-    def take(self) -> float:
-        """0 when a token was spent; else the seconds until one will be there (nothing spent)."""
+    def take(self, amount: float = 1) -> float:
+        """0 when ``amount`` tokens were spent; else the seconds until they will be there (nothing
+        spent). More than ``burst`` is charged as ``burst``: a bucket full must always pay."""
         self._refill()
-        if self.tokens >= 1:
-            self.tokens -= 1
+        amount = min(amount, self.burst)
+        if self.tokens >= amount:
+            self.tokens -= amount
             return 0.0
-        return (1 - self.tokens) / self.per_second
+        return (amount - self.tokens) / self.per_second
 
     @property
     def full(self) -> bool:
@@ -159,20 +171,21 @@ class AddressBuckets:
         self.clock = clock
         self.buckets: dict[str, TokenBucket] = {}
 
-    def spend(self, address: str) -> None:
-        """One token of ``address``'s, or ``rate_limited`` saying when to try again (nothing spent)."""
-        wait = self.take(address)
+    def spend(self, address: str, amount: float = 1) -> None:
+        """``amount`` tokens of ``address``'s, or ``rate_limited`` saying when to try again (nothing
+        spent)."""
+        wait = self.take(address, amount)
         if wait:
             raise rate_limited(wait, self.what)
 
-    def take(self, address: str) -> float:
+    def take(self, address: str, amount: float = 1) -> float:
         """0 when ``address`` may go on; else the seconds it must wait."""
         bucket = self.buckets.get(address)
         if bucket is None:
             if len(self.buckets) >= MAX_ADDRESSES:
                 self._forget_resting()
             bucket = self.buckets[address] = TokenBucket(self.burst, self.per_second, self.clock)
-        return bucket.take()
+        return bucket.take(amount)
 
     def _forget_resting(self) -> None:
         for address in [address for address, bucket in self.buckets.items() if bucket.full]:
@@ -183,8 +196,9 @@ class AddressBuckets:
 
 class Rates:
     """The per-address rates of one server: creating matches, joining seats (HTTP or WebSocket),
-    listing matches (a page is built from the store: a client looping on it must not slow the others)
-    and replaying them (a page of positions is worked out by the rules: it costs CPU)."""
+    listing matches (a page is built from the store: a client looping on it must not slow the others),
+    replaying them (charged by the positions worked out: that is what costs CPU), saying things in a
+    match's chat (over all of an address's connections) and reading a match's chat."""
 
     def __init__(self, limits: Limits, clock: Callable[[], float] = time.monotonic) -> None:
         self.create = AddressBuckets(limits.create_burst, limits.create_per_minute,
@@ -194,7 +208,11 @@ class Rates:
         self.list = AddressBuckets(limits.list_burst, limits.list_per_minute,
                                    "pages of the match list asked for from your address", clock)
         self.replay = AddressBuckets(limits.replay_burst, limits.replay_per_minute,
-                                     "replay pages and records asked for from your address", clock)
+                                     "positions of replays and records worked out for your address", clock)
+        self.chat = AddressBuckets(limits.chat_address_burst, limits.chat_address_per_minute,
+                                   "chat messages from your address", clock)
+        self.chat_list = AddressBuckets(limits.chat_list_burst, limits.chat_list_per_minute,
+                                        "reads of a match's chat from your address", clock)
 
 
 class FaultLog:

@@ -16,7 +16,6 @@ import json
 import logging
 import math
 import secrets
-import time
 from collections.abc import Callable, Coroutine, Iterator, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Final
@@ -271,10 +270,12 @@ class Lobby:
 
     def _in_use(self, match: Match) -> bool:
         """Whether a finished match must stay in memory: a copy read back from the store would not
-        know its connections (players' or spectators': nor number their chat on from this one's),
-        its pending offers, nor the new seats' tokens of its rematch (kept while the rematch is
-        unfinished), and a second tab on such a copy could make a second rematch."""
-        if any(match.present) or match.watching or match.offers:
+        know its players' connections, its pending offers, nor the new seats' tokens of its rematch
+        (kept while the rematch is unfinished), and a second tab on such a copy could make a second
+        rematch. Spectators do not keep it: anyone may open as many spectators' sockets as their
+        connections allow, and each would pin a match past ``FINISHED_KEPT``; a copy read back
+        shares their channel, and the store numbers the chat of both."""
+        if any(match.present) or match.offers:
             return True
         return match.rematch is not None and match.rematch.match in self.matches
 
@@ -387,7 +388,7 @@ class Lobby:
             await asyncio.sleep(interval)
 
     async def _expire_if_due(self, match: Match) -> None:
-        if match.status != "open" or time.time() - match.row.created < self.expiry_seconds:
+        if match.status != "open" or self.time.now() - match.row.created < self.expiry_seconds:
             return
         try:
             await match.expire()
@@ -437,7 +438,7 @@ class Lobby:
         if join is not None:
             token, digest = new_token()
             seats[join] = SeatRecord("person", name=join_name, token_hash=digest)
-        now = time.time()
+        now = self.time.now()  # the server's time, as every action's ``updated`` (``--test-clock``)
         row = MatchRow(
             id=self._new_id(), game=game.info.name, players=state.players, options=dict(state.options),
             seed=state.seed, seats=seats, bot_seconds=bot_seconds, created=now,
@@ -479,7 +480,7 @@ class Lobby:
                 seats[seat] = SeatRecord("person", name=record.name, token_hash=digest)
                 places[index] = (seat, token)
         state = old.game.new(players, dict(row.options), secrets.randbits(62), row.start)  # a new secret seed
-        now = time.time()
+        now = self.time.now()
         new = MatchRow(
             id=self._new_id(), game=row.game, players=players, options=dict(state.options), seed=state.seed,
             seats=seats, bot_seconds=row.bot_seconds, start=row.start, created=now,

@@ -6,10 +6,12 @@ every event's full text. A running match is shown only as one seat (with its tok
 spectator may see it. Nothing here ever holds the seed: a record is sent with ``"seed": 0``, as
 every chance outcome is an action in it.
 
-Working out positions costs CPU: pages are made in a worker thread (the event loop answers
-meanwhile), at most ``replays_at_once`` at a time, and a few positions of the latest matches
-replayed are kept (``Checkpoints``), so that paging through a long match plays each action once
-rather than replaying from the start for every page.
+Working out positions costs CPU: stored actions are applied unchecked (they were checked when
+played: ``parlour.engine.record``), each request is charged to its address's budget by the
+positions it works out, pages are made in a worker thread (the event loop answers meanwhile), at
+most ``replays_at_once`` at a time, and a few positions of the latest matches replayed are kept
+(``Checkpoints``), so that paging through a long match plays each action once rather than
+replaying from the start for every page.
 """
 
 from __future__ import annotations
@@ -17,11 +19,12 @@ from __future__ import annotations
 import asyncio
 import collections
 import dataclasses
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
 from parlour.engine import Action, JSONDict, State
+from parlour.engine.record import play_stored
 from parlour.server.limits import Limits
 from parlour.server.match import Event, Match, event_json
 from parlour.server.messages import ProtocolError
@@ -104,7 +107,7 @@ def walk(page: Walk) -> tuple[list[dict[str, Any]], dict[int, State]]:
         text = ""
         if version + 1 >= page.first:
             text = state.action_to_text(action) if page.open else page.events[version].text_for(page.seat)
-        state.play_recorded(action)
+        play_stored(state, action)  # checked when it was played: replaying it needs no legal list
         version += 1
         if version >= page.first:
             steps.append(step(page, state, version, text))
@@ -128,14 +131,18 @@ class Checkpoints:
     def __init__(self) -> None:
         self.matches: collections.OrderedDict[str, dict[int, State]] = collections.OrderedDict()
 
+    def nearest_version(self, match_id: str, version: int) -> int:
+        """The version of the kept position of ``match_id`` at ``version`` or the latest before it
+        (0, the set-up, if none): where a page that starts after ``version`` is worked out from."""
+        return max((known for known in self.matches.get(match_id, {}) if known <= version), default=0)
+
     def nearest(self, match: Match, version: int) -> tuple[int, State]:
         """The kept position of ``match`` at ``version`` or the latest before it (the set-up if none)."""
         kept = self.matches.get(match.id, {})
         if kept:
             self.matches.move_to_end(match.id)
-        before = [known for known in kept if known <= version]
-        if before:
-            best = max(before)
+        best = self.nearest_version(match.id, version)
+        if best in kept:
             return best, kept[best]
         row = match.row
         return 0, match.game.new(row.players, row.options, row.seed, row.start)
@@ -150,15 +157,30 @@ class Checkpoints:
             self.matches.popitem(last=False)
 
 
+Charge = Callable[[int], None]
+"""Charges the asker's budget so many positions (``AddressBuckets.spend``), or raises
+``rate_limited`` before any work is done."""
+
+
 class Replays:
     """The server's replays: pages and records of matches, worked out in worker threads, at most
-    ``replays_at_once`` at a time (others wait their turn)."""
+    ``replays_at_once`` at a time (others wait their turn; one by default: several worker threads
+    at once make the event loop wait for the interpreter's lock, and everyone's answers with it).
+    Each request is charged by its work, the positions worked out, before any is done."""
 
     def __init__(self, limits: Limits) -> None:
         self.checkpoints = Checkpoints()
         self.working = asyncio.Semaphore(max(1, int(limits.replays_at_once)))
 
-    async def page(self, match: Match, asked: Asked) -> dict[str, Any]:
+    def page_cost(self, match: Match, asked: Asked) -> int:
+        """The positions a page will work out: the match's replay if it is not in memory yet, and
+        the actions from the nearest kept position to the page's last step (1 at least)."""
+        last = min(match.version, asked.start + asked.count - 1)
+        walked = last - self.checkpoints.nearest_version(match.id, max(0, asked.start - 1))
+        return match.unreplayed + max(1, walked)
+
+    async def page(self, match: Match, asked: Asked, charge: Charge) -> dict[str, Any]:
+        charge(self.page_cost(match, asked))
         async with self.working:
             await match.loaded()
             status = match.status  # as the steps show it, should the match end while they are made
@@ -176,12 +198,13 @@ class Replays:
         return {"match": match.id, "version": current, "status": status, "perspective": perspective,
                 "steps": steps}
 
-    async def record(self, match: Match) -> JSONDict:
+    async def record(self, match: Match, charge: Charge) -> JSONDict:
         """The record of a finished match, as the engine writes it (``parlour play --load`` reads
         it), with ``"seed": 0``: the server's secret never leaves it, and every chance outcome is
         an action of the record, so it replays all the same. ``409 not_over`` before the end."""
         if match.status != "over":
             raise ProtocolError("not_over", "the match is not over: its record is public once it ends", 409)
+        charge(max(1, match.unreplayed))
         async with self.working:
             await match.loaded()
         return dataclasses.replace(match.state.record(), seed=0).to_json()

@@ -154,11 +154,13 @@ class Store(Protocol):
     async def set_progress(self, match_id: str, progress: Progress) -> None:
         """Stores where a match stands when no action changed it (an open match expiring)."""
 
-    async def add_chat(self, match_id: str, line: ChatLine) -> None:
-        """Stores one chat message of a match (``StoreError`` if its number is taken)."""
+    async def add_chat(self, match_id: str, said: ChatLine, most: int) -> ChatLine | None:
+        """Stores one chat message of a match as the next of its numbers (``said.id`` is ignored:
+        the store numbers them, so two copies of a match in memory never take the same number)
+        and returns it numbered; ``None``, with nothing stored, if the match holds ``most`` already."""
 
-    async def load_chat(self, match_id: str) -> list[ChatLine]:
-        """A match's chat messages, in order."""
+    async def load_chat(self, match_id: str, rooms: Sequence[ChatRoom], most: int) -> list[ChatLine]:
+        """The latest ``most`` chat messages of a match said in ``rooms``, in order."""
 
     async def load_unfinished(self) -> list[MatchRow]:
         """Every open or running match with its seats, actions and progress, oldest first."""
@@ -383,21 +385,31 @@ class SQLiteStore:
 
         await self._do(store)
 
-    async def add_chat(self, match_id: str, line: ChatLine) -> None:
-        def add(db: sqlite3.Connection) -> None:
+    async def add_chat(self, match_id: str, said: ChatLine, most: int) -> ChatLine | None:
+        def add(db: sqlite3.Connection) -> ChatLine | None:
+            # The latest number is the count (numbers start at 1, none is ever removed): one step
+            # down the key, however long the chat.
+            (latest,) = db.execute("SELECT COALESCE(MAX(id), 0) FROM chat WHERE match_id = ?",
+                                   (match_id,)).fetchone()
+            if latest >= most:
+                return None
+            line = replace(said, id=latest + 1)
             db.execute("INSERT INTO chat (match_id, id, room, seat, name, text, at)"
                        " VALUES (?, ?, ?, ?, ?, ?, ?)",
                        (match_id, line.id, line.room, line.seat, line.name, line.text, line.at))
+            return line
 
-        await self._do(add)
+        return await self._do(add)
 
     # --- the interface: reads ---
 
-    async def load_chat(self, match_id: str) -> list[ChatLine]:
+    async def load_chat(self, match_id: str, rooms: Sequence[ChatRoom], most: int) -> list[ChatLine]:
         def load(db: sqlite3.Connection) -> list[ChatLine]:
-            return [ChatLine(*values) for values in db.execute(
-                "SELECT id, room, seat, name, text, at FROM chat WHERE match_id = ? ORDER BY id",
-                (match_id,))]
+            marks = ", ".join("?" for _ in rooms)
+            latest = [ChatLine(*values) for values in db.execute(
+                "SELECT id, room, seat, name, text, at FROM chat WHERE match_id = ? AND room IN"
+                f" ({marks}) ORDER BY id DESC LIMIT ?", (match_id, *rooms, most))]
+            return latest[::-1]
 
         return await self._read(load)
 
@@ -880,16 +892,18 @@ class MemoryStore:
         self.matches: dict[str, MatchRow] = {}
         self.chat: dict[str, list[ChatLine]] = {}
 
-    async def add_chat(self, match_id: str, line: ChatLine) -> None:
+    async def add_chat(self, match_id: str, said: ChatLine, most: int) -> ChatLine | None:
         self._get(match_id)
-        _check_text([line.name, line.text])
-        said = self.chat.setdefault(match_id, [])
-        if any(known.id == line.id for known in said):
-            raise StoreError(f"match {match_id} has a chat message {line.id} already")
-        said.append(line)
+        _check_text([said.name, said.text])
+        lines = self.chat.setdefault(match_id, [])
+        if len(lines) >= most:
+            return None
+        line = replace(said, id=len(lines) + 1)
+        lines.append(line)
+        return line
 
-    async def load_chat(self, match_id: str) -> list[ChatLine]:
-        return sorted(self.chat.get(match_id, []), key=lambda line: line.id)
+    async def load_chat(self, match_id: str, rooms: Sequence[ChatRoom], most: int) -> list[ChatLine]:
+        return [line for line in self.chat.get(match_id, []) if line.room in rooms][-most:]
 
     async def create(self, match: MatchRow) -> None:
         if match.id in self.matches:

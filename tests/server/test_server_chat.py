@@ -202,20 +202,28 @@ async def store(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator
 
 
 @ASYNC
-async def test_both_stores_keep_a_match_s_chat_in_order_and_refuse_a_number_twice(store: Store) -> None:
+async def test_both_stores_number_a_match_s_chat_and_read_only_the_latest_asked_for(store: Store) -> None:
     for match_id in ("m1", "m2"):
         await store.create(MatchRow(id=match_id, game="loa", players=2, options={}, seed=1,
                                     seats=[SeatRecord("open"), SeatRecord("open")], bot_seconds=1.0,
                                     progress=Progress("open", 0, 0, None)))
-    lines = [ChatLine(2, "spectators", None, "spectator", "<b>two</b>", 11.5),
-             ChatLine(1, "players", 0, "Ann", "one", 10.0)]
-    for line in lines:
-        await store.add_chat("m1", line)
-    await store.add_chat("m2", ChatLine(1, "players", 1, "Bob", "elsewhere", 12.0))
-    assert await store.load_chat("m1") == lines[::-1]
-    with pytest.raises(StoreError):
-        await store.add_chat("m1", ChatLine(1, "players", 1, "Bob", "again", 13.0))
+    said = [ChatLine(0, "players", 0, "Ann", "one", 10.0),
+            ChatLine(0, "spectators", None, "spectator", "<b>two</b>", 11.5),
+            ChatLine(0, "players", 1, "Bob", "three", 12.0)]
+    # The store numbers the messages (what a caller says is ignored): two copies of a match in
+    # memory, each saying something, never take the same number.
+    stored = [await store.add_chat("m1", line, 10) for line in said]
+    assert [line.id if line else None for line in stored] == [1, 2, 3]
+    assert (await store.add_chat("m2", ChatLine(7, "players", 1, "Bob", "elsewhere", 12.0), 10)) == \
+        ChatLine(1, "players", 1, "Bob", "elsewhere", 12.0)
+    both: list[ChatRoom] = ["players", "spectators"]
+    assert await store.load_chat("m1", both, 10) == stored
+    assert [line.text for line in await store.load_chat("m1", both, 2)] == ["<b>two</b>", "three"]
+    assert [line.text for line in await store.load_chat("m1", ["players"], 10)] == ["one", "three"]
+    assert [line.text for line in await store.load_chat("m1", ["spectators"], 10)] == ["<b>two</b>"]
+    # "stored with the match", but not without bound: a match full says so and stores nothing.
+    assert await store.add_chat("m1", ChatLine(0, "players", 1, "Bob", "four", 13.0), 3) is None
     with pytest.raises(StoreError):  # text that is not Unicode is refused, by either store
-        await store.add_chat("m1", ChatLine(3, "players", 1, "Bob", "\ud800", 13.0))
-    assert [line.text for line in await store.load_chat("m1")] == ["one", "<b>two</b>"]
-    assert await store.load_chat("nosuchmatch") == []
+        await store.add_chat("m1", ChatLine(0, "players", 1, "Bob", "\ud800", 13.0), 10)
+    assert [line.text for line in await store.load_chat("m1", both, 10)] == ["one", "<b>two</b>", "three"]
+    assert await store.load_chat("nosuchmatch", both, 10) == []

@@ -215,7 +215,7 @@ def test_replays_have_a_budget_per_address(tmp_path: Any) -> None:
         match_id = server.create(game="loa", seats=["open", "open"])["match"]["id"]
         for _ in range(3):
             assert server.call("GET", f"/api/matches/{match_id}/replay")[0] == 200
-        status, headers, answer = call(server, "GET", f"/api/matches/{match_id}/record")
+        status, headers, answer = call(server, "GET", f"/api/matches/{match_id}/replay")
         assert (status, answer["error"]["code"]) == (429, "rate_limited")
         assert int(headers["retry-after"]) >= 1
         # Another address has its own budget.
