@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from pathlib import Path
+from urllib.parse import parse_qs, urlsplit
 
 import pytest
 from lobby_steps import create_match
@@ -135,6 +136,14 @@ async def test_the_list_filters_by_game_and_pages(fresh: Server, open_client: Op
     await ann.page.click("#more")
     assert await wait_cards(ann, 25) == biloba[::-1]
     await ann.page.wait_for_selector("#more", state="hidden")
+    # The list is asked again every few seconds: the two pages shown in one request, not one a page
+    # (a tab that pressed More often would otherwise outgrow the lobby's own rate).
+    for _ in range(2):
+        async with ann.page.expect_request(lambda r: "/api/matches?" in r.url, timeout=WAIT_MS) as asked:
+            pass
+        query = parse_qs(urlsplit((await asked.value).url).query)
+        assert query["limit"] == ["40"], query
+        assert "cursor" not in query, query
     await ann.page.select_option("#game-filter", "loa")
     assert await wait_cards(ann, 3) == loa[::-1]
     await ann.page.reload()
@@ -142,6 +151,42 @@ async def test_the_list_filters_by_game_and_pages(fresh: Server, open_client: Op
     assert await ann.page.input_value("#game-filter") == "loa"
     assert await wait_cards(ann, 3) == loa[::-1]
     assert ann.errors == [], ann.errors
+
+
+async def test_a_server_with_smaller_pages_is_asked_in_smaller_pieces(tmp_path: Path,
+                                                                      open_client: OpenClient) -> None:
+    """A server whose page size is 30 refuses a request for more (400): the list asks again a page at
+    a time, and "my matches" asks for fewer ids at once, and nothing is lost."""
+    small = Server(tmp_path, name="small", limits={"page_size": 30}).start()
+    try:
+        seated = [small.create(game="loa", players=2, seats=["open", "open"], join=0, name="Ann")
+                  for _ in range(35)]
+        others = [str(small.create(game="loa", players=2, seats=["open", "open"])["match"]["id"])
+                  for _ in range(10)]
+        mine = [str(created["match"]["id"]) for created in seated]
+        ann = await open_client("Ann")
+        await ann.page.goto(small.base + "/")
+        await ann.page.evaluate("""tokens => { for (const [id, token] of tokens) {
+            localStorage.setItem(`parlour.token.${id}`, token); } }""",
+                                [[str(c["match"]["id"]), c["token"]] for c in seated])
+        await open_lobby(ann, small)
+        newest_first = (mine + others)[::-1]
+        assert await wait_cards(ann, 20) == newest_first[:20]
+        await ann.page.click("#more")  # 40 at once is more than this server gives
+        assert await wait_cards(ann, 40) == newest_first[:40]
+        await ann.page.click("#more")
+        assert await wait_cards(ann, 45) == newest_first
+        await ann.page.wait_for_selector("#more", state="hidden")
+        # My 35 matches: more ids than the server takes at once.
+        await choose_view(ann, "mine")
+        assert await wait_cards(ann, 20) == mine[::-1][:20]
+        await ann.page.click("#more")
+        assert await wait_cards(ann, 35) == mine[::-1]
+        assert await ann.page.is_hidden("#lobby-error")  # the refusals were mended, not shown
+        # The browser logs each refused request itself; nothing else went wrong.
+        assert [e for e in ann.errors if "status of 400" not in e] == [], ann.errors
+    finally:
+        small.stop()
 
 
 # ---- the form ----

@@ -3,6 +3,7 @@
 // for the seats a game lets one choose), each with its help and a link to the rules page section.
 
 import { boardFor } from "./boards/index.js";
+import { decoration, swatchFor } from "./lobby-pictures.js";
 import { api, names, tokens } from "./net.js";
 import { html } from "./svg.js";
 
@@ -13,18 +14,6 @@ let showError = () => {};
 function currentGame() {
   const picked = document.querySelector("input[name=game]:checked")?.value;
   return games.find((g) => g.name === picked) ?? games[0];
-}
-
-/** A picture beside the words that name it: hidden from screen readers (the words of a Mille card
- * thumbnail would otherwise be read into the game's name). */
-export function decoration(picture) {
-  picture.setAttribute("aria-hidden", "true");
-  return picture;
-}
-
-export function swatchFor(game, seat, options) {
-  const ui = boardFor(game);
-  return html("span", { class: `swatch swatch-${ui ? ui.swatch(seat, options) : "white"}` });
 }
 
 // ---- the game and its seats ----

@@ -4,10 +4,10 @@
 
 import { boardFor } from "./boards/index.js";
 import { ruleText } from "./clocks.js";
+import { decoration, swatchFor } from "./lobby-pictures.js";
 import { ApiError, api, tokens } from "./net.js";
 import { finalScore, seatLabel } from "./people.js";
 import { html } from "./svg.js";
-import { decoration, swatchFor } from "./lobby-form.js";
 
 const $ = (id) => document.getElementById(id);
 const PAGE = 20; // matches a page: enough to find one's own at a glance, few enough to read
@@ -68,33 +68,65 @@ function myIds() {
   return ids;
 }
 
+// The server answers at most `page_size` matches, or ids, at once (docs/protocol.md: 100 unless
+// whoever runs it chose otherwise; it does not say). A larger ask is refused with 400: the browser
+// then asks for half as many at a time, and remembers it for the page's life.
+let pageSize = 100;
+let idBatch = 100;
+
+/** Whether a refusal says the ask was too large for the server (and could be made smaller). */
+function tooLarge(error, size) {
+  return error instanceof ApiError && error.status === 400 && size > 1;
+}
+
 /** "My matches": the server answers at most a page of ids at once, newest first; the browser keeps
  * no order of its own, so every batch is asked and the answers are put in order here. */
 async function fetchMine(game) {
   const ids = myIds();
+  const asked = new Set(ids);
   const found = [];
-  for (let start = 0; start < ids.length; start += 100) {
-    const query = new URLSearchParams({ ids: ids.slice(start, start + 100).join(","), status: VIEWS.mine.status });
+  for (let start = 0; start < ids.length;) {
+    const batch = idBatch;
+    const query = new URLSearchParams({ ids: ids.slice(start, start + batch).join(","), status: VIEWS.mine.status });
     if (game) query.set("game", game);
-    const { matches } = await ask(query);
+    let answer;
+    try {
+      answer = await ask(query);
+    } catch (error) {
+      if (!tooLarge(error, batch)) throw error;
+      idBatch = Math.max(1, Math.floor(batch / 2));
+      continue; // the same ids again, fewer at a time
+    }
     // A server without `ids=` answers the whole list: only the matches asked for count.
-    const asked = new Set(ids);
-    found.push(...matches.filter((m) => asked.has(m.id)));
+    found.push(...answer.matches.filter((m) => asked.has(m.id)));
+    start += batch;
   }
   found.sort((a, b) => (b.updated ?? b.created) - (a.updated ?? a.created));
   const shown = found.slice(0, PAGE * pages);
   return { matches: shown, next: found.length > shown.length ? "more" : null };
 }
 
+/**
+ * The pages of the list shown so far, asked again at every refresh in as few requests as the server
+ * allows (one, up to its page size): a tab that pressed "More" often stays within the lobby's rate.
+ */
 async function fetchView(view, game) {
   if (view === "mine") return fetchMine(game);
   const matches = [];
   let cursor = null;
-  for (let page = 0; page < pages; page += 1) {
-    const query = new URLSearchParams({ status: VIEWS[view].status, limit: String(PAGE) });
+  while (matches.length < PAGE * pages) {
+    const limit = Math.min(PAGE * pages - matches.length, pageSize);
+    const query = new URLSearchParams({ status: VIEWS[view].status, limit: String(limit) });
     if (game) query.set("game", game);
     if (cursor) query.set("cursor", cursor);
-    const answer = await ask(query);
+    let answer;
+    try {
+      answer = await ask(query);
+    } catch (error) {
+      if (!tooLarge(error, limit) || limit <= PAGE) throw error;
+      pageSize = Math.max(PAGE, Math.floor(limit / 2));
+      continue;
+    }
     matches.push(...answer.matches);
     cursor = answer.next;
     if (!cursor) break;
