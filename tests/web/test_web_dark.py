@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import AsyncIterator, Awaitable, Callable
+from pathlib import Path
 from typing import Literal
 
 import pytest
@@ -58,8 +59,8 @@ async def luminance(client: Client, selector: str) -> dict[str, float]:
     return found
 
 
-async def test_the_lobby_is_dark_when_the_system_asks_and_light_when_not(server: Server,
-                                                                        schemed: OpenSchemed) -> None:
+async def test_the_lobby_is_dark_when_the_system_asks_and_light_when_not(
+        server: Server, schemed: OpenSchemed, tmp_path: Path) -> None:
     server.create(game="loa", players=2, seats=["open", "open"])
     finished_loa(server)
     ann, bob = await schemed("Ann", "dark"), await schemed("Bob", "light")
@@ -71,12 +72,12 @@ async def test_the_lobby_is_dark_when_the_system_asks_and_light_when_not(server:
     assert light["background"] > 0.8 > 0.05 > light["text"], light
     card = await luminance(ann, ".card")
     assert card["background"] < 0.05, card
-    await ann.page.screenshot(path="/tmp/parlour-dark-lobby.png", full_page=True)
+    await ann.page.screenshot(path=str(tmp_path / "dark-lobby.png"), full_page=True)
     await assert_accessible(ann, "the lobby in dark mode")
 
 
-async def test_a_match_page_is_dark_and_readable_for_a_seat_and_a_spectator(server: Server,
-                                                                           schemed: OpenSchemed) -> None:
+async def test_a_match_page_is_dark_and_readable_for_a_seat_and_a_spectator(
+        server: Server, schemed: OpenSchemed, tmp_path: Path) -> None:
     ann, eve = await schemed("Ann", "dark"), await schemed("Eve", "dark")
     match_id = await take_seat_0_against_bots(ann, server, "loa")
     await ann.wait_my_turn()
@@ -87,7 +88,7 @@ async def test_a_match_page_is_dark_and_readable_for_a_seat_and_a_spectator(serv
     await ann.page.click("#chat-send")
     assert (await luminance(ann, "body"))["background"] < 0.03
     assert (await luminance(ann, "#chat-text"))["background"] < 0.05  # the fields too, not white boxes
-    await ann.page.screenshot(path="/tmp/parlour-dark-match.png", full_page=True)
+    await ann.page.screenshot(path=str(tmp_path / "dark-match.png"), full_page=True)
     await assert_accessible(ann, "a LOA match in dark mode, seat 0 to move")
     await open_match(eve, server, match_id)
     await eve.page.wait_for_selector("body[data-seat='spectator']", state="attached")
@@ -95,16 +96,21 @@ async def test_a_match_page_is_dark_and_readable_for_a_seat_and_a_spectator(serv
 
 
 @pytest.mark.parametrize("game", ["biloba", "conflict", "mille"])
-async def test_every_game_is_readable_in_dark_mode(server: Server, schemed: OpenSchemed, game: str) -> None:
+async def test_every_game_is_readable_in_dark_mode(server: Server, schemed: OpenSchemed, game: str,
+                                                 tmp_path: Path) -> None:
     ann = await schemed("Ann", "dark")
     await take_seat_0_against_bots(ann, server, game)
     await ann.wait_my_turn()
-    await ann.page.screenshot(path=f"/tmp/parlour-dark-{game}.png", full_page=True)
+    # axe alone passes a light page too: the page and its cards are dark, their words light.
+    page, card = await luminance(ann, "body"), await luminance(ann, ".side .card")
+    assert page["background"] < 0.03 < 0.6 < page["text"], page
+    assert card["background"] < 0.05 < 0.6 < card["text"], card
+    await ann.page.screenshot(path=str(tmp_path / f"dark-{game}.png"), full_page=True)
     await assert_accessible(ann, f"a {game} match in dark mode, seat 0 to move")
 
 
-async def test_a_finished_match_and_a_rules_page_are_readable_in_dark_mode(server: Server,
-                                                                          schemed: OpenSchemed) -> None:
+async def test_a_finished_match_and_a_rules_page_are_readable_in_dark_mode(
+        server: Server, schemed: OpenSchemed, tmp_path: Path) -> None:
     eve = await schemed("Eve", "dark")
     await open_match(eve, server, finished_loa(server))
     await eve.page.wait_for_selector("#result:not([hidden])")
@@ -112,5 +118,5 @@ async def test_a_finished_match_and_a_rules_page_are_readable_in_dark_mode(serve
     await eve.page.goto(f"{server.base}/help/mille")
     await eve.page.wait_for_selector("body[data-ready='true']", state="attached")
     assert (await luminance(eve, "body"))["background"] < 0.03
-    await eve.page.screenshot(path="/tmp/parlour-dark-help.png", full_page=True)
+    await eve.page.screenshot(path=str(tmp_path / "dark-help.png"), full_page=True)
     await assert_accessible(eve, "the rules of Mille Bornes in dark mode")
