@@ -20,6 +20,7 @@ from server_process import Server
 from parlour.server.storage import (
     SCHEMA_VERSION,
     ChatLine,
+    ChatRoom,
     MatchRow,
     MemoryStore,
     Progress,
