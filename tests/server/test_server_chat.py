@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 import pytest_asyncio
-from server_helpers import Client, open_client
+from server_helpers import Client, call, open_client
 from server_process import Server
 
 from parlour.server.storage import (
@@ -142,6 +142,63 @@ async def test_each_connection_has_its_chat_rate(tmp_path: Path, clients: list[C
         await second.send({"type": "chat", "text": "from another tab"})
         assert (await said(bob))["text"] == "from another tab"
         assert [line["text"] for line in chat_of(server, match_id)][-2:] == ["message 2", "from another tab"]
+    finally:
+        server.stop()
+
+
+@ASYNC
+async def test_an_address_has_one_chat_budget_over_all_its_connections(
+    tmp_path: Path, clients: list[Client]
+) -> None:
+    """"length- and rate-limited": many sockets from one address do not make many budgets."""
+    server = Server(tmp_path, limits={"chat_address_burst": 4, "chat_address_per_minute": 1}).start()
+    try:
+        match_id, _tokens, ann, bob, watcher = await table(server, clients)
+        for number, speaker in enumerate((ann, bob, watcher, ann)):  # each well within its own rate
+            await speaker.send({"type": "chat", "text": f"message {number}"})
+            await speaker.until("its own message", lambda message, n=number: message.get("id") == n + 1)
+        fresh = await open_client(clients, server, match_id, "a new spectator")
+        await fresh.hello()
+        await fresh.send({"type": "chat", "text": "one too many"})
+        refused = await fresh.error("rate_limited")
+        assert refused["retry_after"] >= 1
+        assert [line["text"] for line in chat_of(server, match_id)] == [f"message {n}" for n in range(4)]
+    finally:
+        server.stop()
+
+
+@ASYNC
+async def test_a_match_s_chat_is_bounded_and_says_so(tmp_path: Path, clients: list[Client]) -> None:
+    """"stored with the match", but not without bound: one address cannot grow a match's chat for ever."""
+    server = Server(tmp_path, limits={"chat_per_match": 3}).start()
+    try:
+        match_id, tokens, ann, bob, watcher = await table(server, clients)
+        for number, speaker in enumerate((ann, watcher, bob), start=1):
+            await speaker.send({"type": "chat", "text": "room left"})
+            await speaker.until("its own message", lambda message, n=number: message.get("id") == n)
+        for speaker in (ann, watcher):
+            await speaker.send({"type": "chat", "text": "no room"})
+            refused = await speaker.until("the refusal", lambda message: message["type"] == "error")
+            assert refused["code"] == "chat_full"
+        assert [line["id"] for line in chat_of(server, match_id)] == [1, 2, 3]
+        later = await open_client(clients, server, match_id, "Bob later")
+        assert [line["id"] for line in (await later.hello(tokens[1]))["chat"]] == [1, 3]  # players' room
+    finally:
+        server.stop()
+
+
+def test_reading_the_chat_has_its_own_budget(tmp_path: Path) -> None:
+    """A replay reads the chat from GET …/chat: its own per-address budget, not the lobby list's."""
+    server = Server(tmp_path, limits={"chat_list_burst": 2, "chat_list_per_minute": 1}).start()
+    try:
+        match_id = server.create(game="loa", seats=["open", "open"])["match"]["id"]
+        for _ in range(2):
+            chat_of(server, match_id)
+        status, headers, answer = call(server, "GET", f"/api/matches/{match_id}/chat")
+        assert (status, answer["error"]["code"]) == (429, "rate_limited")
+        assert int(headers["retry-after"]) >= 1
+        assert server.call("GET", "/api/matches")[0] == 200  # the list's budget is untouched
+        assert call(server, "GET", f"/api/matches/{match_id}/chat", source="127.0.0.2")[0] == 200
     finally:
         server.stop()
 
