@@ -358,3 +358,47 @@ async def test_escape_cancels_a_drawn_path_and_enter_confirms_it(
     moves = await page.evaluate("window.parlourMatch.moves")
     assert moves[snap["version"]]["action"] == action["text"]
     no_errors(ann)
+
+
+SCORESHEET_JS = """async (events) => {
+  const { scoresheet, rowPhrases } = await import('/static/js/scoresheet.js');
+  const words = (sheet) => sheet.rows.map((row) => [row.turn, row.seat,
+    row.runs.map((run) => run.leaving ? `left:${run.seat}`
+      : rowPhrases({ runs: [run] }).map((p) => p.text).join(' '))]);
+  const whole = scoresheet(null, events);
+  // Folded one event at a time, as updates come: the rows before the last are the same objects.
+  let step = scoresheet(null, events.slice(0, 1));
+  const kept = [];
+  for (let n = 2; n <= events.length; n += 1) {
+    const next = scoresheet(null, events.slice(0, n), step);
+    kept.push(step.rows.slice(0, -1).every((row, i) => next.rows[i] === row));
+    step = next;
+  }
+  return { whole: words(whole), stepwise: words(step), kept };
+}"""
+
+
+async def test_a_seat_leaving_mid_turn_keeps_one_row_per_turn_number(server: Server,
+                                                                     open_client: OpenClient) -> None:
+    """A seat resigning in the middle of another seat's turn (three players) is said in that turn's
+    row: one row a turn number, the turn's moves on either side of it."""
+    eve = await open_client("Eve")
+    await eve.page.goto(server.base + "/")
+    events = [
+        {"version": 1, "seat": 0, "action": "a1-a2", "turn": 1},
+        {"version": 2, "seat": 1, "action": "b1-b2", "turn": 2},
+        {"version": 3, "seat": 1, "action": "b2-b3", "turn": 2},
+        {"version": 4, "seat": 2, "action": "Green resigned", "turn": 2,
+         "leaving": {"kind": "retire", "seat": 2}},
+        {"version": 5, "seat": 1, "action": "b3-b4", "turn": 2},
+        {"version": 6, "seat": 0, "action": "a2-a3", "turn": 3},
+    ]
+    folded = await eve.page.evaluate(SCORESHEET_JS, events)
+    assert folded["whole"] == [
+        [1, 0, ["a1-a2"]],
+        [2, 1, ["b1-b2 b2-b3", "left:2", "b3-b4"]],
+        [3, 0, ["a2-a3"]],
+    ]
+    assert folded["stepwise"] == folded["whole"]
+    assert all(folded["kept"]), folded["kept"]  # an update folds the last turn again, not the match
+    no_errors(eve)

@@ -141,7 +141,9 @@ async def test_resigning_asks_first_and_ends_the_match_for_both(
         final = await over(client)
         assert final["view"]["outcome"]["winner"] == 0
         assert await text(client, "#result-why") == "Bob (White) resigned"  # who left, not "the other side"
-        assert await text(client, "#moves li:last-child .move") == "Bob (White) resigned"
+        # Bob leaves in Ann's first turn: said in its row, after her move (one row a turn number).
+        assert await text(client, "#moves li:last-child .move-leaving") == "Bob (White) resigned"
+        assert await client.page.locator("#moves li").count() == 1
         # After the end only the rematch is offered: no resign, no draw.
         assert await client.page.locator("#table-actions:not([hidden]), #resign, #offer-draw").count() == 0
         assert await client.page.locator("#offer-rematch").count() == 1
@@ -188,7 +190,7 @@ async def test_a_draw_declined_then_agreed(server: Server, open_client: OpenClie
         assert final["view"]["outcome"]["winner"] is None
         assert await text(client, "#result-text") == "Draw"
         assert await text(client, "#result-why") == "agreed at the table"
-        assert await text(client, "#moves li:last-child .move") == "Draw agreed"
+        assert await text(client, "#moves li:last-child .move-leaving") == "Draw agreed"
     no_errors(ann, bob)
 
 

@@ -11,7 +11,7 @@ import { Clocks, clockText, ruleText, spanText } from "./clocks.js";
 import { MatchSocket, names, tokens } from "./net.js";
 import { finalScore, scoreText, seatLabel, whyText } from "./people.js";
 import { Replay } from "./replay.js";
-import { joiner, leavingText, scoresheet } from "./scoresheet.js";
+import { joiner, leavingText, rowPhrases, scoresheet } from "./scoresheet.js";
 import { ShareCard } from "./share.js";
 import { TurnSound } from "./sound.js";
 
@@ -70,6 +70,9 @@ class MatchPage {
     this.waiting = false;    // an action was sent; its update has not come back yet
     this.movesShown = null;  // what the move list and the legal list were last drawn from
     this.legalShown = null;
+    this.sheetOf = null;     // the scoresheet drawn last and what it was folded from (sheet())
+    this.rowWords = new WeakMap(); // a scoresheet row → its words as drawn (drawRows)
+    this.rowPeople = null;   // the people the rows' words name
     this.table = new Table(this); // resign, offers, rematch, seats out
     this.clocks = new Clocks(() => this.tick()); // the seats' clocks, and how long a seat has been away
     this.ticked = null;      // what the last tick drew of the away notices (redrawn when it changes)
@@ -590,33 +593,62 @@ class MatchPage {
       + `|${shown}|${this.replay.steps.size}`;
     if (key === this.movesShown) return;
     this.movesShown = key;
-    const events = this.moves.map((move) => this.replay.event(move.version) ?? move);
-    const rows = scoresheet(this.view.game, events);
+    const rows = this.sheet().rows;
     // The step shown is in the first phrase that reaches it (a folded phrase covers several versions).
     const current = this.replay.at === null ? null
-      : rows.flatMap((row) => [...row.lead, ...row.phrases]).find((p) => p.version >= shown)?.version ?? null;
+      : rows.flatMap(rowPhrases).find((p) => p.version >= shown)?.version ?? null;
     const marked = captured.map((c) => c.square).join(" ");
-    this.drawRows(list, rows.map((row, i) => ({ row, marks: i === rows.length - 1 ? marked : "" })), current);
+    this.drawRows(list, rows, marked, current);
     if (!rows.length) list.replaceChildren(html("li", { class: "muted" }, ["No moves yet."]));
     this.scrollMoves(list);
   }
 
   /**
-   * Draws the rows that changed only (a bot's fast game adds a row a move to a list of hundreds;
-   * stepping the replay moves the mark of the step shown from one row to another).
+   * The scoresheet of the match so far. An update adds an event to the same move list: only the
+   * last turn is folded again. A new move list (a state) or more of the replay's events (fuller
+   * once over) fold it all again.
    */
-  drawRows(list, rows, current) {
-    const keyOf = ({ row, marks }) => JSON.stringify([row.turn, typeof row.seat === "number" ? this.label(row.seat) : row.seat,
-      row.lead, row.phrases, marks,
-      [...row.lead, ...row.phrases].some((p) => p.version === current)]);
+  sheet() {
+    const source = { moves: this.moves, steps: this.replay.steps.size, perspective: this.replay.perspective };
+    const before = this.sheetOf;
+    const same = before && before.source.moves === source.moves && before.source.steps === source.steps
+      && before.source.perspective === source.perspective;
+    const events = this.moves.map((move) => this.replay.event(move.version) ?? move);
+    const sheet = scoresheet(boardFor(this.view.game).phrases, events, same ? before.sheet : null);
+    this.sheetOf = { source, sheet };
+    return sheet;
+  }
+
+  /**
+   * Draws the rows that changed only (a bot's fast game adds a row a move to a list of hundreds;
+   * stepping the replay moves the mark of the step shown from one row to another). A row kept from
+   * the scoresheet before keeps its drawn words (`rowWords`), worked out once.
+   */
+  drawRows(list, rows, marked, current) {
+    // The words name the people: a seat taken by someone else draws every row again.
+    const people = (this.view.seats ?? []).map((_, seat) => this.label(seat)).join("|");
+    if (people !== this.rowPeople) {
+      this.rowPeople = people;
+      this.rowWords = new WeakMap();
+    }
+    const keyOf = (row, i) => {
+      if (!this.rowWords.has(row)) {
+        this.rowWords.set(row, JSON.stringify([row.turn, row.runs.map((run) => [
+          typeof run.seat === "number" ? this.label(run.seat) : run.seat, run.lead, run.phrases])]));
+      }
+      const marks = i === rows.length - 1 ? marked : "";
+      const here = current !== null && rowPhrases(row).some((p) => p.version === current);
+      return `${this.rowWords.get(row)}|${marks}|${here}`;
+    };
     const old = list.querySelector("li:not([data-turn])") ? [] : this.rowKeys ?? [];
     const items = old.length ? [...list.children] : [];
     if (!old.length) list.replaceChildren();
     this.rowKeys = rows.map(keyOf);
-    rows.forEach(({ row, marks }, i) => {
+    rows.forEach((row, i) => {
       if (this.rowKeys[i] === old[i] && items[i]) return;
-      const item = this.moveRow(row, current, marks
-        ? html("span", { class: "muted capture-marks", title: "captured" }, [` ✕${marks}`]) : null);
+      const marks = i === rows.length - 1 && marked
+        ? html("span", { class: "muted capture-marks", title: "captured" }, [` ✕${marked}`]) : null;
+      const item = this.moveRow(row, current, marks);
       if (items[i]) items[i].replaceWith(item);
       else list.append(item);
     });
@@ -636,33 +668,46 @@ class MatchPage {
     else if (at.bottom > box.bottom) list.scrollTop += at.bottom - box.bottom;
   }
 
-  /** One turn of the scoresheet: "12. [swatch] Ann (Black) draws, plays 100", each step a button. */
+  /**
+   * One turn of the scoresheet: "12. [swatch] Ann (Black) draws, plays 100", each step a button; a
+   * seat that left during the turn is said in its place in the row ("· Carl (Green) resigned ·").
+   */
   moveRow(row, current, marks) {
     const step = (phrase, text) => html("button", {
       type: "button", class: "move-step", tabindex: "-1", "data-step": String(phrase.version),
       "aria-current": phrase.version === current ? "step" : undefined, onclick: () => this.replay.go(phrase.version),
     }, [text]);
     const parts = [];
-    row.lead.forEach((phrase, i) => parts.push(i ? ", " : "", step(phrase, phrase.text[0].toUpperCase() + phrase.text.slice(1))));
-    if (row.lead.length && row.phrases.length) parts.push(" · ");
-    if (row.leaving) {
-      parts.push(step(row.phrases[0], leavingText(row.leaving, (seat) => this.seatName(seat), (seat) => this.label(seat))));
-    } else if (row.phrases.length) {
-      if (typeof row.seat === "number") parts.push(`${this.label(row.seat)} `);
-      else if (row.seat === "chance") parts.push("Chance ");
-      // Each step keeps the comma or colon after it on its line (a line never starts with one).
-      row.phrases.forEach((phrase, i) => {
-        const after = joiner(row.phrases, i + 1).trim();
-        parts.push(i ? " " : "", html("span", { class: "move-steps" }, [step(phrase, phrase.text), after]));
-      });
-    }
-    const last = [...row.lead, ...row.phrases].at(-1)?.version;
-    return html("li", { "data-version": String(last), "data-turn": String(row.turn) }, [
+    row.runs.forEach((run, i) => {
+      if (i) parts.push(" · ");
+      parts.push(...this.runParts(run, step));
+    });
+    return html("li", { "data-version": String(rowPhrases(row).at(-1)?.version), "data-turn": String(row.turn) }, [
       html("span", { class: "n" }, [`${row.turn}.`]),
       this.swatch(row.seat),
       html("span", { class: "move" }, parts.filter((part) => part !== "")),
       marks,
     ]);
+  }
+
+  /** The words of one run of a turn (scoresheet.js): the deal, the person, each step of theirs. */
+  runParts(run, step) {
+    if (run.leaving) {
+      const words = leavingText(run.leaving, (seat) => this.seatName(seat), (seat) => this.label(seat));
+      return [html("span", { class: "move-leaving" }, [step(run.phrases[0], words)])];
+    }
+    const parts = [];
+    run.lead.forEach((phrase, i) => parts.push(i ? ", " : "", step(phrase, phrase.text[0].toUpperCase() + phrase.text.slice(1))));
+    if (run.lead.length && run.phrases.length) parts.push(" · ");
+    if (!run.phrases.length) return parts;
+    if (typeof run.seat === "number") parts.push(`${this.label(run.seat)} `);
+    else if (run.seat === "chance") parts.push("Chance ");
+    // Each step keeps the comma or colon after it on its line (a line never starts with one).
+    run.phrases.forEach((phrase, i) => {
+      const after = joiner(run.phrases, i + 1).trim();
+      parts.push(i ? " " : "", html("span", { class: "move-steps" }, [step(phrase, phrase.text), after]));
+    });
+    return parts;
   }
 
   /**

@@ -1,125 +1,94 @@
-// The moves list as a scoresheet: one row per turn (the server numbers each event's `turn`,
+// The moves list as a scoresheet: one row per turn number (the server numbers each event's `turn`,
 // docs/protocol.md), the seat's person, then what the turn did in a few words, each a step of the
-// replay to jump to. A game whose events read badly one by one folds them here: Mille's draw and
-// the card drawn become "draws", its deal one "cards dealt"; Conflict's roll leads its moves
-// ("rolls 3 and 5: moves d5–b7 (3), …").
+// replay to jump to. What a game's events say is its board's business (a board's `phrases`,
+// boards/index.js: Mille folds a draw and its card into "draws", Conflict's roll leads its moves);
+// here only the game-neutral folding into turns.
 //
-// A row is {turn, seat, lead: [PHRASE], phrases: [PHRASE], leaving}: `lead` holds what belongs to the
-// turn but to no seat (the deal), said before the person; a PHRASE is {version, text}.
+// A row is {turn, seat, runs, from}: `seat` the seat whose turn it is, `from` the index of its first
+// event. Its `runs` are the turn's events between seats leaving: {seat, lead: [PHRASE], phrases:
+// [PHRASE], leaving}, `lead` what belongs to the turn but to no seat (the deal), said before the
+// person; a leaving (a seat resigning, even in the middle of another seat's turn, or the table's
+// agreed draw) is a run of its own, `leaving` its event. A PHRASE is {version, text, alone, leads}.
 
 const capital = (s) => (s ? `${s[0].toUpperCase()}${s.slice(1)}` : s);
-const cardWords = (card) => card.replaceAll("-", " ");
 /** The seat of an event that is a seat's own decision (not chance, not the table's). */
 const seated = (event) => typeof event.seat === "number";
+const isLeaving = (event) => Boolean(event.leaving) || event.seat === null;
 
-// ---- Mille Bornes: `draw`, `card K` (chance; `card ?` to whoever may not see it), `play K`,
-// `discard K`, `coup K`, `extend yes|no`, each maybe with `@SLOT` ----
-
-const MILLE_VERBS = { play: "plays", discard: "discards", coup: "plays a coup fourré:" };
-
-function milleText(action) {
-  const [verb, rest = ""] = action.replace(/@\S+/, "").split(/\s+/, 2);
-  if (MILLE_VERBS[verb]) return `${MILLE_VERBS[verb]} ${cardWords(rest)}`;
-  if (verb === "extend") return rest === "yes" ? "extends the trip" : "does not extend the trip";
-  return action;
+/** Any game without words of its own: the event's own notation ("e2-c2", "f5>g4"). */
+export function plainPhrases(events) {
+  return events.map((event) => ({ version: event.version, text: event.action ?? "(hidden)" }));
 }
 
-/** Mille: a draw and the card it brings are one phrase ("draws", "draws 100" once cards are shown);
- * cards that come with no draw before them are the deal. */
-function millePhrases(events) {
-  const out = [];
-  let drawing = false;
-  for (const event of events) {
-    const action = event.action ?? "";
-    if (event.seat === "chance" && action.startsWith("card")) {
-      const card = action.slice(5).trim();
-      if (drawing) {
-        const last = out[out.length - 1];
-        Object.assign(last, { version: event.version, text: card && card !== "?" ? `draws ${cardWords(card)}` : "draws" });
-        drawing = false;
-      } else if (out.length && out[out.length - 1].deal) {
-        out[out.length - 1].version = event.version;
-      } else {
-        out.push({ version: event.version, text: "cards dealt", deal: true, alone: true });
-      }
-      continue;
-    }
-    drawing = seated(event) && action === "draw";
-    out.push({ version: event.version, text: drawing ? "draws" : milleText(action), event });
-  }
-  return out;
-}
-
-// ---- Conflict: `roll A-B` (chance), `SQ D: path`, `enter KIND[@S] D: path`, `activate KIND[@S]`, `end` ----
-
-const CONFLICT_KINDS = { aagun: "anti-aircraft gun", airplane: "airplane", cannon: "cannon", ship: "ship", submarine: "submarine" };
-const article = (word) => (/^[aeiou]/.test(word) ? `an ${word}` : `a ${word}`);
-
-function conflictText(action) {
-  const roll = /^roll (\d)-(\d)$/.exec(action);
-  if (roll) return `rolls ${roll[1]} and ${roll[2]}`;
-  const enter = /^enter (\w+)(?:@\d)? (\d): (.*)$/.exec(action);
-  if (enter) {
-    const path = enter[3].split(" ");
-    return `enters ${article(CONFLICT_KINDS[enter[1]] ?? enter[1])} to ${path[path.length - 1]} (${enter[2]})`;
-  }
-  const move = /^([a-z]\d+) (\d): (.*)$/.exec(action);
-  if (move) {
-    const path = move[3].split(" ");
-    return `moves ${move[1]}–${path[path.length - 1]} (${move[2]})`;
-  }
-  const activate = /^activate (\w+)/.exec(action);
-  if (activate) return `activates ${article(CONFLICT_KINDS[activate[1]] ?? activate[1])}`;
-  if (action === "end") return "ends the roll";
-  return action;
-}
-
-/** Conflict: the roll leads the turn it belongs to, the moves follow it after a colon. */
-function conflictPhrases(events) {
-  return events.map((event) => ({
-    version: event.version, text: conflictText(event.action ?? ""), event, roll: /^roll /.test(event.action ?? ""),
-  }));
-}
-
-/** Any other game: the event's own notation ("e2-c2", "f5>g4"). */
-function plainPhrases(events) {
-  return events.map((event) => ({ version: event.version, text: event.action ?? "(hidden)", event }));
-}
-
-const PHRASES = { mille: millePhrases, conflict: conflictPhrases };
-
-/** The events in runs of one turn: the server's `turn`, else (an older server) one event a turn. */
-function byTurn(events) {
+/** The events from index `from` on in runs of one turn: the server's `turn` (else, from an older
+ * server, one event a turn), each with the index of its first event. */
+function byTurn(events, from) {
   const turns = [];
-  for (const event of events) {
+  for (let i = from; i < events.length; i += 1) {
+    const event = events[i];
     const turn = event.turn ?? event.version;
     const last = turns[turns.length - 1];
-    // A leaving action carries the current turn but is a row of its own: it is no move of that turn.
-    if (last && last.turn === turn && !event.leaving && !last.leaving) last.events.push(event);
-    else turns.push({ turn, events: [event], leaving: Boolean(event.leaving) || event.seat === null });
+    if (last && last.turn === turn) last.events.push(event);
+    else turns.push({ turn, from: i, events: [event] });
   }
   return turns;
 }
 
-/** The scoresheet of `game` from its events ({version, seat, action, leaving, turn}), one row a turn. */
-export function scoresheet(game, events) {
-  const phrasesOf = PHRASES[game] ?? plainPhrases;
-  return byTurn(events).map(({ turn, events: run, leaving }) => {
-    const seat = run.find(seated)?.seat ?? (run[0].seat === "chance" ? "chance" : null);
-    if (leaving) return { turn, seat, lead: [], phrases: [{ version: run[0].version, text: run[0].action ?? "" }], leaving: run[0] };
-    const phrases = phrasesOf(run);
-    return { turn, seat, lead: phrases.filter((p) => p.alone), phrases: phrases.filter((p) => !p.alone), leaving: null };
-  });
+/** A turn's events cut at each leaving, which stands alone: [[event, …], [leaving], [event, …]]. */
+function cutAtLeaving(events) {
+  const runs = [];
+  for (const event of events) {
+    const last = runs[runs.length - 1];
+    if (last && !isLeaving(event) && !isLeaving(last[0])) last.push(event);
+    else runs.push([event]);
+  }
+  return runs;
 }
 
-/** What separates phrase `i` from the one before it: a roll leads the moves after it with a colon. */
-export function joiner(phrases, i) {
-  if (i === 0 || i >= phrases.length) return "";
-  return phrases[i - 1].roll ? ": " : ", ";
+function runOf(events, phrasesOf) {
+  const first = events[0];
+  if (isLeaving(first)) {
+    return { seat: seated(first) ? first.seat : null, lead: [], phrases: [{ version: first.version, text: first.action ?? "" }], leaving: first };
+  }
+  const phrases = phrasesOf(events);
+  const seat = events.find(seated)?.seat ?? (first.seat === "chance" ? "chance" : null);
+  return { seat, lead: phrases.filter((p) => p.alone), phrases: phrases.filter((p) => !p.alone), leaving: null };
+}
+
+function rowOf({ turn, from, events }, phrasesOf) {
+  const runs = cutAtLeaving(events).map((run) => runOf(run, phrasesOf));
+  // The row's seat is the one whose turn it is: that of its moves, else of who left.
+  const seat = (runs.find((run) => !run.leaving && run.seat !== null) ?? runs[0]).seat;
+  return { turn, seat, runs, from };
 }
 
 /**
- * A leaving row for people: the seat's own words with the person put for the seat ("Black resigned"
+ * The scoresheet of a game from its events ({version, seat, action, leaving, turn}), one row a turn
+ * number: {rows, count}. `phrasesOf` is the board's `phrases` (or none). `before`, the scoresheet of
+ * the first `before.count` of these same events, is extended: its rows are kept but the last (a
+ * turn may go on), so that a new action folds one turn, not the whole match.
+ */
+export function scoresheet(phrasesOf, events, before = null) {
+  const say = phrasesOf ?? plainPhrases;
+  const extend = before && before.rows.length && before.count <= events.length;
+  const kept = extend ? before.rows.slice(0, -1) : [];
+  const from = extend ? before.rows[before.rows.length - 1].from : 0;
+  return { rows: [...kept, ...byTurn(events, from).map((turn) => rowOf(turn, say))], count: events.length };
+}
+
+/** Every phrase of a row, in order. */
+export function rowPhrases(row) {
+  return row.runs.flatMap((run) => [...run.lead, ...run.phrases]);
+}
+
+/** What separates phrase `i` from the one before it: a phrase that leads puts a colon after it. */
+export function joiner(phrases, i) {
+  if (i === 0 || i >= phrases.length) return "";
+  return phrases[i - 1].leads ? ": " : ", ";
+}
+
+/**
+ * A leaving for people: the seat's own words with the person put for the seat ("Black resigned"
  * → "Ann (Black) resigned"), the table's decisions ("draw agreed") capitalised.
  */
 export function leavingText(event, seatName, label) {

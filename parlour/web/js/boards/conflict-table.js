@@ -181,6 +181,34 @@ function drawTable(play) {
   ]);
 }
 
+// ---- the scoresheet (../scoresheet.js): `roll A-B` (chance), `SQ D: path`, `enter KIND[@S] D: path`,
+// `activate KIND[@S]`, `end` ----
+
+const PIECE_WORDS = { aagun: "anti-aircraft gun", airplane: "airplane", cannon: "cannon", ship: "ship", submarine: "submarine" };
+const article = (word) => (/^[aeiou]/.test(word) ? `an ${word}` : `a ${word}`);
+const pieceWords = (kind) => article(PIECE_WORDS[kind] ?? kind);
+const pathEnd = (path) => path.split(" ").at(-1);
+
+function actionWords(action) {
+  const roll = /^roll (\d)-(\d)$/.exec(action);
+  if (roll) return `rolls ${roll[1]} and ${roll[2]}`;
+  const enter = /^enter (\w+)(?:@\d)? (\d): (.*)$/.exec(action);
+  if (enter) return `enters ${pieceWords(enter[1])} to ${pathEnd(enter[3])} (${enter[2]})`;
+  const move = /^([a-z]\d+) (\d): (.*)$/.exec(action);
+  if (move) return `moves ${move[1]}–${pathEnd(move[3])} (${move[2]})`;
+  const activate = /^activate (\w+)/.exec(action);
+  if (activate) return `activates ${pieceWords(activate[1])}`;
+  if (action === "end") return "ends the roll";
+  return action;
+}
+
+/** One turn's events in words: the roll leads the moves it allows ("rolls 3 and 5: moves d5–b7 (3), …"). */
+export function conflictPhrases(events) {
+  return events.map((event) => ({
+    version: event.version, text: actionWords(event.action ?? ""), leads: /^roll /.test(event.action ?? ""),
+  }));
+}
+
 /** A picture of a Conflict board for the lobby (a match's own map comes with its view). */
 const SKETCH = {
   cols: 8,
@@ -211,6 +239,8 @@ export default {
     });
     return per;
   },
+  /** A small drawing of a view's map (the lobby's map picker draws the default one from the game's start). */
+  mapPicture: (view, title) => drawConflictBoard({ ...flat(view), pieces: [] }, {}, { title }),
   thumbnail: () => drawConflictBoard({ board: SKETCH, pieces: ["1C a2", "1S c4", "2A g1", "2S f3", "3U c6", "4G h7"], controllers: [1, 2, 3, 4] },
     {}, { title: "Conflict" }),
   hint(play) {
@@ -234,4 +264,5 @@ export default {
     play.act(moveText(decisionsFor(pick.piece, play.legal.map(decisionOf)), die, pick.path));
     return true;
   },
+  phrases: conflictPhrases,
 };

@@ -7,6 +7,7 @@
 //   name                      the game's registry name ("loa"), or "generic"
 //   tagline                   one line for the lobby (optional)
 //   thumbnail()               a small picture for the lobby (an element)
+//   mapPicture(view, title)   a small drawing of the map of a view, for the lobby's map picker (optional)
 //   swatch(seat, options)     the colour of a seat: a `swatch-<colour>` CSS class suffix
 //   mark(seat, options)       a letter telling the seat apart without its colour (optional)
 //   progress(view)            a few words on how far the game is ("ply 12 of 60")
@@ -24,6 +25,11 @@
 //                             card (Mille's game totals), not who won and who drew (optional)
 //   optionText(name, value, view)  how the match's header shows an option's value (optional)
 //   waitingHint(play, mover)  the banner's line while another seat decides (optional)
+//   phrases(events)           one turn's events ({version, seat, action}) in the scoresheet's words:
+//                             [{version, text, alone, leads}], a phrase per step or per run of steps
+//                             said as one (its last version); `alone`: said before the person (Mille's
+//                             deal); `leads`: the phrases after it follow a colon (Conflict's roll).
+//                             Absent: each event's own notation (optional; ../scoresheet.js)
 //
 // `play`, the context of one drawing, holds:
 //   view      the engine's view envelope {game, seat, seats, options, to_move, outcome, content}

@@ -353,6 +353,44 @@ function scoreCard(play) {
   ]);
 }
 
+// ---- the scoresheet (../scoresheet.js): `draw`, `card K` (chance; `card ?` to whoever may not see
+// it), `play K`, `discard K`, `coup K`, `extend yes|no`, each maybe with `@SLOT` ----
+
+const VERBS = { play: "plays", discard: "discards", coup: "plays a coup fourré:" };
+const cardWords = (card) => card.replaceAll("-", " ");
+
+function actionWords(action) {
+  const [verb, rest = ""] = action.replace(/@\S+/, "").split(/\s+/, 2);
+  if (VERBS[verb]) return `${VERBS[verb]} ${cardWords(rest)}`;
+  if (verb === "extend") return rest === "yes" ? "extends the trip" : "does not extend the trip";
+  return action;
+}
+
+/** One turn's events in words: a draw and the card it brings are one phrase ("draws", "draws 100"
+ * once cards are shown); cards that come with no draw before them are the deal, said on its own. */
+export function millePhrases(events) {
+  const out = [];
+  let drawing = false;
+  for (const event of events) {
+    const action = event.action ?? "";
+    if (event.seat === "chance" && action.startsWith("card")) {
+      const card = action.slice(5).trim();
+      if (drawing) {
+        Object.assign(out[out.length - 1], { version: event.version, text: card && card !== "?" ? `draws ${cardWords(card)}` : "draws" });
+        drawing = false;
+      } else if (out.length && out[out.length - 1].alone) {
+        out[out.length - 1].version = event.version;
+      } else {
+        out.push({ version: event.version, text: "cards dealt", alone: true });
+      }
+      continue;
+    }
+    drawing = typeof event.seat === "number" && action === "draw";
+    out.push({ version: event.version, text: drawing ? "draws" : actionWords(action) });
+  }
+  return out;
+}
+
 export default {
   name: "mille",
   tagline: "Race to 700 miles and stop your rival — 2 players",
@@ -381,4 +419,5 @@ export default {
     return kinds.has("play") || kinds.has("discard") ? ".hand-slot[tabindex='0']" : null;
   },
   side: scoreCard,
+  phrases: millePhrases,
 };
