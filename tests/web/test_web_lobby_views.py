@@ -191,8 +191,8 @@ async def test_a_server_with_smaller_pages_is_asked_in_smaller_pieces(tmp_path: 
 
 # ---- the form ----
 
-async def test_the_conflict_seats_control_creates_a_match_of_red_and_yellow(fresh: Server,
-                                                                             open_client: OpenClient) -> None:
+async def test_the_conflict_seats_control_creates_a_match_of_red_and_yellow(
+        fresh: Server, open_client: OpenClient, tmp_path: Path) -> None:
     """Issue 15: "the Conflict seats control creates a [1, 4] match" (a number field once made 14)."""
     ann = await open_client("Ann")
     page = ann.page
@@ -212,6 +212,11 @@ async def test_the_conflict_seats_control_creates_a_match_of_red_and_yellow(fres
     names = await page.eval_on_selector_all("#seat-rows .seat-row span:not(.swatch)",
                                             "s => s.map(e => e.textContent)")
     assert names == ["Red", "Yellow"]
+    # The map picker draws the map it offers (the standard board, from the game's start), small.
+    await page.wait_for_selector("#opt-board-preview[data-preview='map'] .conflict-board", state="attached")
+    caption = await page.text_content("#opt-board-preview figcaption") or ""
+    assert caption.startswith("The map: "), caption
+    await page.locator("#options-box").screenshot(path=str(tmp_path / "conflict-options.png"))
     await page.select_option("#seat-rows select[data-seat='1']", "bot:random")
     await page.select_option("#bot-seconds", "0.2")
     await page.click("#create-button")

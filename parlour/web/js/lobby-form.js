@@ -178,14 +178,27 @@ function seatToggles(game, option, id) {
     [`Tick at least ${game.min_players} colours.`])];
 }
 
-/** The maps a board option offers: the ones that exist (its default; no editor yet, issue 16). */
+/**
+ * The maps a board option offers: the ones that exist (its default; no editor yet, issue 16), with a
+ * small drawing of the map chosen where the game's board can draw one from the game's start (the
+ * server's default set-up: the default map); else the game's own picture, said to be just that.
+ */
 function mapPicker(game, option, id) {
   const select = html("select", { id, "data-option": option.name },
     [html("option", { value: option.default }, [`${option.default} (the standard board)`])]);
   const ui = boardFor(game.name);
-  const preview = ui ? decoration(ui.thumbnail()) : null;
-  preview?.classList.add("map-preview");
-  return [select, preview];
+  const caption = (words) => html("figcaption", { class: "small muted" }, [words]);
+  const figure = html("figure", { class: "map-preview", id: `${id}-preview`, "data-preview": "game" },
+    [decoration(ui.thumbnail()), caption(`The picture of ${game.title}`)]);
+  if (ui.mapPicture) {
+    api.start(game.name).then(({ view }) => {
+      const picture = ui.mapPicture(view, `The map ${option.default}`);
+      if (!picture) return;
+      figure.replaceChildren(decoration(picture), caption(`The map: ${option.default}`));
+      figure.dataset.preview = "map";
+    }).catch(() => {}); // the game's picture stays
+  }
+  return [select, figure];
 }
 
 function controlFor(game, option, id) {

@@ -34,6 +34,7 @@ async function request(method, path, body) {
 }
 
 let gamesAnswer = null;
+const startAnswers = new Map(); // game → its start's answer: it does not change while a page is open
 
 export const api = {
   // The games do not change while a page is open: asked once, shared by the page skeleton and the page.
@@ -47,6 +48,11 @@ export const api = {
     const query = new URLSearchParams({ status: finished ? "open,running,over" : "open,running" });
     if (cursor) query.set("cursor", cursor);
     return request("GET", `/api/matches?${query}`);
+  },
+  // A game's set-up with its default options, as a spectator sees it (pictures of its default board).
+  start: (game) => {
+    if (!startAnswers.has(game)) startAnswers.set(game, request("GET", `/api/games/${encodeURIComponent(game)}/start`));
+    return startAnswers.get(game);
   },
   match: (id) => request("GET", `/api/matches/${encodeURIComponent(id)}`),
   create: (body) => request("POST", "/api/matches", body),
