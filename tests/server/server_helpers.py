@@ -177,3 +177,28 @@ def check_message(message: dict[str, Any], seat: int | None, state: State) -> No
     if message["type"] == "state":
         assert message["seat"] == seat
         assert [event["version"] for event in message["events"]] == list(range(1, len(state.history) + 1))
+
+
+# --- waiting for a match to end ---------------------------------------------------------------------
+
+
+async def until_over(server: Server, match_id: str) -> None:
+    """Waits for a match (of bots, playing on) to end, as the server tells a spectator: the
+    ``update`` (or ``state``) that says ``over``; no polling."""
+    watcher = await Client.open(server.match_ws(match_id), f"watching {match_id} to its end")
+    try:
+        message = await watcher.hello()
+        while message["status"] != "over":
+            message = await watcher.until(
+                "the match's end", lambda m: m["type"] in ("update", "state") and m["status"] == "over")
+    finally:
+        await watcher.close()
+
+
+def wait_until_over(server: Server, match_ids: list[str]) -> None:
+    """``until_over`` for each match, from a test or fixture that is not a coroutine."""
+
+    async def every() -> None:
+        await asyncio.gather(*(until_over(server, match_id) for match_id in match_ids))
+
+    asyncio.run(every())

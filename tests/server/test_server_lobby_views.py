@@ -83,8 +83,9 @@ async def test_watching_counts_the_spectators_connections_and_not_the_players(
 
 
 async def until_watching(server: Server, match_id: str, count: int) -> None:
-    """Waits (bounded) for the summary to say ``count`` watch: a closed socket leaves the server's
-    count when the server has read the close, which no message to another client marks."""
+    """Waits (bounded) for the summary to say ``count`` watch. A poll, and why: a closed socket
+    leaves the server's count when the server has read the close, which no message to any client
+    marks (spectators are in no ``seats`` message), so there is no state of the server's to wait on."""
     loop = asyncio.get_running_loop()
     deadline = loop.time() + WAIT
     while (watching := server.summary(match_id)["watching"]) != count:
@@ -131,3 +132,8 @@ def test_bad_ids_are_refused_and_change_nothing(server: Server) -> None:
         assert status == 400, (query, answer)
         assert answer["error"]["code"] == "bad_request"
         assert words in answer["error"]["message"], answer
+    # "at most page_size" counts the ids of every ids= parameter together.
+    halves = [",".join(f"m{number}" for number in range(start, start + 51)) for start in (0, 51)]
+    status, _, answer = call(server, "GET", f"/api/matches?ids={halves[0]}&ids={halves[1]}")
+    assert (status, answer["error"]["code"]) == (400, "bad_request")
+    assert "at most 100" in answer["error"]["message"]

@@ -9,13 +9,12 @@ from __future__ import annotations
 
 import json
 import sqlite3
-import time
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from server_helpers import Client, call, open_client
-from server_process import WAIT, Server
+from server_helpers import Client, call, open_client, wait_until_over
+from server_process import Server
 
 from parlour.engine import MatchRecord, State
 from parlour.games import get_game
@@ -57,14 +56,6 @@ def unshuffled(position: dict[str, Any]) -> dict[str, Any]:
     return position
 
 
-def wait_until_over(server: Server, match_id: str) -> dict[str, Any]:
-    deadline = time.monotonic() + 8 * WAIT
-    while (summary := server.summary(match_id))["status"] != "over":
-        assert time.monotonic() < deadline, f"match {match_id} did not end within {8 * WAIT} s"
-        time.sleep(0.1)
-    return summary
-
-
 def replay(server: Server, match_id: str, query: str = "") -> dict[str, Any]:
     status, answer = server.call("GET", f"/api/matches/{match_id}/replay?{query}")
     assert status == 200, (query, answer)
@@ -90,8 +81,7 @@ def finished(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Server,
     for game in ("mille", "conflict", "loa", "biloba"):
         created = server.create(game=game, seats=["bot:random", "bot:random"], bot_seconds=0.01)
         made[game] = created["match"]["id"]
-    for match_id in made.values():
-        wait_until_over(server, match_id)
+    wait_until_over(server, list(made.values()))  # as a spectator is told: no polling
     yield server, made
     server.stop()
 

@@ -11,13 +11,12 @@ from __future__ import annotations
 import itertools
 import json
 import sqlite3
-import time
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from server_helpers import Client, open_client
-from server_process import WAIT, Server
+from server_helpers import Client, open_client, wait_until_over
+from server_process import Server
 
 from parlour.engine import CHANCE, is_leaving
 from parlour.games import get_game
@@ -64,14 +63,6 @@ def expected_turns(game_name: str, match_id: str, server: Server) -> list[int]:
     return turns
 
 
-def wait_until_over(server: Server, match_id: str) -> dict[str, Any]:
-    deadline = time.monotonic() + 8 * WAIT
-    while (summary := server.summary(match_id))["status"] != "over":
-        assert time.monotonic() < deadline, f"match {match_id} did not end within {8 * WAIT} s"
-        time.sleep(0.1)
-    return summary
-
-
 @pytest.fixture(scope="module")
 def played(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Server, dict[str, str]]]:
     """A server of its own (its file is read) with a finished match of random bots per game."""
@@ -80,8 +71,7 @@ def played(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Server, d
     for game in BOTS_ALONE:
         created = server.create(game=game, seats=["bot:random", "bot:random"], bot_seconds=0.01)
         made[game] = created["match"]["id"]
-    for match_id in made.values():
-        wait_until_over(server, match_id)
+    wait_until_over(server, list(made.values()))  # as a spectator is told: no polling
     yield server, made
     server.stop()
 
