@@ -55,6 +55,9 @@ async def test_updated_is_the_creation_then_the_server_time_of_the_last_action(
     summary = clocked.summary(match_id)
     assert summary["updated"] == moved_at
     assert [m["updated"] for m in listed(clocked, f"ids={match_id}")] == [moved_at]
+    # Created on the same clock as the moves (the server's, here the test's), not the machine's.
+    later = clocked.create(game="loa", seats=["open", "open"])["match"]
+    assert later["created"] == later["updated"] == advance(clocked, 0) == moved_at + 60
 
 
 @ASYNC
