@@ -231,7 +231,7 @@ class LobbyHandlers:
         self.limits = limits
         self.rates = Rates(limits)
         self.faults = faults
-        self.replays = Replays(limits)
+        self.replays = Replays(limits, lobby.working)
 
     @contextlib.asynccontextmanager
     async def lifespan(self, app: Starlette) -> AsyncIterator[None]:
@@ -354,7 +354,7 @@ class LobbyHandlers:
             return
         address = client_address(websocket)
         connection = Connection(match, websocket.send_text, address, self.limits, self.rates.join,
-                                self.rates.create, self.rates.chat)
+                                self.rates.create, self.rates.chat, self.rates.replay)
         sender = asyncio.create_task(connection.send_all())
         try:
             ending = await self.converse(websocket, connection, sender)

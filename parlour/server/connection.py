@@ -57,10 +57,12 @@ class Connection:
         self, match: Match, send: Callable[[str], Awaitable[None]], address: str = UNKNOWN_ADDRESS,
         limits: Limits | None = None, joins: AddressBuckets | None = None,
         creates: AddressBuckets | None = None, chats: AddressBuckets | None = None,
+        replays: AddressBuckets | None = None,
     ) -> None:
         """``address`` is the client's, which ``joins`` (the server's join rate) counts, ``creates``
         (its creation rate) for each rematch it offers, and ``chats`` (its chat rate, over all its
-        connections: many sockets must not make many budgets) for each chat message."""
+        connections: many sockets must not make many budgets) for each chat message, and
+        ``replays`` (its replay budget) for a match that must be read back to be shown."""
         self.match = match
         self.send = send
         self.address = address
@@ -68,6 +70,7 @@ class Connection:
         self.joins = joins
         self.creates = creates
         self.chats = chats
+        self.replays = replays
         self.rate = TokenBucket(self.limits.message_burst, self.limits.messages_per_second)
         self.chat_rate = TokenBucket(self.limits.chat_burst, self.limits.chat_per_minute / 60)
         self.refused = 0
@@ -179,7 +182,7 @@ class Connection:
                 "missing_token", 'say who you are: {"type": "hello", "token": …} or {"spectator": true}'
             )
         await self.match.chat.load()  # the state carries the latest messages
-        await self.match.loaded()  # a finished match read back is replayed in a worker, not here
+        await self.loaded()
         self.greeted = True
         self.seat = seat
         self._listen()
@@ -195,7 +198,7 @@ class Connection:
         if self.joins is not None:
             self.joins.spend(self.address)
         await self.match.chat.load()  # before the seat is taken: a failed read takes nothing
-        await self.match.loaded()  # replayed in a worker, not on the event loop
+        await self.loaded()
         seat, token = await self.match.claim(join.seat, join.name)
         self._watch(False)  # a spectator who joins plays now
         self.greeted = True
@@ -204,6 +207,14 @@ class Connection:
         self.push({"type": "joined", "match": self.match.id, "seat": seat, "token": token})
         self.push(self.match.state_message(seat))
         await self.match.arrive(seat)
+
+    async def loaded(self) -> None:
+        """The match's state, replayed in a worker thread if it is not in memory (a finished match
+        read back: replaying it on the event loop held up every other client), charged to the
+        address's replay budget by the actions it replays."""
+        if self.match.unreplayed and self.replays is not None:
+            self.replays.spend(self.address, self.match.unreplayed)
+        await self.match.loaded()
 
     async def act(self, action: ActionMessage) -> None:
         error = await self.match.submit(self.seated("play"), action.text, action.version)

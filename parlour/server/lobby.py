@@ -189,6 +189,9 @@ class Lobby:
         server's CPUs until they end."""
         self.tasks: set[asyncio.Task[None]] = set()
         self._abandon_timer: Timer | None = None
+        self.working = asyncio.Semaphore(max(1, int(self.limits.replays_at_once)))
+        """Replays worked out in worker threads at once, on the whole server: a match read back and
+        a replay page alike (several threads at once make the event loop wait for the interpreter)."""
 
     # --- life ------------------------------------------------------------------------------------
 
@@ -240,7 +243,8 @@ class Lobby:
     def _match(self, row: MatchRow, read_only: bool = False) -> Match:
         game = get_game(row.game)
         return Match(row, game, self.store, self.pubsub, self.bots, self._status_changed, read_only,
-                     make_rematch=self.rematch, server_time=self.time, limits=self.limits)
+                     make_rematch=self.rematch, server_time=self.time, limits=self.limits,
+                     working=self.working)
 
     def _status_changed(self, match: Match) -> None:
         """A match started, ended or expired: it leaves the open ones, and memory when it is over."""

@@ -284,8 +284,12 @@ class Match:
         make_rematch: MakeRematch | None = None,
         server_time: ServerTime | None = None,
         limits: Limits | None = None,
+        working: asyncio.Semaphore | None = None,
     ) -> None:
+        """``working``: the server's replays at once (``replays_at_once``), shared by every match
+        and replay page, so that worker threads never crowd out the event loop."""
         self.row = row
+        self.working = working or asyncio.Semaphore(1)
         self.id = row.id
         self.game = game
         self.info = game.info
@@ -386,11 +390,14 @@ class Match:
     async def loaded(self) -> None:
         """Replays the match in a worker thread if it has not been yet: a long finished match asked
         for a replay or its record must not hold up the event loop. Taken only if nothing replayed
-        it meanwhile (an action may have followed: the newer state stays)."""
+        it meanwhile (an action may have followed: the newer state stays). Waits its turn among the
+        server's replays (``working``)."""
         if self._state is None:
-            replayed = await asyncio.to_thread(self._replayed, self.row.actions)
-            if self._state is None:
-                self._take(*replayed)
+            async with self.working:
+                if self._state is None:
+                    replayed = await asyncio.to_thread(self._replayed, self.row.actions)
+                    if self._state is None:
+                        self._take(*replayed)
 
     def _take(self, state: State, events: list[Event], turn: Turn) -> None:
         self.row.actions = []

@@ -168,9 +168,10 @@ class Replays:
     at once make the event loop wait for the interpreter's lock, and everyone's answers with it).
     Each request is charged by its work, the positions worked out, before any is done."""
 
-    def __init__(self, limits: Limits) -> None:
+    def __init__(self, limits: Limits, working: asyncio.Semaphore | None = None) -> None:
+        """``working``: the server's (``Lobby.working``), which matches read back wait on too."""
         self.checkpoints = Checkpoints()
-        self.working = asyncio.Semaphore(max(1, int(limits.replays_at_once)))
+        self.working = working or asyncio.Semaphore(max(1, int(limits.replays_at_once)))
 
     def page_cost(self, match: Match, asked: Asked) -> int:
         """The positions a page will work out: the match's replay if it is not in memory yet, and
@@ -181,8 +182,8 @@ class Replays:
 
     async def page(self, match: Match, asked: Asked, charge: Charge) -> dict[str, Any]:
         charge(self.page_cost(match, asked))
+        await match.loaded()  # in its turn among the replays
         async with self.working:
-            await match.loaded()
             status = match.status  # as the steps show it, should the match end while they are made
             over = status == "over"
             perspective: int | str | None = "all" if over else asked.seat
@@ -205,6 +206,5 @@ class Replays:
         if match.status != "over":
             raise ProtocolError("not_over", "the match is not over: its record is public once it ends", 409)
         charge(max(1, match.unreplayed))
-        async with self.working:
-            await match.loaded()
+        await match.loaded()  # in its turn among the replays
         return dataclasses.replace(match.state.record(), seed=0).to_json()

@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from server_helpers import Client, call, open_client, wait_until_over
+from server_helpers import Client, call, open_client, until_over, wait_until_over
 from server_process import Server
 
 from parlour.engine import MatchRecord, State
@@ -210,5 +210,31 @@ def test_replays_have_a_budget_per_address(tmp_path: Any) -> None:
         assert int(headers["retry-after"]) >= 1
         # Another address has its own budget.
         assert call(server, "GET", f"/api/matches/{match_id}/replay", source="127.0.0.2")[0] == 200
+    finally:
+        server.stop()
+
+
+@ASYNC
+async def test_opening_a_match_read_back_is_charged_to_the_replay_budget(
+    tmp_path: Any, clients: list[Client]
+) -> None:
+    """A finished match's page replays it (in a worker thread): that work counts as a replay's."""
+    server = Server(tmp_path, limits={"replay_burst": 3, "replay_per_minute": 1}).start()
+    try:
+        made = [server.create(game="tictactoe", seats=["bot:random", "bot:random"], bot_seconds=0.01)
+                ["match"]["id"] for _ in range(2)]
+        for match_id in made:
+            await until_over(server, match_id)
+        server.stop()
+        server.start()  # neither is in memory now
+        first = await open_client(clients, server, made[0], "spectator of the first")
+        assert (await first.hello())["status"] == "over"  # its whole budget: more than 3 actions
+        second = await open_client(clients, server, made[1], "spectator of the second")
+        await second.send({"type": "hello", "spectator": True})
+        refused = await second.error("rate_limited")
+        assert refused["retry_after"] >= 1
+        await second.ping()  # the connection stays, as it was
+        again = await open_client(clients, server, made[0], "the first again")
+        assert (await again.hello())["status"] == "over"  # in memory now: nothing to replay
     finally:
         server.stop()
