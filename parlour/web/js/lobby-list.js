@@ -58,12 +58,16 @@ async function ask(query) {
   return data;
 }
 
+const MATCH_ID = /^[A-Za-z0-9_-]{1,40}$/; // the shape of a match id the server takes in `ids`
+
 /** The ids of the matches this browser holds a seat of (net.js keeps a token a match). */
 function myIds() {
   const ids = [];
   for (let i = 0; i < localStorage.length; i += 1) {
     const key = localStorage.key(i);
-    if (key?.startsWith("parlour.token.")) ids.push(key.slice("parlour.token.".length));
+    const id = key?.startsWith("parlour.token.") ? key.slice("parlour.token.".length) : "";
+    // Only what can be a match id is asked for: one that cannot would get every batch refused.
+    if (MATCH_ID.test(id)) ids.push(id);
   }
   return ids;
 }
@@ -93,7 +97,10 @@ async function fetchMine(game) {
     try {
       answer = await ask(query);
     } catch (error) {
-      if (!tooLarge(error, batch)) throw error;
+      if (!tooLarge(error, batch)) {
+        if (batch === 1) idBatch = 100; // refused one at a time too: the refusal was not of the size
+        throw error;
+      }
       idBatch = Math.max(1, Math.floor(batch / 2));
       continue; // the same ids again, fewer at a time
     }
