@@ -1,8 +1,9 @@
 """Playing back actions that were checked when they were first played (a server's stored match, a
 record already read once): each is applied without asking the rules again whether it is legal.
 
-Checking an action means listing the legal ones; a long Conflict match replays some eighty times
-faster without (measured: a 1,482-action game, 2.09 s checked, 0.026 s applied). A leaving action
+Checking an action means listing the legal ones; a long Conflict match replays many times faster
+without (measured: a 2,463-action game of random bots, 0.66 s checked, 0.08 s applied; a
+reviewer's 1,482-action game, 2.09 s and 0.026 s). A leaving action
 is still checked (``State.leave``: a cheap look at who is out), as ``play_recorded`` does, so that
 both paths reach exactly the same state; Mille's slot hints are applied as ``play_hinted`` would.
 """

@@ -378,8 +378,8 @@ class Match:
 
     def _replay(self) -> None:
         """Rebuilds the state from the stored actions, applied as they were checked when played
-        (``play_stored``: listing the legal actions again made a long match's replay some eighty
-        times slower). The stored actions are then dropped (the state's history has them)."""
+        (``play_stored``: listing the legal actions again made a long Conflict match's replay
+        eight times slower or more). The stored actions are then dropped (the state's history has them)."""
         self._take(*self._replayed(self.row.actions))
 
     @property
