@@ -181,14 +181,18 @@ async def test_a_finished_match_steps_through_the_engines_positions(
     await eve.page.keyboard.press("ArrowLeft")
     await shown(eve, middle - 1)
     assert await board_pieces(eve) == pieces_of(position_at(record, middle - 1))
+    # The mark follows the step, also within one turn's row (Conflict's roll and moves share one).
+    assert await eve.page.get_attribute("#moves [aria-current='step']", "data-step") == str(middle - 1)
     await eve.page.screenshot(path=str(tmp_path / f"{game}-replay.png"), full_page=True)
     await assert_accessible(eve, f"a {game} replay at move {middle - 1}")
 
     # The buttons: back one, forward one, last (the final position again, live).
     await eve.page.click("#replay-back")
     await shown(eve, middle - 2)
+    assert await eve.page.get_attribute("#moves [aria-current='step']", "data-step") == str(middle - 2)
     await eve.page.click("#replay-forward")
     await shown(eve, middle - 1)
+    assert await eve.page.get_attribute("#moves [aria-current='step']", "data-step") == str(middle - 1)
     await eve.page.click("#replay-last")
     await eve.page.wait_for_selector("body[data-replay='live']", state="attached")
     assert await board_pieces(eve) == pieces_of(position_at(record, last))

@@ -637,7 +637,8 @@ class MatchPage {
           typeof run.seat === "number" ? this.label(run.seat) : run.seat, run.lead, run.phrases])]));
       }
       const marks = i === rows.length - 1 ? marked : "";
-      const here = current !== null && rowPhrases(row).some((p) => p.version === current);
+      // Which step of the row is shown, not only whether one is: stepping within a turn moves the mark.
+      const here = current !== null && rowPhrases(row).some((p) => p.version === current) ? current : "";
       return `${this.rowWords.get(row)}|${marks}|${here}`;
     };
     const old = list.querySelector("li:not([data-turn])") ? [] : this.rowKeys ?? [];
