@@ -152,6 +152,10 @@ async def test_a_person_knocked_out_by_play_of_a_four_player_biloba_match_is_tol
     result = await text(ann, "#result-text")
     assert not result.startswith("You win"), result
     assert "Ann" not in result, result
+    assert "you" not in result, result
+    if final["view"]["outcome"]["winner"] is None:  # a draw among the seats still in play, named
+        assert result.startswith("Draw between "), result
+    assert await text(ann, "#result-out") == f"You were out: {words}."
     assert await ann.page.locator("#seats li.out[data-seat='0']").count() == 1
     assert f"Out: {words}" in await text(ann, "#seats li[data-seat='0']")
     assert await ann.page.locator("#out-notice, #resign, #offer-draw").count() == 0

@@ -407,7 +407,14 @@ class MatchPage {
   resultText() {
     const outcome = this.view.outcome;
     if (!outcome) return "Game over";
-    if (outcome.winner === null || outcome.winner === undefined) return "Draw";
+    if (outcome.winner === null || outcome.winner === undefined) {
+      // With seats out (3–4 players), the draw is among those still in play: say whose it is.
+      const out = this.view.out ?? [];
+      const stayed = (this.view.seats ?? []).map((_, seat) => seat).filter((seat) => !out[seat]);
+      if (!out.some(Boolean) || stayed.length < 2) return "Draw";
+      const names = stayed.map((seat) => (seat === this.snap.seat ? "you" : this.label(seat)));
+      return `Draw between ${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}`;
+    }
     if (outcome.winner === this.snap.seat) return "You win!";
     return `${this.label(outcome.winner)} wins`;
   }
@@ -534,6 +541,12 @@ class MatchPage {
   }
 
   /** Why the game ended: who left and how ("Bob (White) ran out of time"), else the game's words. */
+  /** Why this seat left the game before its end (the view's words), or null. */
+  myOut() {
+    const seat = this.snap.seat;
+    return typeof seat === "number" ? this.view.out?.[seat] ?? null : null;
+  }
+
   whyLine() {
     const seat = this.leaver();
     if (seat !== null && this.view.outcome) return this.eventText(this.moves[this.moves.length - 1]);
@@ -751,6 +764,7 @@ class MatchPage {
       typeof winner === "number" ? this.swatch(winner, { style: "width:2.2rem;height:2.2rem" }) : null,
       html("div", { class: "big", id: "result-text" }, [this.resultText()]),
       html("div", { class: "muted", id: "result-why" }, [this.whyLine()]),
+      this.myOut() ? html("p", { class: "small", id: "result-out" }, [`You were out: ${this.myOut()}.`]) : null,
       this.finalScore(),
       rematch ? html("div", { class: "result-rematch", id: "rematch-box" }, [rematch]) : null,
       html("div", { class: "form-inline result-actions" }, [
