@@ -174,10 +174,11 @@ class Game(ABC, Generic[GameState]):
         options or positions imply a count (which seats a map uses) says so here."""
         return players
 
-    def served_options(self, players: int) -> dict[str, Any]:
-        """Options a server match of ``players`` takes unless its creator chose otherwise. A match
-        whose seats still in play are all bots plays on without delays, so it must end: a game whose
-        play may otherwise run on for ever switches on the bound its rules allow. Default: none."""
+    def served_options(self, players: int, bots_only: bool = False) -> dict[str, Any]:
+        """Options a server match of ``players`` takes unless its creator chose otherwise
+        (``bots_only``: every seat is a bot from the start). A match whose seats still in play are all
+        bots plays on without delays, so it must end: a game whose play may otherwise run on for ever
+        switches on the bound its rules allow. Default: none."""
         return {}
 
     @abstractmethod

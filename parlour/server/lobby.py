@@ -425,13 +425,17 @@ class Lobby:
         players, options = read_players(body.get("players")), read_options(body.get("options"))
         try:
             state = game.new(players, options, secrets.randbits(62))  # the seed: the server's secret
-            served = {name: value for name, value in game.served_options(state.players).items()
-                      if name not in options}
-            if served:  # a match among bots must end: the game's bound, unless the creator chose
-                state = game.new(state.players, {**options, **served}, state.seed)
         except ParlourError as error:
             raise ProtocolError("bad_option", str(error)) from None
         seats = read_seats(game, state.players, body.get("seats"))
+        bots_only = all(seat.kind == "bot" for seat in seats)
+        served = {name: value for name, value in game.served_options(state.players, bots_only).items()
+                  if name not in options}
+        if served:  # a match among bots must end: the game's bound, unless the creator chose
+            try:
+                state = game.new(state.players, {**options, **served}, state.seed)
+            except ParlourError as error:
+                raise ProtocolError("bad_option", str(error)) from None
         seed = read_seed(game, seats, body.get("seed"))
         if seed is not None:
             state = game.new(state.players, state.options, seed)

@@ -43,7 +43,8 @@ def test_games_are_described_by_their_metadata(server: Server) -> None:
 
 def test_a_biloba_match_among_three_or_four_has_the_quiet_limit_unless_chosen(server: Server) -> None:
     """Issue 14: bots left among themselves must end, so a server match of Biloba with 3–4 players
-    has the quiet limit on (BIL-51) unless its creator set it; 2 players keep the rules' default."""
+    has the quiet limit on (BIL-51) unless its creator set it, and so has a match of two bots; 2 players
+    with a person among them keep the rules' default."""
     listed = {entry["name"]: entry for entry in server.call("GET", "/api/games")[1]["games"]}
     assert listed["biloba"]["served_options"] == {"3": {"quiet_limit": 200}, "4": {"quiet_limit": 200}}
     assert listed["loa"]["served_options"] == {}
@@ -53,7 +54,10 @@ def test_a_biloba_match_among_three_or_four_has_the_quiet_limit_unless_chosen(se
                          options={"quiet_limit": None})["match"]["options"]["quiet_limit"] is None
     assert server.create(game="biloba", players=4, seats=bots,
                          options={"quiet_limit": 50})["match"]["options"]["quiet_limit"] == 50
-    assert server.create(game="biloba", players=2, seats=bots[:2])["match"]["options"]["quiet_limit"] is None
+    # Two bots shuffle for ever too; a person and a bot end when the person leaves.
+    assert server.create(game="biloba", players=2, seats=bots[:2])["match"]["options"]["quiet_limit"] == 200
+    with_a_person = server.create(game="biloba", players=2, seats=["open", bots[0]])["match"]
+    assert with_a_person["options"]["quiet_limit"] is None
 
 
 def test_an_unlisted_game_is_declared_and_plays_by_name(server: Server) -> None:
