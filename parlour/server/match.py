@@ -44,7 +44,6 @@ from parlour.engine import (
     leaving_of,
     retirement,
 )
-from parlour.engine.record import play_stored
 from parlour.engine.turns import Turn, chance_owner, numbered
 from parlour.server.bots import BotPool, bot_seed, random_choice
 from parlour.server.chat import SPECTATOR_NAME, MatchChat, chat_json
@@ -417,7 +416,7 @@ class Match:
             seat: EventSeat = "chance" if mover == CHANCE else mover
             if is_leaving(action):
                 seat = leaving_seat(action)
-            play_stored(state, action)
+            state.play_stored(action)
             events.append(Event(len(events) + 1, seat, action, texts))
             deciders.append(mover)
         turns, turn = numbered(actions, deciders, state)

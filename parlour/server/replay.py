@@ -24,7 +24,6 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from parlour.engine import Action, JSONDict, State
-from parlour.engine.record import play_stored
 from parlour.server.limits import Limits
 from parlour.server.match import Event, Match, event_json
 from parlour.server.messages import ProtocolError
@@ -107,7 +106,7 @@ def walk(page: Walk) -> tuple[list[dict[str, Any]], dict[int, State]]:
         text = ""
         if version + 1 >= page.first:
             text = state.action_to_text(action) if page.open else page.events[version].text_for(page.seat)
-        play_stored(state, action)  # checked when it was played: replaying it needs no legal list
+        state.play_stored(action)  # checked when it was played: replaying it needs no legal list
         version += 1
         if version >= page.first:
             steps.append(step(page, state, version, text))

@@ -89,7 +89,7 @@ class Replay:
         return len(self.actions)
 
     def _walk(self) -> None:
-        """Plays the record once (already checked by the game's rules: ``apply`` is safe), writing
+        """Plays the record once (already checked by the game's rules: ``play_stored``), writing
         the scoresheet and keeping a state every ``CHECKPOINT`` plies."""
         state = self.start()
         names = state.seat_names()
@@ -101,7 +101,7 @@ class Replay:
             movers.append(state.to_move())
             # The full text: nothing in a public record is hidden (a card drawn is named).
             said.append((who_made(names, movers[-1], action), state.action_to_text(action)))
-            state.apply(action)
+            state.play_stored(action)
         if self.plies % CHECKPOINT == 0:
             self.kept.append(state.copy())
         turns, _ = numbered(self.actions, movers, state)
@@ -116,7 +116,7 @@ class Replay:
         """The position after ``ply`` actions (a state of its own)."""
         state = self.kept[ply // CHECKPOINT].copy()
         for action in self.actions[len(state.history):ply]:
-            state.apply(action)
+            state.play_stored(action)
         return state
 
     def continued_at(self, ply: int, seed: int) -> State:

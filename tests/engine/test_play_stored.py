@@ -13,7 +13,6 @@ import pytest
 
 from parlour.engine import CHANCE, RESIGNED, Action, State, retirement
 from parlour.engine.game import draw_chance
-from parlour.engine.record import play_stored
 from parlour.games import get_game
 from parlour.games.mille import MilleState
 from parlour.games.mille.actions import hinted, split_hint
@@ -47,7 +46,7 @@ def same_at_every_ply(game: str, players: int, actions: list[Action],
                       checked: Callable[[State, Action], None]) -> None:
     fast, slow = get_game(game).new(players, {}, 7), get_game(game).new(players, {}, 7)
     for ply, action in enumerate(actions, start=1):
-        play_stored(fast, action)
+        fast.play_stored(action)
         checked(slow, action)
         assert seen(fast) == seen(slow), f"{game}: the states part at ply {ply}"
 
