@@ -86,7 +86,7 @@ class MatchChat:
 
     def shown(self, seat: int | None, over: bool) -> list[dict[str, Any]]:
         """The latest ``SHOWN`` messages a connection of ``seat`` may see, in order."""
-        lines = [line for room, kept in self.rooms.items() if may_see(room, seat, over) for line in kept]
+        lines = [line for room in rooms_seen(seat, over) for line in self.rooms[room]]
         return [chat_json(self.match_id, line) for line in sorted(lines, key=lambda line: line.id)[-SHOWN:]]
 
     async def say(self, seat: int | None, name: str, text: str, at: float) -> ChatLine:

@@ -191,7 +191,8 @@ class Replays:
             steps: list[dict[str, Any]] = []
             if asked.start <= current:
                 start_version, start_state = self.checkpoints.nearest(match, max(0, asked.start - 1))
-                page = Walk(list(match.state.history), list(match.events), start_version, start_state,
+                # The actions and events up to the page's last step only (a slice is a copy).
+                page = Walk(match.state.history[:last], match.events[:last], start_version, start_state,
                             asked.start, last, over, None if over else asked.seat)
                 steps, kept = await asyncio.to_thread(walk, page)
                 self.checkpoints.keep(match.id, kept)
