@@ -1,6 +1,7 @@
 """The game-agnostic core: the contract every game implements and every front end and bot uses."""
 
 from parlour.engine.benchmark import Benchmark
+from parlour.engine.boards import BoardProblem, Boards
 from parlour.engine.errors import (
     FormatError,
     IllegalActionError,
@@ -54,6 +55,8 @@ __all__ = [
     "WHYS",
     "Action",
     "Benchmark",
+    "BoardProblem",
+    "Boards",
     "Bot",
     "Evaluator",
     "FormatError",

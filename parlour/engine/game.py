@@ -14,6 +14,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final, Generic, TypeVar
 
+from parlour.engine.boards import Boards
 from parlour.engine.errors import FormatError, IllegalActionError, NotationError, OptionError, ParlourError
 from parlour.engine.leaving import (
     ABANDON,
@@ -153,6 +154,8 @@ class Game(ABC, Generic[GameState]):
     """A game: its metadata and a way to start a state (the initial set-up or a given one)."""
 
     info: GameInfo
+    boards: Boards | None = None
+    """Set by a game whose board is a file people may draw and share (``Boards``)."""
 
     def new(
         self,

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from typing import Final
 
-from parlour.engine import FormatError, JSONDict
+from parlour.engine import BoardProblem, Boards, FormatError, JSONDict
 
 LAND, WATER, BLOCKED, BASE = 0, 1, 2, 3
 """Terrain of a square (CON-7). A base counts as both land and water."""
@@ -435,3 +435,37 @@ def load_map(value: str) -> Map:
         raise FormatError(f"no map called {value!r} (maps: {', '.join(MAPS)}); the 'board' option also "
                           "takes the text of a map (CON-10)")
     return parse_map(text)
+
+
+# --- the Boards contract (CON-72): shipped maps, the editor's checks ---------------------------------
+
+
+class ConflictMaps(Boards):
+    """Conflict's maps as boards people draw and share (CON-72)."""
+
+    option = "board"
+    noun = "map"
+    extension = ".cmap"
+    min_cols, max_cols = MIN_COLS, MAX_COLS
+    min_rows, max_rows = MIN_ROWS, MAX_ROWS
+    recommended = DEFAULT_MAP
+
+    def shipped(self) -> dict[str, str]:
+        return dict(MAPS)
+
+    def check(self, text: str) -> list[BoardProblem]:
+        try:
+            board_map = parse_map(text)
+        except FormatError as error:
+            return [BoardProblem("error", "CON-12", str(error))]
+        return [BoardProblem("warning", "CON-13", warning) for warning in board_map.warnings]
+
+    def name_of(self, text: str) -> str | None:
+        return None
+
+    def drawing(self, text: str) -> JSONDict:
+        return parse_map(text).json()
+
+
+MAP_BOARDS: Final = ConflictMaps()
+"""Conflict's ``Game.boards``."""

@@ -1,0 +1,82 @@
+"""Boards people draw and share: the contract of a game whose board is a file (Conflict's maps,
+CON-72). Front ends (the map editor, the server's map library, ``parlour maps``) use it without
+knowing the game: they list the shipped boards, check a drawn one and draw a checked one.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+from typing import Any, Final
+
+ERROR: Final = "error"
+"""A problem that refuses the board (Conflict: CON-12)."""
+WARNING: Final = "warning"
+"""A problem the board is loaded with, reported to whoever plays it (Conflict: CON-13)."""
+
+
+@dataclass(frozen=True)
+class BoardProblem:
+    """One problem of a board's text, with the squares it concerns so an editor can paint it
+    on them, and the line of the text when it comes from one."""
+
+    severity: str
+    """``ERROR`` or ``WARNING``."""
+    rule: str
+    """The rule it breaks, as the game's rules name it: ``"CON-12 item 6"``."""
+    message: str
+    """Plain English; names squares in the game's notation."""
+    squares: tuple[str, ...] = ()
+    line: int | None = None
+
+    @property
+    def is_error(self) -> bool:
+        return self.severity == ERROR
+
+    def json(self) -> dict[str, Any]:
+        return {
+            "severity": self.severity,
+            "rule": self.rule,
+            "message": self.message,
+            "squares": list(self.squares),
+            "line": self.line,
+        }
+
+
+class Boards(ABC):
+    """A game whose board is a file people may draw and share (``Game.boards``)."""
+
+    option: str
+    """The rules option that names the board (it takes a shipped name or a board's text)."""
+    noun: str
+    """What a board is called in the game's words: ``"map"``."""
+    extension: str
+    """The file extension of a board's text, with its dot: ``".cmap"``."""
+    max_cols: int
+    max_rows: int
+    min_cols: int
+    min_rows: int
+    recommended: str
+    """The shipped board the lobby offers first."""
+
+    @abstractmethod
+    def shipped(self) -> dict[str, str]:
+        """The boards shipped with the game, name -> text, in the order to list them."""
+
+    @abstractmethod
+    def check(self, text: str) -> list[BoardProblem]:
+        """Every problem of the board ``text``, errors and warnings, not just the first: no
+        errors means the option takes it. Problems that stop the reading end the list early."""
+
+    @abstractmethod
+    def name_of(self, text: str) -> str | None:
+        """The name the board's text gives itself, ``None`` if it gives none that can be read."""
+
+    @abstractmethod
+    def drawing(self, text: str) -> dict[str, Any]:
+        """What a view carries to draw the board (its ``board``), for a board without errors;
+        ``FormatError`` otherwise."""
+
+    def errors(self, text: str) -> list[BoardProblem]:
+        """The problems of ``text`` that refuse it."""
+        return [problem for problem in self.check(text) if problem.is_error]
