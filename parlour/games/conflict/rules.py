@@ -32,7 +32,7 @@ from parlour.engine import (
 )
 from parlour.games.conflict.actions import ACTIVATE, END, MOVE, ROLL, ROLL_ODDS, ROLLS, Decision, decode
 from parlour.games.conflict.board import Board, bits, board_for
-from parlour.games.conflict.maps import DEFAULT_MAP
+from parlour.games.conflict.maps import DEFAULT_MAP, MAP_BOARDS
 from parlour.games.conflict.notation import action_text, canonical_path, describe, parse
 from parlour.games.conflict.pieces import (
     AAGUN,
@@ -921,6 +921,7 @@ class Conflict(Game[ConflictState]):
             ROLL_LIMIT: "the roll limit was reached",
         },
     )
+    boards = MAP_BOARDS
 
     def players_for(
         self, players: int | None, options: dict[str, Any], start: JSONDict | None
