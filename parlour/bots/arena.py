@@ -20,10 +20,10 @@ import random
 import sys
 import time
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
-from typing import Any, Final
+from typing import Any, Final, TypeVar
 
 from parlour.bots import bot_kinds, make_bot, seen_by
 from parlour.engine import CHANCE, Bot, IllegalActionError, ParlourError
@@ -44,6 +44,9 @@ def ply_limit(game: str) -> int:
 
 
 Z_95: Final = 1.959964
+
+Played = TypeVar("Played")
+"""What one game of a series gives back (``GameResult`` for the arena's own games)."""
 
 
 @dataclass(frozen=True)
@@ -143,14 +146,20 @@ def wilson(score: float, games: int, z: float = Z_95) -> tuple[float, float]:
 
 def run_series(series: Series) -> Iterator[GameResult]:
     """The games of ``series`` as they finish (in worker processes when ``jobs`` > 1)."""
+    return run_games(series, play_game)
+
+
+def run_games(series: Series, play: Callable[[Series, int], Played]) -> Iterator[Played]:
+    """``play(series, index)`` for every game of ``series``, as they finish (in worker processes
+    when ``jobs`` > 1; ``play`` must then be a module-level function, so that it pickles)."""
     if series.jobs <= 1:
         for index in range(series.games):
-            yield play_game(series, index)
+            yield play(series, index)
         return
     # "spawn" rather than fork: the workers start clean, whatever the parent has running.
     context = multiprocessing.get_context("spawn")
     with ProcessPoolExecutor(max_workers=series.jobs, mp_context=context) as pool:
-        futures = [pool.submit(play_game, series, index) for index in range(series.games)]
+        futures = [pool.submit(play, series, index) for index in range(series.games)]
         try:
             for future in as_completed(futures):
                 yield future.result()
