@@ -112,6 +112,10 @@ def build_parser() -> _Parser:
                         help="a rules option for parlour's side; repeatable")
     parser.add_argument("--no-openspiel", action="store_true", help="skip the OpenSpiel comparison")
     parser.add_argument("--players", type=int, metavar="P", help="players per game (default: the game's)")
+    parser.add_argument("--balance", action="store_true",
+                        help="instead: how fair a board is, from bots of one kind playing it (first mover's "
+                             "score, its wins within its first two rolls, rolls per game); see "
+                             "'parlour bench GAME --balance --help'")
     return parser
 
 
@@ -350,6 +354,10 @@ def main(argv: Sequence[str]) -> int:
         from parlour.server.traffic import main as bench_traffic
 
         return bench_traffic(argv[1:])
+    if "--balance" in argv:  # not speed: a board's fairness (parlour.bots.balance)
+        from parlour.bots.balance import main as bench_balance
+
+        return bench_balance(list(argv))
     try:
         plan = read_plan(argv)
     except UsageError as error:
