@@ -12,7 +12,8 @@ from parlour.engine import CHANCE
 
 
 def game(index: int, winner: int | None, rolls: int, first_rolls: int) -> BalanceGame:
-    return BalanceGame(index, 0, winner, "last-player" if winner is not None else "roll-limit", rolls, first_rolls)
+    reason = "last-player" if winner is not None else "roll-limit"
+    return BalanceGame(index, 0, winner, reason, rolls, first_rolls)
 
 
 def test_figures_count_the_first_movers_wins_draws_and_early_wins() -> None:
