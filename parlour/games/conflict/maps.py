@@ -1,6 +1,7 @@
 """Conflict maps: the text format (CON-10, CON-11; read by ``parse_map``, written by ``Map.text``),
 its validation (CON-12), the playability warnings (CON-13), the JSON form a match's view carries
-for front ends to draw (``Map.json``) and the default board ``parlour-20`` (CON-15).
+for front ends to draw (``Map.json``) and the shipped maps
+(``map_files/``: ``classic`` is CON-15's board, CON-72).
 
 A square is an integer in reading order (CON-5): ``row * cols + col``, rows and columns from 0,
 so sorting squares sorts them as the canonical notation compares them. Seats are 0…3 here
@@ -14,6 +15,7 @@ from collections import deque
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
+from pathlib import Path
 from typing import Final
 
 from parlour.engine import BoardProblem, Boards, FormatError, JSONDict
@@ -30,6 +32,7 @@ MIN_ROWS, MAX_ROWS = 5, 99
 _NAME: Final = re.compile(r"[a-z0-9][a-z0-9-]*")
 _SIZE: Final = re.compile(r"([0-9]+)x([0-9]+)")
 _SQUARE: Final = re.compile(r"([a-z])([1-9][0-9]*)")
+_NAME_LINE: Final = re.compile(r"^name[ \t]+[^ \t;\r\n]+", re.MULTILINE)
 _DIRECTIVES: Final = ("conflict-map", "name", "size", "terrain", "base", "mine")
 
 
@@ -375,50 +378,37 @@ def playability_warnings(
 
 # --- the maps shipped with parlour ----------------------------------------------------------------
 
-PARLOUR_20: Final = """\
-conflict-map 1
-name parlour-20
-size 20x20
-terrain
-....................
-....................
-......#.~~~~.#......
-........~~~~........
-....+~~~~~~~~~~+....
-....~~~~~~~~~~~~....
-..#.~~~~~~~~~~~~.#..
-....~~~~~~~~~~~~....
-..~~~~~~....~~~~~~..
-..~~~~~~.##.~~~~~~..
-..~~~~~~.##.~~~~~~..
-..~~~~~~....~~~~~~..
-....~~~~~~~~~~~~....
-..#.~~~~~~~~~~~~.#..
-....~~~~~~~~~~~~....
-....+~~~~~~~~~~+....
-........~~~~........
-......#.~~~~.#......
-....................
-....................
-end
-base 1 e5
-base 2 p5
-base 3 e16
-base 4 p16
-mine 1 c3
-mine 1 g7
-mine 2 r3
-mine 2 n7
-mine 3 c18
-mine 3 g14
-mine 4 r18
-mine 4 n14
-"""
-"""CON-15: the default board, as a map file."""
-
+MAP_FILES: Final = Path(__file__).parent / "map_files"
+"""The shipped maps, one ``NAME.cmap`` file each (package data)."""
+CLASSIC: Final = "classic"
+"""CON-72: the 20x20 board of CON-15 under its name."""
+RECOMMENDED_MAP: Final = "classic"
+"""The shipped map the lobby offers first."""
+ALIASES: Final = {"parlour-20": CLASSIC}
+"""Other names a shipped map answers to, not listed: CON-15's name of the classic board, which
+stored matches and CON-70's default use. A map loaded by an alias carries the alias as its name,
+so such a match looks as it always did."""
 DEFAULT_MAP: Final = "parlour-20"
-MAPS: Final = {DEFAULT_MAP: PARLOUR_20}
-"""The maps shipped with parlour, by name."""
+"""CON-70: the ``board`` option's default."""
+
+
+def _shipped() -> dict[str, str]:
+    """Every ``.cmap`` file of ``MAP_FILES`` by name: classic first, then the others sorted."""
+    paths = sorted(MAP_FILES.glob("*.cmap"), key=lambda path: (path.stem != CLASSIC, path.stem))
+    return {path.stem: path.read_text(encoding="utf-8") for path in paths}
+
+
+def renamed(text: str, name: str) -> str:
+    """A map's text with its ``name`` directive set to ``name``."""
+    return _NAME_LINE.sub(f"name {name}", text, count=1)
+
+
+SHIPPED_MAPS: Final = _shipped()
+"""The maps shipped with parlour, by name, in the order to list them."""
+MAPS: Final = SHIPPED_MAPS | {alias: renamed(SHIPPED_MAPS[name], alias) for alias, name in ALIASES.items()}
+"""Every name ``load_map`` takes, the aliases too, with its text."""
+PARLOUR_20: Final = MAPS[DEFAULT_MAP]
+"""CON-15: the default board, as a map file (classic's text under the spec's name)."""
 
 
 def is_map_text(value: str) -> bool:
@@ -427,13 +417,15 @@ def is_map_text(value: str) -> bool:
 
 @lru_cache(maxsize=32)
 def load_map(value: str) -> Map:
-    """The map named ``value`` (``MAPS``) or written out in ``value``; ``FormatError`` otherwise."""
+    """The map named ``value`` (a shipped map or an alias) or written out in ``value``;
+    ``FormatError`` otherwise."""
     if is_map_text(value):
         return parse_map(value)
     text = MAPS.get(value)
     if text is None:
-        raise FormatError(f"no map called {value!r} (maps: {', '.join(MAPS)}); the 'board' option also "
-                          "takes the text of a map (CON-10)")
+        listed = ", ".join(SHIPPED_MAPS)
+        raise FormatError(f"no map called {value!r} (maps: {listed}); the 'board' option also takes the text "
+                          "of a map (CON-10)")
     return parse_map(text)
 
 
@@ -448,10 +440,10 @@ class ConflictMaps(Boards):
     extension = ".cmap"
     min_cols, max_cols = MIN_COLS, MAX_COLS
     min_rows, max_rows = MIN_ROWS, MAX_ROWS
-    recommended = DEFAULT_MAP
+    recommended = RECOMMENDED_MAP
 
     def shipped(self) -> dict[str, str]:
-        return dict(MAPS)
+        return dict(SHIPPED_MAPS)
 
     def check(self, text: str) -> list[BoardProblem]:
         try:
