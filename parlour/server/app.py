@@ -25,6 +25,7 @@ from starlette.types import Scope
 from starlette.websockets import WebSocket, WebSocketState
 
 from parlour.games import GAMES
+from parlour.server.boards import BoardRefused
 from parlour.server.bots import BotPool
 from parlour.server.connection import Connection
 from parlour.server.limits import UNKNOWN_ADDRESS, AddressBuckets, FaultLog, Limits, Rates
@@ -71,7 +72,10 @@ def error_response(error: ProtocolError, headers: dict[str, str] | None = None) 
     headers = dict(headers or {})
     if error.retry_after is not None:
         headers["Retry-After"] = str(error.retry_after)
-    return JSONError({"error": error.to_json()}, status_code=error.status, headers=headers)
+    answer: dict[str, Any] = {"error": error.to_json()}
+    if isinstance(error, BoardRefused):  # beside the error, as a check answers them
+        answer["problems"] = error.problems
+    return JSONError(answer, status_code=error.status, headers=headers)
 
 
 def too_large(longest: int) -> ProtocolError:
@@ -129,6 +133,16 @@ async def lobby_page(request: Request) -> Response:
 
 async def match_page(request: Request) -> Response:
     return page(WEB / "match.html")
+
+
+async def editor_page(request: Request) -> Response:
+    """The board editor of a game that has boards people draw (Conflict's maps)."""
+    name = request.path_params["game"]
+    if name not in GAMES:
+        return PlainTextResponse(f"No game called {name[:40]!r}.", 404)
+    if GAMES[name].boards is None:
+        return PlainTextResponse(f"{GAMES[name].info.title} has one board: there is nothing to draw.", 404)
+    return page(WEB / "editor.html")
 
 
 async def help_page(request: Request) -> Response:
@@ -282,6 +296,44 @@ class LobbyHandlers:
         if token is not None:
             answer |= {"seat": seat, "token": token}
         return JSONResponse(answer, status_code=201)
+
+    # --- the library of boards (parlour/server/boards.py) ---
+
+    async def boards(self, request: Request) -> Response:
+        """``/api/games/{game}/boards``: the list (GET), or a board saved (POST)."""
+        if request.method == "POST":
+            return await self.save_board(request)
+        try:
+            await self.spend(self.rates.board_checks, request)
+            library = self.lobby.library
+            return JSONResponse(await library.page(request.path_params["game"], request.query_params))
+        except ProtocolError as error:
+            return error_response(error)
+
+    async def show_board(self, request: Request) -> Response:
+        try:
+            await self.spend(self.rates.board_checks, request)
+            params = request.path_params
+            return JSONResponse(await self.lobby.library.show(params["game"], params["name"]))
+        except ProtocolError as error:
+            return error_response(error)
+
+    async def check_board(self, request: Request) -> Response:
+        try:
+            await self.spend(self.rates.board_checks, request)
+            body = await read_body(request, int(self.limits.body_bytes))
+            return JSONResponse(self.lobby.library.check(request.path_params["game"], body))
+        except ProtocolError as error:
+            return error_response(error)
+
+    async def save_board(self, request: Request) -> Response:
+        try:
+            await self.spend(self.rates.boards, request)
+            body = await read_body(request, int(self.limits.body_bytes))
+            saved = await self.lobby.library.save(request.path_params["game"], body, client_address(request))
+        except ProtocolError as error:
+            return error_response(error)
+        return JSONResponse(saved, status_code=201)
 
     async def show_match(self, request: Request) -> Response:
         try:
@@ -442,6 +494,9 @@ def build_app(
     routes = [
         Route("/api/games", games, methods=["GET"]),
         Route("/api/games/{name}/start", game_start, methods=["GET"]),
+        Route("/api/games/{game}/boards", handlers.boards, methods=["GET", "POST"]),
+        Route("/api/games/{game}/boards/check", handlers.check_board, methods=["POST"]),
+        Route("/api/games/{game}/boards/{name}", handlers.show_board, methods=["GET"]),
         Route("/api/matches", handlers.matches, methods=["GET", "POST"]),
         Route("/api/matches/{id}", handlers.show_match, methods=["GET"]),
         Route("/api/matches/{id}/join", handlers.join_match, methods=["POST"]),
@@ -452,6 +507,7 @@ def build_app(
         Route("/", lobby_page),
         Route("/match/{id}", match_page),
         Route("/help/{game}", help_page),
+        Route("/games/{game}/editor", editor_page),
         Mount("/static", ClientFiles(directory=WEB, check_dir=False), name="static"),
     ]
     if isinstance(server_time, ManualTime):

@@ -83,6 +83,15 @@ class Limits:
     body_bytes: float = count(
         MAX_MESSAGE, "bytes in one HTTP request body, characters in one WebSocket message")
     page_size: float = count(100, "matches in one page of the lobby list (the most a client may ask for)")
+    board_characters: float = count(
+        16 * 1024, "characters in the text of one board (a map) checked or saved in a game's library")
+    boards_per_hour: float = limit(10, "boards (maps) one address may save an hour (after its burst)")
+    boards_burst: float = count(5, "boards (maps) one address may save at once")
+    boards_total: float = count(10_000, "boards (maps) the libraries of all games may hold together")
+    board_checks_per_minute: float = limit(
+        120, "board checks and reads of a game's library one address may ask for a minute (after its burst)")
+    board_checks_burst: float = count(
+        60, "board checks and reads of a game's library one address may ask for at once")
     client_fault_logs_per_minute: float = count(
         20, "log lines about clients' mistakes a minute (the rest are counted)")
 
@@ -198,7 +207,8 @@ class Rates:
     """The per-address rates of one server: creating matches, joining seats (HTTP or WebSocket),
     listing matches (a page is built from the store: a client looping on it must not slow the others),
     replaying them (charged by the positions worked out: that is what costs CPU), saying things in a
-    match's chat (over all of an address's connections) and reading a match's chat."""
+    match's chat (over all of an address's connections), reading a match's chat, saving boards to a
+    game's library, and checking boards or reading the library (a check costs CPU)."""
 
     def __init__(self, limits: Limits, clock: Callable[[], float] = time.monotonic) -> None:
         self.create = AddressBuckets(limits.create_burst, limits.create_per_minute,
@@ -213,6 +223,10 @@ class Rates:
                                    "chat messages from your address", clock)
         self.chat_list = AddressBuckets(limits.chat_list_burst, limits.chat_list_per_minute,
                                         "reads of a match's chat from your address", clock)
+        self.boards = AddressBuckets(limits.boards_burst, limits.boards_per_hour / 60,
+                                     "boards saved from your address", clock)
+        self.board_checks = AddressBuckets(limits.board_checks_burst, limits.board_checks_per_minute,
+                                           "board checks and library reads from your address", clock)
 
 
 class FaultLog:

@@ -24,6 +24,7 @@ from parlour.bots import DEFAULT_BOT, KINDS, bot_kinds
 from parlour.engine import Game, ParlourError, State
 from parlour.games import GAMES, get_game
 from parlour.server import collector
+from parlour.server.boards import Library, boards_json
 from parlour.server.bots import BotPool
 from parlour.server.limits import UNKNOWN_ADDRESS, Limits
 from parlour.server.match import Match, ServerTime, Timer, new_token
@@ -98,6 +99,7 @@ def game_json(game: Game[State], help_page: str | None) -> dict[str, Any]:
         "bots": [{"kind": kind, "summary": KINDS[kind].summary} for kind in kinds],
         "default_bot": DEFAULT_BOT if DEFAULT_BOT in kinds else (kinds[-1] if kinds else None),
         "help": help_page,
+        "boards": boards_json(game),
     }
 
 
@@ -189,6 +191,8 @@ class Lobby:
         server's CPUs until they end."""
         self.tasks: set[asyncio.Task[None]] = set()
         self._abandon_timer: Timer | None = None
+        self.library = Library(store, self.limits, self.time.now)
+        """Each game's boards, shipped and saved (a saved one's name becomes its text in a match)."""
         self.working = asyncio.Semaphore(max(1, int(self.limits.replays_at_once)))
         """Replays worked out in worker threads at once, on the whole server: a match read back and
         a replay page alike (several threads at once make the event loop wait for the interpreter)."""
@@ -423,6 +427,7 @@ class Lobby:
             raise ProtocolError("bad_request", f"the body must be a JSON object, not {json_kind(body)}")
         game = read_game(body.get("game"))
         players, options = read_players(body.get("players")), read_options(body.get("options"))
+        options = await self.library.resolve(game, options)
         try:
             state = game.new(players, options, secrets.randbits(62))  # the seed: the server's secret
         except ParlourError as error:

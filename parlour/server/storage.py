@@ -5,7 +5,8 @@ already); after that a seat is claimed (once, atomically) and actions are append
 version it makes, under an expected-version check. Replaying a match's actions rebuilds it. Beside
 each match the store keeps its ``Progress`` (status, version, whose turn, outcome), written with
 every change, so that the lobby can list, page and expire matches, and start-up can skip finished
-ones, without replaying anything.
+ones, without replaying anything. Beside the matches it keeps each game's library of boards
+people drew and saved (Conflict's maps): a saved board never changes.
 
 ``SQLiteStore`` (WAL, one file, no set-up) is the default; ``MemoryStore`` behaves the same for
 tests. The interface is ``async`` and row-shaped so that a PostgreSQL store with the same schema
@@ -177,13 +178,45 @@ class Store(Protocol):
         of the previous page; with seats and progress, without actions. Fast at any size (an index).
         ``ids``: only those matches (looked up by their key; unknown ids are left out)."""
 
+    async def add_board(self, board: BoardRow, most: int) -> BoardSaved:
+        """Stores a board in its game's library: ``"saved"``; ``"exists"`` if the game has one of
+        that name already, ``"full"`` if the library holds ``most`` boards (of all games), both
+        with nothing stored. A saved board never changes."""
+
+    async def load_board(self, game: str, name: str) -> BoardRow | None:
+        """One saved board of a game, with its text; ``None`` if there is none of that name."""
+
+    async def list_boards(self, game: str, after: tuple[float, str] | None, limit: int) -> list[BoardRow]:
+        """At most ``limit`` of a game's saved boards, newest first by (created, name), strictly
+        after the cursor ``after`` = (created, name) of the last one of the previous page; with
+        their text. Fast at any size (an index)."""
+
     async def close(self) -> None: ...
 
 
-SCHEMA_VERSION: Final = 4
+@dataclass(frozen=True)
+class BoardRow:
+    """A board saved in a game's library (a Conflict map): its text as checked when saved, its
+    size (to list it without reading the text again), who saved it and when, from which address."""
+
+    game: str
+    name: str
+    text: str
+    cols: int
+    rows: int
+    author: str | None
+    created: float
+    address: str
+
+
+BoardSaved = Literal["saved", "exists", "full"]
+
+
+SCHEMA_VERSION: Final = 5
 """``PRAGMA user_version`` of a file in today's schema; 0 is a file from before progress was kept,
 1 from before clocks (its matches have none), 2 from before rematches were stored (its matches
-have none on record), 3 from before chat (its matches have said nothing)."""
+have none on record), 3 from before chat (its matches have said nothing), 4 from before the
+library of boards (it has none saved)."""
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS matches (
@@ -230,6 +263,17 @@ CREATE TABLE IF NOT EXISTS chat (
     at REAL NOT NULL,
     PRIMARY KEY (match_id, id)
 ) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS boards (
+    game TEXT NOT NULL,
+    name TEXT NOT NULL,
+    text TEXT NOT NULL,
+    cols INTEGER NOT NULL,
+    rows INTEGER NOT NULL,
+    author TEXT,
+    created REAL NOT NULL,
+    address TEXT NOT NULL,
+    PRIMARY KEY (game, name)
+);
 """
 # Events WITHOUT ROWID: kept in the order of their key, a match's events are together on disk
 # (loading is one range) and appending one writes one page of the log, not a row and an index entry.
@@ -238,10 +282,11 @@ INDEXES = """
 CREATE INDEX IF NOT EXISTS matches_by_status ON matches (status, created DESC, id DESC);
 CREATE INDEX IF NOT EXISTS matches_by_game ON matches (game, status, created DESC, id DESC);
 CREATE UNIQUE INDEX IF NOT EXISTS matches_by_rematch_of ON matches (rematch_of) WHERE rematch_of IS NOT NULL;
+CREATE INDEX IF NOT EXISTS boards_by_age ON boards (game, created DESC, name DESC);
 """
 # The lobby pages newest first within one status (and one game): each page is a walk down one of
 # these indexes from the cursor, never a sort of the table. A match's rematch is found through the
-# last, which also refuses a second rematch of one match.
+# last, which also refuses a second rematch of one match. A game's library pages newest first too.
 
 PROGRESS_COLUMNS: Final = (
     ("status", "TEXT NOT NULL DEFAULT 'running'"), ("version", "INTEGER NOT NULL DEFAULT 0"),
@@ -249,6 +294,7 @@ PROGRESS_COLUMNS: Final = (
 )
 MATCH_COLUMNS: Final = ("id, created, game, players, options, seed, start, bot_seconds,"
                         " status, version, to_move, outcome, updated, clock, rematch_of")
+BOARD_COLUMNS: Final = "game, name, text, cols, rows, author, created, address"
 SET_PROGRESS: Final = "UPDATE matches SET version = ?, to_move = ?, outcome = ?, updated = ? WHERE id = ?"
 SET_STATUS: Final = "UPDATE matches SET status = ? WHERE id = ? AND status IS NOT ?"
 # Status apart, and only where it changes: a statement that sets an indexed column rewrites that
@@ -401,7 +447,41 @@ class SQLiteStore:
 
         return await self._do(add)
 
+    async def add_board(self, board: BoardRow, most: int) -> BoardSaved:
+        def add(db: sqlite3.Connection) -> BoardSaved:
+            if db.execute("SELECT 1 FROM boards WHERE game = ? AND name = ?",
+                          (board.game, board.name)).fetchone() is not None:
+                return "exists"
+            (held,) = db.execute("SELECT COUNT(*) FROM boards").fetchone()
+            if held >= most:
+                return "full"
+            db.execute("INSERT INTO boards (game, name, text, cols, rows, author, created, address)"
+                       " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                       (board.game, board.name, board.text, board.cols, board.rows, board.author,
+                        board.created, board.address))
+            return "saved"
+
+        return await self._do(add)
+
     # --- the interface: reads ---
+
+    async def load_board(self, game: str, name: str) -> BoardRow | None:
+        def load(db: sqlite3.Connection) -> BoardRow | None:
+            found = db.execute(f"SELECT {BOARD_COLUMNS} FROM boards WHERE game = ? AND name = ?",
+                               (game, name)).fetchone()
+            return None if found is None else BoardRow(*found)
+
+        return await self._read(load)
+
+    async def list_boards(self, game: str, after: tuple[float, str] | None, limit: int) -> list[BoardRow]:
+        def walk(db: sqlite3.Connection) -> list[BoardRow]:
+            where = "game = ?" + ("" if after is None else " AND (created, name) < (?, ?)")
+            arguments = (game, *(() if after is None else after), max(limit, 0))
+            return [BoardRow(*found) for found in db.execute(
+                f"SELECT {BOARD_COLUMNS} FROM boards WHERE {where} ORDER BY created DESC, name DESC LIMIT ?",
+                arguments)]
+
+        return await self._read(walk)
 
     async def load_chat(self, match_id: str, rooms: Sequence[ChatRoom], most: int) -> list[ChatLine]:
         def load(db: sqlite3.Connection) -> list[ChatLine]:
@@ -799,7 +879,7 @@ def open_schema(db: sqlite3.Connection) -> None:
                     _migrate(db)
                 _add_clocks(db)
                 _add_rematch_links(db)
-                _run_script(db, SCHEMA)  # the tables a file before them lacks (schema 4: chat)
+                _run_script(db, SCHEMA)  # the tables a file before them lacks (chat, boards)
             _run_script(db, INDEXES)
             db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
         db.execute("COMMIT")
@@ -891,6 +971,25 @@ class MemoryStore:
     def __init__(self) -> None:
         self.matches: dict[str, MatchRow] = {}
         self.chat: dict[str, list[ChatLine]] = {}
+        self.boards: dict[tuple[str, str], BoardRow] = {}
+
+    async def add_board(self, board: BoardRow, most: int) -> BoardSaved:
+        if (board.game, board.name) in self.boards:
+            return "exists"
+        if len(self.boards) >= most:
+            return "full"
+        _check_text([board.game, board.name, board.text, board.author, board.address])
+        self.boards[board.game, board.name] = board
+        return "saved"
+
+    async def load_board(self, game: str, name: str) -> BoardRow | None:
+        return self.boards.get((game, name))
+
+    async def list_boards(self, game: str, after: tuple[float, str] | None, limit: int) -> list[BoardRow]:
+        newest = sorted((board for board in self.boards.values() if board.game == game
+                         and (after is None or (board.created, board.name) < after)),
+                        key=lambda board: (board.created, board.name), reverse=True)
+        return newest[:max(limit, 0)]
 
     async def add_chat(self, match_id: str, said: ChatLine, most: int) -> ChatLine | None:
         self._get(match_id)

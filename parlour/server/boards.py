@@ -1,0 +1,278 @@
+"""Each game's library of boards (Conflict's maps): the boards it ships and those people drew and
+saved, checked by the game's own rules (``Game.boards``); the answers of the boards API.
+
+The server names no game here: a game has a library when it declares ``boards``. A saved board is
+stored once, under a name of its own that no shipped board (nor an alias the game's option
+accepts) has, and never changes; a match created with its name plays its text, so the match does
+not depend on the library afterwards.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+import time
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from typing import Any, Final, TypeVar
+
+from parlour.engine import BoardProblem, Boards, FormatError, Game, ParlourError, State
+from parlour.games import GAMES, get_game
+from parlour.server.limits import UNKNOWN_ADDRESS, Limits
+from parlour.server.messages import ProtocolError, check_text, json_kind, read_name
+from parlour.server.storage import BoardRow, Store, StoreError
+
+log = logging.getLogger("parlour.server")
+
+MAX_BOARD_NAME: Final = 60
+"""Characters in a board's name (the game's own rules may allow fewer)."""
+
+NAME_RULE: Final = "name"
+"""The rule of the problem a save reports when the name asked for is not the one the text gives."""
+
+
+def boards_of(game_name: str) -> tuple[Game[State], Boards]:
+    """The game ``game_name`` and its boards; ``404 no_game`` or ``404 no_boards``."""
+    if game_name not in GAMES:
+        raise ProtocolError("no_game", f"there is no game {game_name[:40]!r}", 404)
+    game = get_game(game_name)
+    if game.boards is None:
+        raise ProtocolError("no_boards", f"{game.info.title} has one board: there are no boards to draw or "
+                                         "save", 404)
+    return game, game.boards
+
+
+def boards_json(game: Game[State]) -> dict[str, Any] | None:
+    """What ``GET /api/games`` says of a game's boards (``None``: it has no library): the option
+    that takes a board, what a board is called, its file extension, the shipped board to offer
+    first and the sizes a drawn one may have."""
+    boards = game.boards
+    if boards is None:
+        return None
+    return {"option": boards.option, "noun": boards.noun, "extension": boards.extension,
+            "recommended": boards.recommended, "min_cols": boards.min_cols, "max_cols": boards.max_cols,
+            "min_rows": boards.min_rows, "max_rows": boards.max_rows}
+
+
+@functools.cache
+def shipped_entries(game_name: str) -> tuple[dict[str, Any], ...]:
+    """The list entries of a game's shipped boards (worked out once: they never change)."""
+    _, boards = boards_of(game_name)
+    entries = []
+    for name, text in boards.shipped().items():
+        drawing = boards.drawing(text)
+        entries.append({"name": name, "cols": drawing["cols"], "rows": drawing["rows"], "shipped": True,
+                        "recommended": name == boards.recommended, "author": None, "created": None})
+    return tuple(entries)
+
+
+def saved_entry(board: BoardRow) -> dict[str, Any]:
+    return {"name": board.name, "cols": board.cols, "rows": board.rows, "shipped": False,
+            "recommended": False, "author": board.author, "created": board.created}
+
+
+def problems_json(problems: Sequence[BoardProblem]) -> list[dict[str, Any]]:
+    return [problem.json() for problem in problems]
+
+
+class BoardRefused(ProtocolError):
+    """``400 bad_board``: a board with errors; the answer carries them in ``problems`` beside
+    ``error``, as a check's answer does, so that an editor paints them on their squares."""
+
+    def __init__(self, problems: Sequence[BoardProblem], noun: str) -> None:
+        first = problems[0].message if problems else "it cannot be read"
+        more = f" (and {len(problems) - 1} more problems)" if len(problems) > 1 else ""
+        super().__init__("bad_board", f"the {noun} cannot be used: {first}{more}")
+        self.problems = problems_json(problems)
+
+
+def read_board_text(value: Any, longest: int) -> str:
+    """A board's text from a request: a string of at most ``longest`` characters (``413
+    too_large`` past it), of text fit to store (``bad_text`` for a lone surrogate or a control
+    character other than line breaks and tabs)."""
+    if not isinstance(value, str):
+        raise ProtocolError("bad_request", f'"text" must be the board\'s text (a string), not '
+                                           f"{json_kind(value)}")
+    if len(value) > longest:
+        raise ProtocolError("too_large", f"the board's text is longer than {longest} characters", 413)
+    return check_text(value, "text", longest, lines=True)
+
+
+def read_board_name(value: Any) -> str:
+    """A board's name from a request: one line of text, 1 to ``MAX_BOARD_NAME`` characters."""
+    if not isinstance(value, str) or not value.strip():
+        raise ProtocolError("bad_request", f'"name" must be the board\'s name: a string of 1 to '
+                                           f"{MAX_BOARD_NAME} characters")
+    return check_text(value, "name", MAX_BOARD_NAME)
+
+
+def engine_knows(game: Game[State], boards: Boards, name: str) -> bool:
+    """Whether the game's option takes ``name`` by itself: a shipped board or an alias of one."""
+    if name in boards.shipped():
+        return True
+    try:
+        game.new(None, {boards.option: name})
+    except ParlourError:
+        return False
+    return True
+
+
+@functools.lru_cache(maxsize=256)
+def _own_name(game_name: str, text: str) -> str | None:
+    boards = get_game(game_name).boards
+    return None if boards is None else boards.name_of(text)
+
+
+def shown_options(game_name: str, options: Mapping[str, Any]) -> dict[str, Any]:
+    """A match's options as people read them: a board given by its text is shown by its name (a
+    saved board's, or the name a drawn one gives itself); everything else as it is."""
+    shown = dict(options)
+    boards = get_game(game_name).boards if game_name in GAMES else None
+    if boards is None:
+        return shown
+    value = shown.get(boards.option)
+    if isinstance(value, str) and "\n" in value:  # a name is one line: only a text is worth reading
+        name = _own_name(game_name, value)
+        if name is not None:
+            shown[boards.option] = name
+    return shown
+
+
+class Library:
+    """The boards of every game that has them: shipped ones from the game, saved ones in the store."""
+
+    def __init__(self, store: Store, limits: Limits, now: Callable[[], float] = time.time) -> None:
+        self.store = store
+        self.limits = limits
+        self.now = now
+
+    # --- reading -----------------------------------------------------------------------------------
+
+    async def page(self, game_name: str, query: Mapping[str, str]) -> dict[str, Any]:
+        """``GET /api/games/{game}/boards``: the shipped boards (on the first page), then saved
+        ones newest first, ``page_size`` of them at most, and the cursor of the next page."""
+        from parlour.server.lobby import decode_cursor, encode_cursor  # the lobby's cursors, one shape
+
+        boards_of(game_name)
+        size = int(self.limits.page_size)
+        cursor = query.get("cursor")
+        after = None if not cursor else decode_cursor(cursor)
+        listed = [] if after is not None else [dict(entry) for entry in shipped_entries(game_name)]
+        saved = await self._read(lambda: self.store.list_boards(game_name, after, size + 1))
+        listed += [saved_entry(board) for board in saved[:size]]
+        last = saved[size - 1] if len(saved) > size else None
+        return {"boards": listed, "next": None if last is None else encode_cursor(last.created, last.name)}
+
+    async def show(self, game_name: str, name: str) -> dict[str, Any]:
+        """``GET /api/games/{game}/boards/{name}``: a shipped or saved board, its text, its drawing
+        and its warnings."""
+        _, boards = boards_of(game_name)
+        shipped = boards.shipped()
+        answer: dict[str, Any]
+        if name in shipped:
+            text = shipped[name]
+            answer = {"name": name, "text": text, "shipped": True, "author": None, "created": None}
+        else:
+            board = await self.saved(game_name, name)
+            if board is None:
+                raise ProtocolError("no_board", f"{boards.noun} {name[:MAX_BOARD_NAME]!r}: there is no "
+                                                f"{boards.noun} of that name", 404)
+            text = board.text
+            answer = {"name": name, "text": text, "shipped": False, "author": board.author,
+                      "created": board.created}
+        problems = boards.check(text)
+        answer["board"] = boards.drawing(text)
+        answer["problems"] = problems_json([problem for problem in problems if not problem.is_error])
+        return answer
+
+    async def saved(self, game_name: str, name: str) -> BoardRow | None:
+        """A saved board of a game (``None``: none of that name)."""
+        if not 0 < len(name) <= MAX_BOARD_NAME:  # no saved name is longer: not worth asking the store
+            return None
+        return await self._read(lambda: self.store.load_board(game_name, name))
+
+    async def resolve(self, game: Game[State], options: dict[str, Any]) -> dict[str, Any]:
+        """A match's options with a saved board's name replaced by its text, which is what the
+        game's option takes (and what the match keeps: it never depends on the library again)."""
+        boards = game.boards
+        value = options.get(boards.option) if boards is not None else None
+        if boards is None or not isinstance(value, str) or "\n" in value or value in boards.shipped():
+            return options
+        board = await self.saved(game.info.name, value)
+        return options if board is None else {**options, boards.option: board.text}
+
+    # --- checking and saving -------------------------------------------------------------------------
+
+    def check(self, game_name: str, body: Any) -> dict[str, Any]:
+        """``POST /api/games/{game}/boards/check``: every problem of a board, and its drawing when
+        it has no errors (a question: a board with errors is an answer, not a refusal)."""
+        _, boards = boards_of(game_name)
+        text = read_board_text(fields(body).get("text"), int(self.limits.board_characters))
+        problems = boards.check(text)
+        ok = not any(problem.is_error for problem in problems)
+        drawing = None
+        if ok:
+            try:
+                drawing = boards.drawing(text)
+            except FormatError as error:  # the check and the reader disagree: say so rather than fail
+                log.error("%s: a %s the check passes does not draw: %s", game_name, boards.noun, error)
+                ok = False
+        return {"ok": ok, "problems": problems_json(problems), "board": drawing}
+
+    async def save(self, game_name: str, body: Any, address: str = UNKNOWN_ADDRESS) -> dict[str, Any]:
+        """``POST /api/games/{game}/boards``: stores a board under its name if it passes the game's
+        check and gives itself that name; nothing is stored otherwise."""
+        game, boards = boards_of(game_name)
+        given = fields(body)
+        name = read_board_name(given.get("name"))
+        text = read_board_text(given.get("text"), int(self.limits.board_characters))
+        author = read_name(given.get("author"))
+        if engine_knows(game, boards, name):
+            raise taken(boards, name, "is one of the game's own")
+        errors = boards.errors(text)
+        if errors:
+            raise BoardRefused(errors, boards.noun)
+        own = boards.name_of(text)
+        if own != name:
+            says = "gives no name it can be saved under" if own is None else f"calls itself {own!r}"
+            raise BoardRefused([BoardProblem(
+                "error", NAME_RULE, f"the {boards.noun} is to be saved as {name!r} but its text {says}: "
+                                    f"give it the same name in both places")], boards.noun)
+        try:
+            drawing = boards.drawing(text)
+        except FormatError as error:
+            raise BoardRefused([BoardProblem("error", "check", str(error))], boards.noun) from None
+        row = BoardRow(game=game_name, name=name, text=text, cols=int(drawing["cols"]),
+                       rows=int(drawing["rows"]), author=author, created=self.now(), address=address)
+        try:
+            saved = await self.store.add_board(row, int(self.limits.boards_total))
+        except StoreError as error:
+            log.error("saving a %s of %s: %s", boards.noun, game_name, error)
+            raise ProtocolError("internal", f"the {boards.noun} could not be stored; try again",
+                                500) from None
+        if saved == "exists":
+            raise taken(boards, name, "is taken by a saved one")
+        if saved == "full":
+            raise ProtocolError("library_full", f"the server's library holds {self.limits.boards_total:g} "
+                                                f"{boards.noun}s, the most it takes", 503)
+        return {"name": name}
+
+    async def _read(self, work: Callable[[], Awaitable[T]]) -> T:
+        try:
+            return await work()
+        except StoreError as error:
+            log.error("reading the library of boards: %s", error)
+            raise ProtocolError("internal", "the library could not be read; try again", 500) from None
+
+
+T = TypeVar("T")
+
+
+def taken(boards: Boards, name: str, why: str) -> ProtocolError:
+    return ProtocolError("board_exists", f"the name {name!r} {why}: {boards.noun}s never change, save yours "
+                                         "under a name of its own", 409)
+
+
+def fields(body: Any) -> dict[str, Any]:
+    if not isinstance(body, dict):
+        raise ProtocolError("bad_request", f"the body must be a JSON object, not {json_kind(body)}")
+    return body
