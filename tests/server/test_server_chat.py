@@ -244,7 +244,7 @@ async def test_a_file_of_schema_3_gains_the_chat_table(tmp_path: Path, clients: 
     finally:
         server.stop()
     db = sqlite3.connect(server.db)
-    assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 4
+    assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 5
     assert db.execute("SELECT text FROM chat WHERE match_id = ?", (match_id,)).fetchall() == [("anyone?",)]
     db.close()
 

@@ -407,7 +407,7 @@ async def test_a_file_from_before_clocks_is_migrated_and_its_matches_have_none(
     finally:
         server.stop()
     db = sqlite3.connect(path)
-    assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 4
+    assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 5
     assert db.execute("SELECT clock, rematch_of FROM matches WHERE id = 'old'").fetchone() == (None, None)
     assert db.execute("SELECT clock FROM events WHERE match_id = 'old'").fetchall() == [(None,)]
     db.close()
