@@ -9,6 +9,7 @@ from typing import Any
 
 from parlour.engine import JSONDict
 from parlour.games import get_game
+from parlour.server.boards import shown_options
 from parlour.server.storage import MatchRow, Progress, SeatRecord
 
 
@@ -38,7 +39,7 @@ def summary_json(
         "game": info.name,
         "title": info.title,
         "players": row.players,
-        "options": dict(row.options),
+        "options": shown_options(row.game, row.options),
         "status": progress.status,
         "version": progress.version,
         "to_move": progress.to_move,
