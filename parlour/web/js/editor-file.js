@@ -1,0 +1,94 @@
+// The editor and the server (docs/protocol.md: a game's boards), and map files on the person's own
+// computer: check, list, open and save maps, create a match on a drawing, download and upload.
+
+import { tokens } from "./net.js";
+
+export const MAX_FILE_BYTES = 64 * 1024; // a 26×40 map is under 2 KB: anything much bigger is not a map
+
+/** A refusal from the server, with the map's problems when the server listed them (bad_board). */
+export class Refusal extends Error {
+  constructor(code, message, status, problems = []) {
+    super(message);
+    this.code = code;
+    this.status = status;
+    this.problems = problems;
+  }
+}
+
+async function request(method, path, body) {
+  const init = { method, headers: { Accept: "application/json" } };
+  if (body !== undefined) {
+    init.headers["Content-Type"] = "application/json";
+    init.body = JSON.stringify(body);
+  }
+  let response;
+  try {
+    response = await fetch(path, init);
+  } catch (error) {
+    throw new Refusal("network", "The server cannot be reached.", 0);
+  }
+  const data = await response.json().catch(() => null);
+  if (!response.ok) {
+    const err = data?.error ?? {};
+    const problems = data?.problems ?? err.problems ?? [];
+    throw new Refusal(err.code ?? "http", err.message ?? `The server answered ${response.status}.`, response.status, problems);
+  }
+  return data;
+}
+
+const boardsPath = (game) => `/api/games/${encodeURIComponent(game)}/boards`;
+
+export const boards = {
+  /** {ok, problems, board}: every problem of the engine's map check (a question, not a refusal). */
+  check: (game, text) => request("POST", `${boardsPath(game)}/check`, { text }),
+  /** Every map the server offers: shipped first, then saved ones newest first (a few pages at most). */
+  list: async (game) => {
+    const all = [];
+    let cursor = null;
+    for (let page = 0; page < 5; page += 1) {
+      const answer = await request("GET", `${boardsPath(game)}${cursor ? `?cursor=${encodeURIComponent(cursor)}` : ""}`);
+      all.push(...(answer.boards ?? []));
+      cursor = answer.next;
+      if (!cursor) break;
+    }
+    return all;
+  },
+  /** {name, text, board, shipped, problems}. */
+  open: (game, name) => request("GET", `${boardsPath(game)}/${encodeURIComponent(name)}`),
+  save: (game, body) => request("POST", boardsPath(game), body),
+};
+
+/**
+ * Creates a two-player match on the drawn map (its text as the `board` option), the person in the
+ * first seat and the game's default bot in the other; keeps the seat's token as the lobby does and
+ * returns the match page's address.
+ */
+export async function tryAgainstBot(game, { option, text, bot, name }) {
+  const body = {
+    game, players: 2, seats: ["open", `bot:${bot}`], join: 0, bot_seconds: 1, options: { [option]: text },
+  };
+  if (name) body.name = name;
+  const answer = await request("POST", "/api/matches", body);
+  if (answer.token) tokens.set(answer.match.id, answer.token);
+  return answer.match.url ?? `/match/${answer.match.id}`;
+}
+
+/** Offers `text` as a file called `filename` (the browser's download). */
+export function download(filename, text) {
+  const url = URL.createObjectURL(new Blob([text], { type: "text/plain;charset=utf-8" }));
+  const link = Object.assign(document.createElement("a"), { href: url, download: filename });
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 0);
+}
+
+/** The text of a file the person chose; a clear error for one too big or not text. */
+export async function readMapFile(file) {
+  if (file.size > MAX_FILE_BYTES) {
+    throw new Error(`${file.name} is ${Math.round(file.size / 1024)} KB: a map file is a few KB at most.`);
+  }
+  const text = await file.text();
+  if (text.includes("\u0000")) throw new Error(`${file.name} is not a text file.`);
+  return text;
+}

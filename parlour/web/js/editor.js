@@ -1,0 +1,383 @@
+// The map editor page (/games/{game}/editor): draw a map, see the engine's check on the squares it
+// concerns (asked as the map changes, a moment after the last change), mirror it for fairness, try
+// it against a bot, save it to the server's library, download and upload map files.
+//
+// The drawing is kept in the browser (localStorage) as it changes, so leaving the page to try the
+// map, or a reload, loses nothing; Undo takes back each stroke, mirror, load or new map.
+
+import { gameInfo } from "./page.js";
+import { names } from "./net.js";
+import { html } from "./svg.js";
+import { SIZE, blank, fromBoard, fromText, mirror, paint, placeBase, placeMine, rename, toText } from "./editor-grid.js";
+import { makeGrid } from "./editor-cells.js";
+import { boards, download, readMapFile, tryAgainstBot } from "./editor-file.js";
+
+const $ = (id) => document.getElementById(id);
+const GAME = decodeURIComponent(location.pathname.split("/")[2] ?? "conflict");
+const STORE_KEY = `parlour.editor.${GAME}`;
+const CHECK_DELAY_MS = 350; // the check is asked this long after the last change, not on every square of a stroke
+const GLYPH = { land: ".", water: "~", block: "#" };
+const NAME_RULE = /^[a-z0-9][a-z0-9-]*$/;
+
+const state = {
+  drawing: null,
+  problems: [],
+  bySquare: new Map(),
+  undo: [],
+  strokeOpen: false,
+  checkTimer: null,
+  checkNumber: 0,
+  info: null,
+};
+
+let grid;
+
+function tool() {
+  return document.querySelector("input[name='tool']:checked").value;
+}
+
+function seat() {
+  return Number(document.querySelector("input[name='seat']:checked").value);
+}
+
+function announce(text) {
+  // The same words twice in a row are still said: the region is emptied first.
+  const region = $("announce");
+  region.textContent = "";
+  requestAnimationFrame(() => { region.textContent = text; });
+}
+
+// ---- changing the drawing ----
+
+/** Makes `next` the drawing: drawn at once, kept, checked a moment later. `undoable`: a step of its own. */
+function setDrawing(next, { undoable = true } = {}) {
+  if (next === state.drawing) return;
+  if (undoable && state.drawing && !state.strokeOpen) {
+    state.undo.push(state.drawing);
+    if (state.undo.length > 200) state.undo.shift();
+  }
+  state.drawing = next;
+  $("ed-undo").disabled = state.undo.length === 0;
+  if (document.activeElement !== $("ed-name")) $("ed-name").value = next.name;
+  draw();
+  try {
+    localStorage.setItem(STORE_KEY, toText(next));
+  } catch (error) {
+    // A full or forbidden storage only loses the copy kept for a reload.
+  }
+  scheduleCheck();
+}
+
+function use(square, { drag }) {
+  const chosen = tool();
+  if (drag && (chosen === "base" || chosen === "mine")) return; // bases and mines are placed one click at a time
+  const before = state.drawing;
+  let next = before;
+  if (chosen === "base") next = placeBase(before, square, seat());
+  else if (chosen === "mine") next = placeMine(before, square, seat());
+  else next = paint(before, square, GLYPH[chosen]);
+  setDrawing(next);
+  if (next !== before) state.strokeOpen = true; // the rest of a drag is the same step for Undo
+}
+
+function endStroke() {
+  state.strokeOpen = false;
+}
+
+function chooseTool(name) {
+  document.querySelector(`input[name='tool'][value='${name}']`).checked = true;
+}
+
+function chooseSeat(number) {
+  document.querySelector(`input[name='seat'][value='${number}']`).checked = true;
+  announce(`Seat ${number}: ${document.querySelector(`input[name='seat'][value='${number}']`).parentElement.textContent.trim().split(" ")[0]}`);
+}
+
+function undo() {
+  const previous = state.undo.pop();
+  if (!previous) return;
+  state.strokeOpen = false;
+  setDrawing(previous, { undoable: false });
+  announce("Undone");
+}
+
+// ---- the check ----
+
+function scheduleCheck() {
+  clearTimeout(state.checkTimer);
+  $("ed-status").dataset.state = "checking";
+  state.checkTimer = setTimeout(check, CHECK_DELAY_MS);
+}
+
+async function check() {
+  const number = (state.checkNumber += 1);
+  const text = toText(state.drawing);
+  let answer;
+  try {
+    answer = await boards.check(GAME, text);
+  } catch (error) {
+    if (number !== state.checkNumber) return;
+    showStatus(`The map cannot be checked: ${error.message}`, "unknown");
+    return;
+  }
+  if (number !== state.checkNumber) return; // a later change has asked again
+  showProblems(answer.problems ?? [], answer.ok);
+}
+
+function plural(count, word) {
+  return `${count} ${word}${count === 1 ? "" : "s"}`;
+}
+
+function showStatus(text, kind) {
+  const status = $("ed-status");
+  status.textContent = text;
+  status.dataset.state = kind;
+}
+
+function showProblems(problems, ok) {
+  state.problems = problems;
+  state.bySquare = new Map();
+  for (const problem of problems) {
+    for (const square of problem.squares ?? []) {
+      if (!state.bySquare.has(square)) state.bySquare.set(square, []);
+      state.bySquare.get(square).push(problem);
+    }
+  }
+  draw();
+  const errors = problems.filter((p) => p.severity === "error").length;
+  const warnings = problems.length - errors;
+  const before = $("ed-status").textContent;
+  const summary = errors
+    ? `${plural(errors, "error")}${warnings ? ` and ${plural(warnings, "warning")}` : ""}: the map cannot be played yet.`
+    : warnings ? `Playable, with ${plural(warnings, "warning")}.` : "The map is ready to play.";
+  showStatus(summary, errors ? "errors" : ok ? "ok" : "unknown");
+  if (summary !== before) announce(summary);
+  listProblems(problems);
+}
+
+function listProblems(problems) {
+  $("ed-problems").replaceChildren(...problems.map((problem) => {
+    const squares = problem.squares ?? [];
+    const where = squares.length
+      ? html("button", { type: "button", class: "ed-where", onclick: () => grid.focus(squares[0]), "aria-label": `Go to ${squares.join(", ")}` }, [squares.join(" ")])
+      : null;
+    return html("li", { class: `ed-problem ${problem.severity}`, "data-severity": problem.severity, "data-squares": squares.join(" ") }, [
+      html("span", { class: "ed-sev" }, [problem.severity === "error" ? "Error" : "Warning"]),
+      where ? [" ", where] : "",
+      " ", html("span", { class: "ed-msg" }, [problem.message]),
+    ].flat());
+  }));
+}
+
+// ---- drawing the grid at a size that fits the window ----
+
+function fitCells() {
+  const { cols, rows } = state.drawing;
+  const host = $("ed-grid");
+  const width = host.parentElement.clientWidth - 28;
+  const top = host.getBoundingClientRect().top + window.scrollY;
+  const height = window.innerHeight - top - 16;
+  const cell = Math.floor(Math.min(width / (cols + 1), Math.max(height, 240) / (rows + 1)));
+  host.style.setProperty("--cell", `${Math.max(14, Math.min(34, cell))}px`);
+}
+
+function draw() {
+  grid.draw(state.drawing, state.bySquare);
+  fitCells();
+  $("ed-grid").setAttribute("aria-label", `Map ${state.drawing.name}, ${state.drawing.cols} columns by ${state.drawing.rows} rows`);
+}
+
+// ---- map files and the library ----
+
+function showFileProblems(title, lines) {
+  const box = $("ed-file-problems");
+  box.hidden = !title;
+  if (!title) return;
+  box.replaceChildren(html("strong", {}, [title]), html("ul", {}, lines.map((line) => html("li", {}, [line]))));
+}
+
+function problemLine(problem) {
+  const where = problem.line ? `line ${problem.line}: ` : problem.squares?.length ? `${problem.squares.join(" ")}: ` : "";
+  return `${where}${problem.message}`;
+}
+
+/** An uploaded file: opened when the engine finds no error in it; otherwise its problems are listed
+ * and the drawing stays as it was. */
+async function upload(file) {
+  showFileProblems("");
+  let text;
+  try {
+    text = await readMapFile(file);
+  } catch (error) {
+    showFileProblems(`${file.name} was not opened.`, [error.message]);
+    return;
+  }
+  let answer;
+  try {
+    answer = await boards.check(GAME, text);
+  } catch (error) {
+    showFileProblems(`${file.name} was not opened: it could not be checked.`, [error.message]);
+    return;
+  }
+  const errors = (answer.problems ?? []).filter((p) => p.severity === "error");
+  const read = answer.board ? { drawing: fromBoard(answer.board) } : fromText(text);
+  if (errors.length || !read.drawing) {
+    const lines = errors.length ? errors.map(problemLine) : [read.error];
+    showFileProblems(`${file.name} was not opened: ${plural(lines.length, "problem")}. Your drawing is unchanged.`, lines);
+    announce(`${file.name} was not opened. Your drawing is unchanged.`);
+    return;
+  }
+  setDrawing(read.drawing);
+  announce(`Opened ${file.name}`);
+}
+
+async function save() {
+  const box = $("ed-saved");
+  box.hidden = true;
+  showFileProblems("");
+  const name = state.drawing.name;
+  if (!NAME_RULE.test(name)) {
+    showFileProblems("Not saved.", ["The name takes small letters, digits and “-”, and starts with a letter or digit."]);
+    $("ed-name").focus();
+    return;
+  }
+  $("ed-save").disabled = true;
+  try {
+    const author = names.get().trim() || undefined;
+    const answer = await boards.save(GAME, { name, text: toText(state.drawing), author });
+    box.className = "notice";
+    box.replaceChildren(`Saved as “${answer.name}”. It is offered when `, html("a", { href: "/" }, ["creating a match"]), ".");
+    box.hidden = false;
+    box.dataset.saved = answer.name;
+    announce(`Saved as ${answer.name}`);
+    refreshLibrary(answer.name);
+  } catch (error) {
+    const lines = error.code === "board_exists"
+      ? [`A map called “${name}” is already in the library (saved maps never change): choose another name.`]
+      : [error.message, ...error.problems.map(problemLine)];
+    showFileProblems("Not saved.", lines);
+  } finally {
+    $("ed-save").disabled = false;
+  }
+}
+
+async function tryIt() {
+  showFileProblems("");
+  $("ed-try").disabled = true;
+  try {
+    const info = await state.info;
+    const option = info.boards?.option ?? "board";
+    location.href = await tryAgainstBot(GAME, { option, text: toText(state.drawing), bot: info.default_bot ?? "greedy", name: names.get().trim() });
+  } catch (error) {
+    showFileProblems("The match was not created.", [error.message, ...(error.problems ?? []).map(problemLine)]);
+    $("ed-try").disabled = false;
+  }
+}
+
+async function refreshLibrary(select = null) {
+  const choice = $("ed-open-choice");
+  let list;
+  try {
+    list = await boards.list(GAME);
+  } catch (error) {
+    choice.replaceChildren(html("option", { value: "" }, ["(the library cannot be read)"]));
+    return;
+  }
+  const group = (label, items) => html("optgroup", { label }, items.map((b) => html("option", { value: b.name },
+    [`${b.name} (${b.cols}×${b.rows}${b.recommended ? ", recommended" : ""}${b.author ? `, by ${b.author}` : ""})`])));
+  choice.replaceChildren(group("Shipped", list.filter((b) => b.shipped)), group("Saved", list.filter((b) => !b.shipped)));
+  if (select) choice.value = select;
+  choice.dataset.ready = "true";
+}
+
+async function openFromLibrary() {
+  const name = $("ed-open-choice").value;
+  if (!name) return;
+  showFileProblems("");
+  try {
+    const answer = await boards.open(GAME, name);
+    const read = answer.board ? { drawing: fromBoard(answer.board) } : fromText(answer.text);
+    if (!read.drawing) throw new Error(read.error);
+    if (read.drawing.cols > SIZE.maxCols || read.drawing.rows > SIZE.maxRows) throw new Error(`${name} is larger than the editor draws.`);
+    setDrawing({ ...read.drawing, name: answer.name ?? name });
+    announce(`Opened ${name}`);
+  } catch (error) {
+    showFileProblems(`${name} was not opened.`, [error.message]);
+  }
+}
+
+function newBlank() {
+  const cols = Number($("ed-cols").value);
+  const rows = Number($("ed-rows").value);
+  if (!(cols >= SIZE.minCols && cols <= SIZE.maxCols && rows >= SIZE.minRows && rows <= SIZE.maxRows)) {
+    showFileProblems("No new map.", [`Choose ${SIZE.minCols}–${SIZE.maxCols} columns and ${SIZE.minRows}–${SIZE.maxRows} rows.`]);
+    return;
+  }
+  showFileProblems("");
+  setDrawing(blank(cols, rows, state.drawing?.name ?? "my-map"));
+  announce(`New blank map, ${cols} by ${rows}`);
+}
+
+function nameTyped() {
+  // A name is what the file says after "name": small letters, digits and "-" (CON-10).
+  const input = $("ed-name");
+  const cleaned = input.value.toLowerCase().replace(/\s+/g, "-");
+  if (cleaned !== input.value) input.value = cleaned;
+  setDrawing(rename(state.drawing, cleaned || "my-map"));
+}
+
+// ---- the page ----
+
+function startingDrawing() {
+  const kept = localStorage.getItem(STORE_KEY);
+  const read = kept ? fromText(kept) : {};
+  return read.drawing ?? blank(20, 20, "my-map");
+}
+
+function wire() {
+  grid = makeGrid($("ed-grid"), {
+    onUse: use,
+    onStroke: endStroke,
+    onKeyTool: (name, square) => { chooseTool(name); use(square, { drag: false }); endStroke(); },
+    onSeat: chooseSeat,
+  });
+  $("ed-undo").addEventListener("click", undo);
+  document.addEventListener("keydown", (event) => {
+    if ((event.ctrlKey || event.metaKey) && event.key.toLowerCase() === "z" && !event.target.matches("input, select, textarea")) {
+      event.preventDefault();
+      undo();
+    }
+  });
+  for (const button of document.querySelectorAll("[data-mirror]")) {
+    button.addEventListener("click", () => {
+      setDrawing(mirror(state.drawing, button.dataset.mirror));
+      announce(`Mirrored: ${button.textContent}`);
+    });
+  }
+  $("ed-name").addEventListener("input", nameTyped);
+  $("ed-name").addEventListener("change", () => { $("ed-name").value = state.drawing.name; });
+  $("ed-blank").addEventListener("click", newBlank);
+  $("ed-open").addEventListener("click", openFromLibrary);
+  $("ed-save").addEventListener("click", save);
+  $("ed-try").addEventListener("click", tryIt);
+  $("ed-download").addEventListener("click", () => download(`${state.drawing.name}.cmap`, toText(state.drawing)));
+  $("ed-upload").addEventListener("change", async (event) => {
+    const [file] = event.target.files;
+    event.target.value = ""; // the same file may be chosen again after fixing it
+    if (file) await upload(file);
+  });
+  window.addEventListener("resize", fitCells);
+}
+
+async function main() {
+  state.info = gameInfo(GAME);
+  wire();
+  setDrawing(startingDrawing(), { undoable: false });
+  const info = await state.info;
+  document.title = `${info.title} map editor — parlour`;
+  $("ed-title").textContent = `${info.title} map editor`;
+  await refreshLibrary();
+  document.body.dataset.ready = "true";
+}
+
+main();
