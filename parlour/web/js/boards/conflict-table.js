@@ -5,9 +5,10 @@
 
 import { html } from "../svg.js";
 import {
-  adjacent, boardPieces, controllerOf, decisionOf, diceState, dieFace, drawConflictBoard, eventMarks, flat, KIND_NAMES,
-  mapOf, pieceRows, SEAT_COLOURS,
+  adjacent, boardPieces, boardSize, controllerOf, decisionOf, diceState, dieFace, drawConflictBoard, eventMarks, flat,
+  KIND_NAMES, mapOf, pieceRows, SEAT_COLOURS, threatWords,
 } from "./conflict.js";
+import { boardViewport } from "./conflict-zoom.js";
 
 const capital = (s) => `${s[0].toUpperCase()}${s.slice(1)}`;
 
@@ -130,6 +131,79 @@ function messageArea(play, cv, mine) {
   ]);
 }
 
+/**
+ * The threats of the view in words (`content.threats`, most dangerous first): the home base first,
+ * in a warning of its own, then the pieces. Only for a seat in play (the view has them only then).
+ */
+function threatList(play, cv) {
+  const threats = play.status === "over" ? [] : cv.threats ?? [];
+  if (!threats.length) return null;
+  const onBase = threats.filter((t) => t.target === "base");
+  const onPieces = threats.filter((t) => t.target !== "base");
+  const item = (t) => html("li", { "data-threat-item": t.square, "data-threat-target": t.target }, [
+    html("span", { class: `swatch swatch-${SEAT_COLOURS[t.by - 1]}`, "aria-hidden": "true" }), " ", threatWords(t),
+  ]);
+  const shown = onPieces.slice(0, 5);
+  const more = onPieces.slice(5);
+  return html("section", { class: "cf-threats", id: "cf-threats", "aria-labelledby": "cf-threats-title" }, [
+    html("h3", { id: "cf-threats-title" }, ["In reach of your rivals' next roll"]),
+    onBase.length ? html("ul", { class: "cf-base-danger", id: "cf-base-danger" }, onBase.map(item)) : null,
+    shown.length ? html("ul", { class: "cf-piece-danger" }, shown.map(item)) : null,
+    more.length ? html("details", {}, [html("summary", {}, [`${more.length} more`]), html("ul", { class: "cf-piece-danger" }, more.map(item))]) : null,
+  ]);
+}
+
+// ---- "how to play", shown the first time a person plays Conflict on this browser ----
+
+const HOWTO_KEY = "parlour.howto.conflict";
+
+function howtoSeen() {
+  try {
+    return localStorage.getItem(HOWTO_KEY) === "seen";
+  } catch {
+    return true; // storage refused: do not nag on every page
+  }
+}
+
+/** Whether the card is open: first time for a player, until closed; the button opens it again. */
+function howtoOpen(play) {
+  play.memory.howto ??= play.seat !== null && !howtoSeen();
+  return play.memory.howto;
+}
+
+function setHowto(play, open) {
+  play.memory.howto = open;
+  if (!open) {
+    try {
+      localStorage.setItem(HOWTO_KEY, "seen");
+    } catch {
+      // nothing to remember it in: it shows again next time
+    }
+  }
+  play.redraw();
+}
+
+const mark = (label) => html("span", { class: "howto-mark", "data-howto-mark": label, "aria-hidden": "true" }, [label]);
+
+function howtoCard(play, cv) {
+  const me = play.seat === null ? null : cv.seats?.[play.seat];
+  const base = me ? mapOf(cv).bases[me] : null;
+  return html("section", { class: "cf-howto", id: "cf-howto", "aria-labelledby": "cf-howto-title" }, [
+    html("h3", { id: "cf-howto-title" }, ["How to play"]),
+    html("ol", {}, [
+      html("li", {}, [mark("1"), html("strong", {}, [" The dice: "]),
+        "move one piece with each die, exactly that many squares (or end the roll)."]),
+      html("li", {}, [mark("2"), html("strong", {}, [" Your pieces to enter: "]),
+        "pick one, click squares from your base to draw its path, confirm with the die."]),
+      html("li", {}, [mark("3"), html("strong", {}, [` Your base${base ? ` (${base})` : ""}: `]),
+        "a rival landing on it takes you over. Squares rivals can reach next roll are ringed in their colour."]),
+    ]),
+    html("p", { class: "small" }, ["Land on a rival's base to take them over; the last player in wins. ",
+      html("a", { href: "/help/conflict" }, ["All the rules"])]),
+    html("button", { type: "button", class: "btn btn-small btn-primary", id: "cf-howto-close", onclick: () => setHowto(play, false) }, ["Got it"]),
+  ]);
+}
+
 function drawTable(play) {
   const cv = flat(play.view);
   const { pick } = play;
@@ -152,6 +226,9 @@ function drawTable(play) {
     movable: mine && !pick.piece ? new Set(decisions.filter((d) => d.kind === "move").map((d) => d.from)) : new Set(),
     selected: pick.piece?.kind === "board" ? pick.piece.square : null,
   };
+  const howto = howtoOpen(play);
+  const me = play.seat === null ? null : cv.seats?.[play.seat];
+  if (howto && me && mapOf(cv).bases[me]) marks.pointer = { square: mapOf(cv).bases[me], label: "3" };
   const context = { pick, decisions, options, start, maxDie: Math.max(0, ...unused), unused, play };
   const board = drawConflictBoard(cv, marks, { onClick: (square) => mine && clickSquare(square, context), focus: play.focus, title: "Conflict board" });
   board.classList.toggle("interactive", mine);
@@ -165,18 +242,29 @@ function drawTable(play) {
       play.redraw();
     },
   });
-  return html("div", { class: "cf-table" }, [
-    html("div", { class: "cf-board-wrap" }, [board]),
+  const ownRow = me ? rows.find((row) => row.dataset?.player === String(me)) ?? null : null;
+  if (howto) ownRow?.querySelector(".cf-row-line")?.prepend(mark("2"));
+  const size = boardSize(cv);
+  return html("div", { class: `cf-table${howto ? " howto-on" : ""}` }, [
+    boardViewport(play.memory, board, size),
     html("div", { class: "cf-panel" }, [
       html("div", { class: "cf-dice", id: "cf-dice" }, [
+        howto ? mark("1") : null,
         ...diceState(cv).map((d) => dieFace(d.value, d.used)),
         cv.activation ? html("span", { class: "badge", id: "cf-seven" }, ["7: a reserve piece may be activated"]) : null,
         html("span", { class: "muted small" }, [`roll ${cv.rolls ?? 0}`]),
+        howto ? null : html("button", {
+          type: "button", class: "btn btn-small cf-howto-open", id: "cf-howto-open", onclick: () => setHowto(play, true),
+        }, ["How to play"]),
       ]),
       ...controls,
       mine ? rollButtons(play, decisions) : null,
+      threatList(play, cv),
+      // The player's own row (the pieces to enter) next to the controls, the others' below.
+      ownRow ? html("div", { class: "cf-rows" }, [ownRow]) : null,
+      howto ? howtoCard(play, cv) : null,
       messageArea(play, cv, mine),
-      html("div", { class: "cf-rows" }, rows),
+      html("div", { class: "cf-rows" }, rows.filter((row) => row !== ownRow)),
     ]),
   ]);
 }

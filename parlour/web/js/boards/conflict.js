@@ -14,6 +14,7 @@ const LETTER = Object.fromEntries(Object.entries(KINDS).map(([k, v]) => [v, k]))
 const ORDER = "CGASU";
 const CELL = 30;
 const MARGIN = 18;
+const capitalise = (s) => `${s[0].toUpperCase()}${s.slice(1)}`;
 
 // ---- the map (CON-10, CON-11) ----
 
@@ -54,7 +55,7 @@ export function flat(view) {
   // The envelope says in words why a seat is out, by match seat (the occupied seats in order).
   const outWords = Object.fromEntries((content.position?.seats ?? []).map((seat, index) => [seat, view?.out?.[index]]));
   return { ...(content.position ?? {}), controllers: content.controllers, board: content.board, events: content.events,
-    event_data: content.event_data, to_move: view?.to_move, out_words: outWords };
+    event_data: content.event_data, to_move: view?.to_move, out_words: outWords, threats: content.threats ?? [] };
 }
 
 /** Pieces on the board: [{seat (1-4), kind letter, square}]. */
@@ -122,6 +123,9 @@ function terrainDefs() {
     svg("pattern", { id: "cf-water", width: 12, height: 8, patternUnits: "userSpaceOnUse" }, [
       svg("rect", { width: 12, height: 8, fill: "#5d9bd3" }),
       svg("path", { d: "M0 4 q3 -3 6 0 t6 0", fill: "none", stroke: "#8cc0ec", "stroke-width": 1 }),
+    ]),
+    svg("pattern", { id: "cf-danger", width: 6, height: 6, patternUnits: "userSpaceOnUse", patternTransform: "rotate(45)" }, [
+      svg("rect", { width: 3, height: 6, fill: "rgba(200, 30, 20, 0.45)" }),
     ]),
     svg("pattern", { id: "cf-block", width: 6, height: 6, patternUnits: "userSpaceOnUse" }, [
       svg("rect", { width: 6, height: 6, fill: "#f4f4f2" }),
@@ -205,12 +209,56 @@ function markLayer(marks) {
     const points = [marks.start, ...marks.path].map((s) => at(s).map((v) => v + CELL / 2).join(",")).join(" ");
     overlay.append(svg("polyline", { points, class: "cf-path-line" }));
   }
+  if (marks.pointer) {
+    // The how-to card's "3": the base to guard.
+    const [x, y] = at(marks.pointer.square);
+    overlay.append(svg("g", { class: "howto-mark-svg", "data-howto-mark": marks.pointer.label }, [
+      svg("circle", { cx: x + CELL, cy: y, r: 10 }), svg("text", { x: x + CELL, y: y + 4.5, "text-anchor": "middle" }, [marks.pointer.label]),
+    ]));
+  }
   (marks.path ?? []).forEach((square, i) => {
     const [x, y] = at(square);
     overlay.append(svg("rect", { x: x + 3, y: y + 3, width: CELL - 6, height: CELL - 6, rx: 5, class: "cf-path", "data-path": square }),
       svg("text", { x: x + CELL / 2, y: y + CELL / 2 + 5, "text-anchor": "middle", class: "cf-path-n" }, [String(i + 1)]));
   });
   return overlay;
+}
+
+/** The threats of the view (`content.threats`, most dangerous first) by the square they concern. */
+export function threatsBySquare(view) {
+  const found = new Map();
+  for (const threat of view.threats ?? []) found.set(threat.square, [...(found.get(threat.square) ?? []), threat]);
+  return found;
+}
+
+/**
+ * Squares an enemy piece can reach on its player's next roll: a dashed ring in the enemy's colour
+ * (one ring per enemy colour, inside one another), hatched red on a base — what loses the game.
+ */
+function threatLayer(view) {
+  const layer = svg("g", { class: "cf-threat-layer", "aria-hidden": "true" });
+  for (const [square, threats] of threatsBySquare(view)) {
+    const [x, y] = at(square);
+    const base = threats.some((t) => t.target === "base");
+    const group = svg("g", { class: `cf-threat${base ? " on-base" : ""}`, "data-threat": square });
+    if (base) group.append(svg("rect", { x: x + 1, y: y + 1, width: CELL - 2, height: CELL - 2, fill: "url(#cf-danger)" }));
+    const seats = [...new Set(threats.map((t) => t.by))];
+    seats.forEach((seat, i) => {
+      const inset = 1.5 + i * 3.5;
+      group.append(svg("rect", {
+        x: x + inset, y: y + inset, width: CELL - 2 * inset, height: CELL - 2 * inset, rx: 4, fill: "none",
+        stroke: FILL[SEAT_COLOURS[seat - 1]], "stroke-width": 3, "stroke-dasharray": "5 2.5", class: "cf-threat-ring",
+        "data-threat-by": String(seat),
+      }));
+    });
+    layer.append(group);
+  }
+  return layer;
+}
+
+/** "Orange's airplane reaches it with a 6 (31 %)": a threat in words, for the list and screen readers. */
+export function threatWords(threat) {
+  return threat.text ?? `${capitalise(SEAT_COLOURS[threat.by - 1])}'s ${threat.attacker} reaches ${threat.square} (${Math.round(threat.chance * 100)} %)`;
 }
 
 function pieceLayer(view, marks) {
@@ -259,21 +307,32 @@ function squareText(view, map, square) {
   const ground = { ".": "land", "~": "water", "#": "blocked", "+": "base" }[map.terrain[row]?.[col]] ?? "";
   const piece = boardPieces(view).find((p) => p.square === square);
   const mine = map.mines[square] ? `${SEAT_COLOURS[map.mines[square] - 1]} mine` : null;
-  return [square, ground, mine, piece ? `${SEAT_COLOURS[piece.seat - 1]} ${KIND_NAMES[piece.kind]}` : null].filter(Boolean).join(", ");
+  // The threats' words, so a screen reader hears the danger the rings show.
+  const danger = (threatsBySquare(view).get(square) ?? []).map((t) => `in danger: ${threatWords(t)}`);
+  return [square, ground, mine, piece ? `${SEAT_COLOURS[piece.seat - 1]} ${KIND_NAMES[piece.kind]}` : null, ...danger]
+    .filter(Boolean).join(", ");
+}
+
+/** The drawing's size in its own units, and a square's (the page fits the board to the window by them). */
+export function boardSize(view) {
+  const map = mapOf(view);
+  return { width: map.cols * CELL + MARGIN + 2, height: map.rows * CELL + MARGIN + 2, cell: CELL };
 }
 
 /**
  * The board of `view` (as `flat` gives it). `marks`: {selected: square, start: square, path: [squares],
  * destinations: Map(square → [dice]), movable: Set(squares), last: [squares], exploded: [squares],
  * captured: [squares], takenBases: [squares]}. `options`: onClick(square), focus (square), title.
+ * The view's threats (`flat`'s `threats`) are ringed in the enemy's colour.
  */
 export function drawConflictBoard(view, marks = {}, options = {}) {
   const map = mapOf(view);
+  const { width, height } = boardSize(view);
   const root = svg("svg", {
-    viewBox: `${-MARGIN} ${-MARGIN} ${map.cols * CELL + MARGIN + 2} ${map.rows * CELL + MARGIN + 2}`, class: "conflict-board",
+    viewBox: `${-MARGIN} ${-MARGIN} ${width} ${height}`, class: "conflict-board",
     role: options.onClick ? "group" : "img", "aria-label": options.title ?? "Conflict board",
   });
-  root.append(terrainDefs(), groundLayer(view, map), markLayer(marks), pieceLayer(view, marks), effectLayer(marks));
+  root.append(terrainDefs(), groundLayer(view, map), threatLayer(view), markLayer(marks), pieceLayer(view, marks), effectLayer(marks));
   if (options.onClick) {
     const squares = [];
     for (let row = 0; row < map.rows; row += 1) for (let col = 0; col < map.cols; col += 1) squares.push(squareAt(col, row));
