@@ -9,6 +9,7 @@ import sys
 COMMANDS: dict[str, tuple[str, str]] = {
     "serve": ("parlour.server.serve", "run the game server for browsers and network play"),
     "db": ("parlour.server.database", "look after the server's database: an online backup"),
+    "maps": ("parlour.server.maps_command", "list, show and check maps (a server's library too)"),
     "play": ("parlour.tui.play", "play a game in the terminal against bots or friends"),
     "loa": ("parlour.tui.loa_program", "the CS61B Lines of Action text program"),
     "mille": ("parlour.tui.mille", "Mille Bornes against the computer, as the BSD program plays it"),
