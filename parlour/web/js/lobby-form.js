@@ -178,32 +178,108 @@ function seatToggles(game, option, id) {
     [`Tick at least ${game.min_players} colours.`])];
 }
 
+// ---- a game's boards (a library people draw and share: Conflict's maps) ----
+
+const boardLists = new Map(); // game name → Promise of its boards' entries (asked once a page)
+const boardDrawings = new Map(); // "game/name" → Promise of the board's drawing
+const boardChosen = new Map(); // game name → the board last chosen (kept when the form is drawn again)
+const MOST_PAGES = 5; // the picker lists up to 500 boards; the rest are a name away in the editor
+
+async function getJSON(path) {
+  const response = await fetch(path, { headers: { Accept: "application/json" } });
+  if (!response.ok) throw new Error(`${path}: ${response.status}`);
+  return response.json();
+}
+
+/** Every board of the game's library, shipped first then saved, newest first (GET …/boards, page by page). */
+function boardList(game) {
+  if (!boardLists.has(game.name)) {
+    const listing = (async () => {
+      const entries = [];
+      let cursor = null;
+      for (let page = 0; page < MOST_PAGES; page += 1) {
+        const query = cursor ? `?cursor=${encodeURIComponent(cursor)}` : "";
+        const answer = await getJSON(`/api/games/${encodeURIComponent(game.name)}/boards${query}`);
+        entries.push(...answer.boards);
+        cursor = answer.next;
+        if (!cursor) break;
+      }
+      return entries;
+    })();
+    listing.catch(() => boardLists.delete(game.name)); // asked again next time the form is drawn
+    boardLists.set(game.name, listing);
+  }
+  return boardLists.get(game.name);
+}
+
+function boardDrawing(game, name) {
+  const key = `${game.name}/${name}`;
+  if (!boardDrawings.has(key)) {
+    const drawing = getJSON(`/api/games/${encodeURIComponent(game.name)}/boards/${encodeURIComponent(name)}`).then((a) => a.board);
+    drawing.catch(() => boardDrawings.delete(key));
+    boardDrawings.set(key, drawing);
+  }
+  return boardDrawings.get(key);
+}
+
+/** "ring (26×26, recommended)", "bay (16×12) by Ann": a board's entry in the menu. */
+function boardLabel(entry) {
+  const notes = [`${entry.cols}×${entry.rows}`, entry.recommended ? "recommended" : null].filter(Boolean).join(", ");
+  return `${entry.name} (${notes})${entry.author ? ` by ${entry.author}` : ""}`;
+}
+
 /**
- * The maps a board option offers: the ones that exist (its default; no editor yet, issue 16), with a
- * small drawing of the map chosen where the game's board can draw one from the game's start (the
- * server's default set-up: the default map); else the game's own picture, said to be just that.
+ * The board option of a game with a library (`game.boards` in GET /api/games): a menu of the
+ * shipped and saved boards, the recommended one chosen first, a small drawing of the board chosen
+ * and a link to the editor. Without the library's answer: the option's default alone, drawn from
+ * the game's start, as before the library.
  */
-function mapPicker(game, option, id) {
-  const select = html("select", { id, "data-option": option.name },
-    [html("option", { value: option.default }, [`${option.default} (the standard board)`])]);
+function boardPicker(game, option, id) {
+  const { noun, recommended } = game.boards;
+  const first = boardChosen.get(game.name) ?? recommended ?? option.default;
+  const select = html("select", { id, "data-option": option.name }, [html("option", { value: first }, [first])]);
   const ui = boardFor(game.name);
   const caption = (words) => html("figcaption", { class: "small muted" }, [words]);
   const figure = html("figure", { class: "map-preview", id: `${id}-preview`, "data-preview": "game" },
     [decoration(ui.thumbnail()), caption(`The picture of ${game.title}`)]);
-  if (ui.mapPicture) {
-    api.start(game.name).then(({ view }) => {
-      const picture = ui.mapPicture(view, `The map ${option.default}`);
-      if (!picture) return;
-      figure.replaceChildren(decoration(picture), caption(`The map: ${option.default}`));
-      figure.dataset.preview = "map";
-    }).catch(() => {}); // the game's picture stays
-  }
-  return [select, figure];
+  const show = (name, picture) => {
+    if (!picture || select.value !== name) return; // another board was chosen meanwhile
+    figure.replaceChildren(decoration(picture), caption(`The ${noun}: ${name}`));
+    figure.dataset.preview = "map";
+    figure.dataset.board = name;
+  };
+  const preview = (name) => {
+    if (!ui.mapPicture) return;
+    boardDrawing(game, name).then((board) => show(name, ui.mapPicture({ content: { board } }, `The ${noun} ${name}`)))
+      .catch(() => {}); // the picture before stays
+  };
+  select.addEventListener("change", () => {
+    boardChosen.set(game.name, select.value);
+    preview(select.value);
+  });
+  boardList(game).then((entries) => {
+    const group = (label, list) => (list.length ? html("optgroup", { label }, list.map((entry) =>
+      html("option", { value: entry.name, "data-shipped": String(entry.shipped) }, [boardLabel(entry)]))) : null);
+    const plural = `${noun}s`;
+    select.replaceChildren(...[group(`Shipped ${plural}`, entries.filter((e) => e.shipped)),
+      group(`Saved ${plural}`, entries.filter((e) => !e.shipped))].filter(Boolean));
+    const wanted = [first, entries.find((e) => e.recommended)?.name, entries[0]?.name];
+    select.value = wanted.find((name) => entries.some((e) => e.name === name)) ?? "";
+    preview(select.value);
+  }).catch(() => {
+    // No library (an older server): the option's default, drawn from the game's start.
+    select.replaceChildren(html("option", { value: option.default }, [option.default]));
+    if (!ui.mapPicture) return;
+    api.start(game.name).then(({ view }) => show(option.default, ui.mapPicture(view, `The ${noun} ${option.default}`))).catch(() => {});
+  });
+  const editor = html("a", { href: `/games/${encodeURIComponent(game.name)}/editor`, class: "small", id: `${id}-editor` },
+    [`Draw your own ${noun}`]);
+  return [select, figure, editor];
 }
 
 function controlFor(game, option, id) {
   if (option.name === "seats" && option.default === null && !option.choices.length) return seatToggles(game, option, id);
-  if (option.name === "board" && typeof option.default === "string" && !option.choices.length) return mapPicker(game, option, id);
+  if (game.boards?.option === option.name) return boardPicker(game, option, id);
   if (option.choices.length) {
     return [html("select", { id, "data-option": option.name },
       option.choices.map((c) => html("option", { value: c, selected: c === option.default }, [String(c)])))];
