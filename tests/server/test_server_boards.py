@@ -1,0 +1,306 @@
+"""The server's library of boards (issue 16: "save it to the server's map library with a name …
+Saved maps are chosen when creating a match"): listing shipped and saved maps, checking a map
+(every problem, on its squares), saving one (refused with its problems, under a taken name, too
+large, too often, as bad text: nothing stored), a match on a saved map's name, a restart, a file
+of schema 4, and a game without boards. Real ``parlour serve`` processes (docs/protocol.md, "The
+library of boards").
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from server_helpers import Client, call, open_client
+from server_process import Server
+
+from parlour.games import GAMES
+from parlour.server.storage import SCHEMA_VERSION
+
+ASYNC = pytest.mark.asyncio(loop_scope="session")
+GAME = next(name for name, game in GAMES.items() if game.boards is not None)
+"""The game with maps (Conflict): the server itself names none."""
+_BOARDS = GAMES[GAME].boards
+assert _BOARDS is not None
+BOARDS = _BOARDS
+OPTION = BOARDS.option
+SHIPPED = BOARDS.shipped()
+FIRST = next(iter(SHIPPED))
+LIBRARY = f"/api/games/{GAME}/boards"
+
+
+def drawn(name: str, corner: str = "#") -> str:
+    """The first shipped map under another name, with its top-left square turned to ``corner``
+    (impassable by default): a valid map whose terrain is not the shipped one's."""
+    lines = SHIPPED[FIRST].replace(f"name {FIRST}\n", f"name {name}\n").split("\n")
+    top = lines.index("terrain") + 1
+    lines[top] = corner + lines[top][1:]
+    return "\n".join(lines)
+
+
+def broken(name: str) -> str:
+    """A map whose second base names a square that is no base square (CON-12 item 5): problems
+    on the square named and on the base square no line names."""
+    return drawn(name).replace("base 2 p5", "base 2 p6")
+
+
+@pytest.fixture(scope="module")
+def library(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """A server whose library takes many saves and pages two saved maps at a time."""
+    server = Server(tmp_path_factory.mktemp("boards"), limits={"boards_burst": 1000, "page_size": 2}).start()
+    yield server
+    server.stop()
+
+
+def save(server: Server, name: str, text: str, **more: Any) -> tuple[int, Any]:
+    return server.call("POST", LIBRARY, {"name": name, "text": text, **more})
+
+
+def saved_names(server: Server) -> list[str]:
+    """Every saved map's name, newest first, page after page."""
+    names: list[str] = []
+    path = LIBRARY
+    while True:
+        status, answer = server.call("GET", path)
+        assert status == 200, answer
+        names += [entry["name"] for entry in answer["boards"] if not entry["shipped"]]
+        if answer["next"] is None:
+            return names
+        path = f"{LIBRARY}?cursor={answer['next']}"
+
+
+# --- listing and showing ---------------------------------------------------------------------------------
+
+
+def test_the_list_shows_the_shipped_maps_first_then_the_saved_ones_newest_first(library: Server) -> None:
+    for name in ("list-one", "list-two", "list-three"):
+        assert save(library, name, drawn(name), author="Ann") == (201, {"name": name})
+    status, first = library.call("GET", LIBRARY)
+    assert status == 200, first
+    shipped = [entry for entry in first["boards"] if entry["shipped"]]
+    assert [entry["name"] for entry in shipped] == list(SHIPPED)
+    assert first["boards"][:len(shipped)] == shipped, "shipped maps come first"
+    assert [entry["name"] for entry in shipped if entry["recommended"]] == [BOARDS.recommended]
+    newest = first["boards"][len(shipped):]
+    assert [entry["name"] for entry in newest] == ["list-three", "list-two"]  # page_size 2
+    assert newest[0] | {"created": None} == {"name": "list-three", "cols": 20, "rows": 20, "shipped": False,
+                                             "recommended": False, "author": "Ann", "created": None}
+    assert isinstance(newest[0]["created"], float)
+    assert first["next"] is not None
+    # The next page has no shipped maps again, and goes on from the cursor.
+    status, second = library.call("GET", f"{LIBRARY}?cursor={first['next']}")
+    assert status == 200, second
+    assert [entry["name"] for entry in second["boards"]][:1] == ["list-one"]
+    assert not any(entry["shipped"] for entry in second["boards"])
+    assert library.call("GET", f"{LIBRARY}?cursor=nonsense")[0] == 400
+
+
+def test_a_map_is_shown_with_its_text_drawing_and_warnings(library: Server) -> None:
+    status, shipped = library.call("GET", f"{LIBRARY}/{FIRST}")
+    assert status == 200, shipped
+    assert shipped["text"] == SHIPPED[FIRST]
+    assert shipped["shipped"] is True
+    assert shipped["board"] == BOARDS.drawing(SHIPPED[FIRST])
+    assert shipped["problems"] == []
+    assert save(library, "shown", drawn("shown"))[0] == 201
+    status, mine = library.call("GET", f"{LIBRARY}/shown")
+    assert status == 200, mine
+    assert mine["text"] == drawn("shown")
+    assert mine["shipped"] is False
+    assert mine["board"]["terrain"][0][0] == "#"
+    status, answer = library.call("GET", f"{LIBRARY}/no-such-map")
+    assert (status, answer["error"]["code"]) == (404, "no_board")
+
+
+# --- checking --------------------------------------------------------------------------------------------
+
+
+def test_a_check_answers_every_problem_of_a_bad_map_on_its_squares(library: Server) -> None:
+    status, answer = library.call("POST", f"{LIBRARY}/check", {"text": broken("checked")})
+    assert status == 200, answer  # a question, not an error
+    assert answer["ok"] is False
+    assert answer["board"] is None
+    errors = [problem for problem in answer["problems"] if problem["severity"] == "error"]
+    squares = {square for problem in errors for square in problem["squares"]}
+    assert {"p6", "p5"} <= squares, errors  # the square named, and the base square left unnamed
+    assert all(problem["rule"].startswith("CON-12") for problem in errors), errors
+    assert {"severity", "rule", "message", "squares", "line"} == set(errors[0])
+
+
+def test_a_check_answers_ok_and_the_drawing_for_a_good_map(library: Server) -> None:
+    status, answer = library.call("POST", f"{LIBRARY}/check", {"text": drawn("fine")})
+    assert status == 200, answer
+    assert answer == {"ok": True, "problems": [], "board": BOARDS.drawing(drawn("fine"))}
+
+
+# --- saving ----------------------------------------------------------------------------------------------
+
+
+def test_a_saved_name_is_then_taken_and_a_shipped_one_never_free(library: Server) -> None:
+    assert save(library, "taken", drawn("taken")) == (201, {"name": "taken"})
+    status, answer = save(library, "taken", drawn("taken", corner="~"))
+    assert (status, answer["error"]["code"]) == (409, "board_exists")
+    assert library.call("GET", f"{LIBRARY}/taken")[1]["text"] == drawn("taken"), "saved maps never change"
+    for name in (FIRST, "parlour-20"):  # a shipped name, and the alias the option still takes
+        status, answer = save(library, name, drawn(name))
+        assert (status, answer["error"]["code"]) == (409, "board_exists"), name
+    assert "parlour-20" not in saved_names(library)
+    assert FIRST not in saved_names(library)
+
+
+def test_a_bad_map_is_refused_with_its_problems_and_nothing_is_stored(library: Server) -> None:
+    status, answer = save(library, "refused", broken("refused"))
+    assert (status, answer["error"]["code"]) == (400, "bad_board"), answer
+    problems = answer["problems"]
+    assert problems
+    assert all(problem["severity"] == "error" for problem in problems)
+    assert "p6" in {square for problem in problems for square in problem["squares"]}
+    # The text's own name must be the one asked for.
+    status, answer = save(library, "other-name", drawn("own-name"))
+    assert (status, answer["error"]["code"]) == (400, "bad_board"), answer
+    assert [problem["rule"] for problem in answer["problems"]] == ["name"]
+    assert "own-name" in answer["problems"][0]["message"]
+    assert not {"refused", "other-name", "own-name"} & set(saved_names(library))
+
+
+def test_bad_text_is_refused_clearly_and_nothing_is_stored(library: Server) -> None:
+    status, answer = save(library, "bell\u0007map", drawn("bell\u0007map"))
+    assert (status, answer["error"]["code"]) == (400, "bad_text"), answer
+    assert "name" in answer["error"]["message"]
+    assert "control character" in answer["error"]["message"]
+    status, answer = save(library, "lone", drawn("lone") + "\ud800")
+    assert (status, answer["error"]["code"]) == (400, "bad_text"), answer
+    assert "surrogate" in answer["error"]["message"]
+    status, answer = library.call("POST", f"{LIBRARY}/check", {"text": "\ud800"})
+    assert (status, answer["error"]["code"]) == (400, "bad_text"), answer
+    for body in ({"text": drawn("x")}, {"name": "x"}, {"name": "x", "text": 7}, ["x"]):
+        status, answer = library.call("POST", LIBRARY, body)
+        assert (status, answer["error"]["code"]) == (400, "bad_request"), body
+    assert not {"bell\u0007map", "lone", "x"} & set(saved_names(library))
+
+
+def test_an_oversized_map_is_refused_413(library: Server) -> None:
+    huge = drawn("huge") + "#" * 16_384
+    for path, body in ((f"{LIBRARY}/check", {"text": huge}), (LIBRARY, {"name": "huge", "text": huge})):
+        status, answer = library.call("POST", path, body)
+        assert (status, answer["error"]["code"]) == (413, "too_large"), path
+    assert "huge" not in saved_names(library)
+
+
+def test_saving_too_often_is_refused_429_with_retry_after(tmp_path: Path) -> None:
+    server = Server(tmp_path, limits={"boards_burst": 2, "boards_per_hour": 0.001}).start()
+    try:
+        for name in ("flood-1", "flood-2"):
+            assert save(server, name, drawn(name))[0] == 201
+        status, headers, answer = call(server, "POST", LIBRARY, {"name": "flood-3", "text": drawn("flood-3")})
+        assert (status, answer["error"]["code"]) == (429, "rate_limited"), answer
+        assert headers["retry-after"].isdigit()
+        assert int(headers["retry-after"]) >= 1
+        # Another address saves as before: the budget is each address's own.
+        status, _, answer = call(server, "POST", LIBRARY, {"name": "flood-3", "text": drawn("flood-3")},
+                                 source="127.0.0.2")
+        assert status == 201, answer
+        assert saved_names(server) == ["flood-3", "flood-2", "flood-1"]
+    finally:
+        server.stop()
+
+
+# --- playing on a saved map ------------------------------------------------------------------------------
+
+
+@ASYNC
+async def test_a_match_created_with_a_saved_map_s_name_plays_that_map(
+    library: Server, clients: list[Client]
+) -> None:
+    assert save(library, "island", drawn("island")) == (201, {"name": "island"})
+    created = library.create(game=GAME, options={OPTION: "island"}, seats=["open", "bot:random"], join=0,
+                             name="Ann")
+    summary = created["match"]
+    assert summary["options"][OPTION] == "island", "the lobby shows the map's name, not its text"
+    player = await open_client(clients, library, summary["id"], "Ann")
+    state = await player.hello(created["token"])
+    board = state["view"]["content"]["board"]
+    assert board["name"] == "island"
+    assert board["terrain"][0][0] == "#", "the saved terrain, not the shipped map's"
+    assert board == BOARDS.drawing(drawn("island"))
+    assert library.summary(summary["id"])["options"][OPTION] == "island"
+    # A shipped map's name is played as it always was; a name nobody saved is a bad option.
+    shipped = library.create(game=GAME, options={OPTION: FIRST}, seats=["open", "bot:random"])
+    assert shipped["match"]["options"][OPTION] == FIRST
+    status, answer = library.call("POST", "/api/matches", {"game": GAME, "options": {OPTION: "nobody-s"}})
+    assert (status, answer["error"]["code"]) == (400, "bad_option"), answer
+
+
+# --- kept for good ---------------------------------------------------------------------------------------
+
+
+@ASYNC
+async def test_the_library_survives_a_restart(tmp_path: Path, clients: list[Client]) -> None:
+    server = Server(tmp_path).start()
+    try:
+        assert save(server, "kept", drawn("kept"), author="Bo") == (201, {"name": "kept"})
+        created = server.create(game=GAME, options={OPTION: "kept"}, seats=["open", "bot:random"])
+        match_id = created["match"]["id"]
+        server.kill()  # no shutdown code: the save was committed when it was answered
+        server.start()
+        status, shown = server.call("GET", f"{LIBRARY}/kept")
+        assert status == 200, shown
+        assert (shown["text"], shown["author"]) == (drawn("kept"), "Bo")
+        assert saved_names(server) == ["kept"]
+        assert save(server, "kept", drawn("kept"))[0] == 409
+        assert server.summary(match_id)["options"][OPTION] == "kept"
+        watcher = await open_client(clients, server, match_id, "spectator")
+        assert (await watcher.hello())["view"]["content"]["board"]["terrain"][0][0] == "#"
+    finally:
+        server.stop()
+
+
+def test_a_file_of_schema_4_keeps_its_matches_and_gains_the_library(tmp_path: Path) -> None:
+    server = Server(tmp_path).start()
+    match_id = server.create(game="loa", seats=["open", "open"], join=0, name="Ann")["match"]["id"]
+    server.stop()
+    db = sqlite3.connect(server.db)  # as a parlour before the library left it: no boards, schema 4
+    db.execute("DROP TABLE boards")
+    db.execute("PRAGMA user_version = 4")
+    db.commit()
+    db.close()
+    server.start()
+    try:
+        assert server.summary(match_id)["seats"][0]["player"] == "Ann"
+        assert saved_names(server) == []
+        assert save(server, "after", drawn("after"))[0] == 201
+    finally:
+        server.stop()
+    db = sqlite3.connect(server.db)
+    assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 5
+    assert db.execute("SELECT name, address FROM boards").fetchall() == [("after", "127.0.0.1")]
+    db.close()
+
+
+# --- games without boards --------------------------------------------------------------------------------
+
+
+def test_a_game_without_boards_has_no_library_and_no_editor(library: Server) -> None:
+    plain = next(name for name, game in GAMES.items() if game.boards is None)
+    for method, path, body in (("GET", f"/api/games/{plain}/boards", None),
+                               ("GET", f"/api/games/{plain}/boards/{FIRST}", None),
+                               ("POST", f"/api/games/{plain}/boards/check", {"text": drawn("x")}),
+                               ("POST", f"/api/games/{plain}/boards", {"name": "x", "text": drawn("x")})):
+        status, answer = library.call(method, path, body)
+        assert (status, answer["error"]["code"]) == (404, "no_boards"), path
+    status, answer = library.call("GET", "/api/games/no-such-game/boards")
+    assert (status, answer["error"]["code"]) == (404, "no_game")
+    assert library.call("GET", f"/games/{plain}/editor")[0] == 404
+    assert library.call("GET", "/games/no-such-game/editor")[0] == 404
+    status, page = library.call("GET", f"/games/{GAME}/editor")
+    assert status == 200, "the editor's page, for the game with maps"
+    assert "<html" in page.lower()
+    games = {entry["name"]: entry for entry in library.call("GET", "/api/games")[1]["games"]}
+    assert games[plain]["boards"] is None
+    assert games[GAME]["boards"] == {
+        "option": OPTION, "noun": BOARDS.noun, "extension": BOARDS.extension,
+        "recommended": BOARDS.recommended, "min_cols": BOARDS.min_cols, "max_cols": BOARDS.max_cols,
+        "min_rows": BOARDS.min_rows, "max_rows": BOARDS.max_rows}
