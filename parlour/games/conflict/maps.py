@@ -13,12 +13,14 @@ from __future__ import annotations
 import re
 from collections import deque
 from collections.abc import Iterable
+from contextlib import suppress
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import Final
 
 from parlour.engine import BoardProblem, Boards, FormatError, JSONDict
+from parlour.engine.boards import ERROR, WARNING
 
 LAND, WATER, BLOCKED, BASE = 0, 1, 2, 3
 """Terrain of a square (CON-7). A base counts as both land and water."""
@@ -123,8 +125,16 @@ def neighbours(cols: int, rows: int, square: int) -> list[int]:
 # --- reading a map --------------------------------------------------------------------------------
 
 
+class _Stop(Exception):
+    """After this problem the rest of the text cannot be read (no size to read the terrain by,
+    say): the check ends with the problems found so far."""
+
+
 class _Reader:
-    """One pass over the lines of a map file, keeping what the checks after it need."""
+    """One pass over the lines of a map file, keeping what the checks after it need and every
+    problem of CON-10 to CON-12 it meets, in the order the checks meet them. ``parse_map`` refuses
+    a map with the first, the editor's check (``check_map``) shows them all: each rule is written
+    once, here, so the two cannot disagree."""
 
     def __init__(self, text: str) -> None:
         self.lines = text.split("\n")
@@ -135,187 +145,296 @@ class _Reader:
         self.cols = self.rows = 0
         self.terrain: list[int] = []
         self.terrain_line = 0
+        self.terrain_read = False
+        """Whether the terrain block was read whole and clean: the checks of bases and mines need it."""
         self.placed: list[tuple[str, int, str, str]] = []
         """``base`` and ``mine`` lines: (directive, line number, seat text, square text)."""
+        self.problems: list[BoardProblem] = []
 
-    def fail(self, line: int | None, problem: str, item: int | None = None) -> FormatError:
-        """The error for ``line`` (``None``: the end of the file), citing CON-12's item or CON-10."""
+    def error(
+        self, line: int | None, problem: str, item: int | None = None, squares: Iterable[int] = ()
+    ) -> None:
+        """Notes a problem of ``line`` (``None``: the map as a whole), citing CON-12's item or CON-10."""
         rule = f"CON-12 item {item}" if item is not None else "CON-10"
-        where = f"line {line}" if line is not None else f"line {self.last} (end of file)"
-        return FormatError(f"map {where}: {problem} ({rule})")
+        names = tuple(square_name(self.cols, square) for square in squares)
+        self.problems.append(BoardProblem(ERROR, rule, problem, names, line))
+
+    def stop(self, line: int | None, problem: str, item: int | None = None) -> _Stop:
+        self.error(line, problem, item)
+        return _Stop()
+
+    def format_error(self, problem: BoardProblem) -> FormatError:
+        """``parse_map``'s error for a problem: the line (or the end of the file) and the rule."""
+        where = f"line {problem.line}" if problem.line is not None else f"line {self.last} (end of file)"
+        return FormatError(f"map {where}: {problem.message} ({problem.rule})")
 
     def read(self) -> None:
+        """CON-10, CON-11 and CON-12 items 1 to 3: the directives and the terrain block."""
         index = 0
         while index < len(self.lines):
             number = index + 1
             content = self.lines[index].split(";", 1)[0].strip()
             index += 1
-            if not content:
-                continue
-            fields = content.split()
-            directive = fields[0]
-            if not self.seen:
-                if directive != "conflict-map":
-                    raise self.fail(number, f"the first directive must be 'conflict-map 1', not {content!r}",
-                                    1)
-                if fields[1:] != ["1"]:
-                    raise self.fail(number, f"unsupported map format {content!r}: this reads "
-                                    "'conflict-map 1'", 1)
-            if directive not in _DIRECTIVES:
-                raise self.fail(number, f"unknown directive {directive!r}", 1)
-            if directive in self.seen and directive not in ("base", "mine"):
-                first = self.seen[directive]
-                raise self.fail(number, f"{directive!r} appears twice (first on line {first})", 1)
-            self.seen.setdefault(directive, number)
-            if directive == "terrain":
-                index = self._terrain(fields, number, index)
-            else:
-                self._directive(directive, fields, number)
+            if content:
+                index = self._line(content, number, index)
         if not self.seen:
-            raise self.fail(None, "the map has no directives: it must begin with 'conflict-map 1'", 1)
+            raise self.stop(None, "the map has no directives: it must begin with 'conflict-map 1'", 1)
         for needed in ("name", "size", "terrain"):
             if needed not in self.seen:
-                raise self.fail(None, f"the map has no {needed!r} directive", 2)
+                self.error(None, f"the map has no {needed!r} directive", 2)
+        if not self.cols:  # no size: no square can be named
+            raise _Stop()
+
+    def _line(self, content: str, number: int, index: int) -> int:
+        """Reads the directive of line ``number``; returns the index of the line to read next."""
+        fields = content.split()
+        directive = fields[0]
+        if not self.seen:
+            self._first(directive, fields, content, number)
+        if directive not in _DIRECTIVES:
+            self.error(number, f"unknown directive {directive!r}", 1)
+            return index
+        if directive in self.seen and directive not in ("base", "mine"):
+            self.error(number, f"{directive!r} appears twice (first on line {self.seen[directive]})", 1)
+            return self._after_end(index) if directive == "terrain" else index
+        self.seen.setdefault(directive, number)
+        if directive == "terrain":
+            return self._terrain(fields, number, index)
+        self._directive(directive, fields, number)
+        return index
+
+    def _first(self, directive: str, fields: list[str], content: str, number: int) -> None:
+        """CON-12 item 1: the first directive says which format the rest is in."""
+        if directive != "conflict-map":
+            self.error(number, f"the first directive must be 'conflict-map 1', not {content!r}", 1)
+            if directive not in _DIRECTIVES:  # not a map at all: reading on would only list its lines
+                raise _Stop()
+        elif fields[1:] != ["1"]:
+            raise self.stop(number, f"unsupported map format {content!r}: this reads 'conflict-map 1'", 1)
 
     def _directive(self, directive: str, fields: list[str], number: int) -> None:
         if directive == "name":
             if len(fields) != 2 or not _NAME.fullmatch(fields[1]):
-                raise self.fail(number, "'name' takes one identifier of a-z, 0-9 and '-', not starting "
-                                "with '-'")
+                self.error(number, "'name' takes one identifier of a-z, 0-9 and '-', not starting with '-'")
+                return
             self.name = fields[1]
         elif directive == "size":
-            match = _SIZE.fullmatch(fields[1]) if len(fields) == 2 else None
-            if match is None:
-                written = " ".join(fields)
-                raise self.fail(number, f"'size' takes COLSxROWS, for example 'size 20x20', not {written!r}",
-                                2)
-            cols, rows = int(match[1]), int(match[2])
-            if not (MIN_COLS <= cols <= MAX_COLS and MIN_ROWS <= rows <= MAX_ROWS):
-                raise self.fail(number, f"size {cols}x{rows} is out of range: {MIN_COLS} to {MAX_COLS} "
-                                f"columns and {MIN_ROWS} to {MAX_ROWS} rows", 2)
-            self.cols, self.rows = cols, rows
+            self._size(fields, number)
         elif directive in ("base", "mine"):
             if len(fields) != 3:
-                raise self.fail(number, f"'{directive}' takes a seat and a square, for example "
-                                f"'{directive} 1 e5'", 7)
+                example = f"{directive} 1 e5"
+                self.error(number, f"'{directive}' takes a seat and a square, for example {example!r}", 7)
+                return
             self.placed.append((directive, number, fields[1], fields[2]))
+
+    def _size(self, fields: list[str], number: int) -> None:
+        """CON-12 item 2: the size, in range."""
+        match = _SIZE.fullmatch(fields[1]) if len(fields) == 2 else None
+        if match is None:
+            written = " ".join(fields)
+            self.error(number, f"'size' takes COLSxROWS, for example 'size 20x20', not {written!r}", 2)
+            return
+        cols, rows = int(match[1]), int(match[2])
+        if not (MIN_COLS <= cols <= MAX_COLS and MIN_ROWS <= rows <= MAX_ROWS):
+            self.error(number, f"size {cols}x{rows} is out of range: {MIN_COLS} to {MAX_COLS} columns and "
+                       f"{MIN_ROWS} to {MAX_ROWS} rows", 2)
+            return
+        self.cols, self.rows = cols, rows
 
     def _terrain(self, fields: list[str], number: int, index: int) -> int:
         """Reads the block after ``terrain`` (no comments inside); returns the index after ``end``."""
         if len(fields) != 1:
-            raise self.fail(number, "'terrain' takes nothing more: the block starts on the next line")
+            self.error(number, "'terrain' takes nothing more: the block starts on the next line")
         if "size" not in self.seen:  # CON-12 item 2: a size after the terrain, or none
-            raise self.fail(number, "'terrain' comes before 'size': the size must be known first", 2)
+            raise self.stop(number, "'terrain' comes before 'size': the size must be known first", 2)
+        if not self.cols:  # the size line was refused (and said so): the block cannot be read
+            raise _Stop()
         self.terrain_line = number
+        clean = True
         for row in range(self.rows):
-            line_number = index + 1
             if index >= self.last:
-                raise self.fail(None, f"the file ends inside the terrain block, after {row} of "
-                                f"{self.rows} lines", 3)
+                raise self.stop(None, f"the file ends inside the terrain block, after {row} of {self.rows} "
+                                "lines", 3)
             line = self.lines[index].rstrip()
             index += 1
             if line == "end":
-                raise self.fail(line_number, f"the terrain block has {row} lines, not {self.rows}", 3)
-            if len(line) != self.cols:
-                raise self.fail(line_number, f"terrain line {row + 1} has {len(line)} characters, not "
-                                f"{self.cols}", 3)
-            for col, glyph in enumerate(line):
-                if glyph not in LEGEND:
-                    raise self.fail(line_number, f"terrain line {row + 1}, column {col + 1}: {glyph!r} is "
-                                    "not one of . ~ # +", 3)
-                self.terrain.append(LEGEND[glyph])
-        line_number = index + 1
+                self.error(index, f"the terrain block has {row} lines, not {self.rows}", 3)
+                return index
+            clean = self._terrain_row(row, line, index) and clean
         if index >= self.last:
-            raise self.fail(None, "the terrain block is not closed by 'end'", 3)
-        closing = self.lines[index].split(";", 1)[0].strip()
-        if closing != "end":
+            raise self.stop(None, "the terrain block is not closed by 'end'", 3)
+        if self.lines[index].split(";", 1)[0].strip() != "end":
             found = self.lines[index].strip()
-            raise self.fail(line_number, f"the terrain block has more than {self.rows} lines or is not "
-                            f"closed by 'end' (found {found!r})", 3)
+            self.error(index + 1, f"the terrain block has more than {self.rows} lines or is not closed by "
+                       f"'end' (found {found!r})", 3)
+            return self._after_end(index)
+        self.terrain_read = clean
         return index + 1
 
-    def places(self) -> tuple[list[int], list[list[int]]]:
-        """CON-12 items 4 to 8: the bases and mines, checked against the terrain."""
+    def _terrain_row(self, row: int, line: str, number: int) -> bool:
+        """CON-11, CON-12 item 3: one line of the block; whether it was clean."""
+        if len(line) != self.cols:
+            self.error(number, f"terrain line {row + 1} has {len(line)} characters, not {self.cols}", 3)
+            return False
+        bad = [col for col, glyph in enumerate(line) if glyph not in LEGEND]
+        if bad:
+            problem = f"terrain line {row + 1}, column {bad[0] + 1}: {line[bad[0]]!r} is not one of . ~ # +"
+            if len(bad) > 1:
+                problem += ", nor " + ", ".join(f"{line[col]!r} in column {col + 1}" for col in bad[1:])
+            self.error(number, problem, 3, [row * self.cols + col for col in bad])
+            return False
+        self.terrain.extend(LEGEND[glyph] for glyph in line)
+        return True
+
+    def _after_end(self, index: int) -> int:
+        """The index after the next ``end`` line: where directives go on after a block gone wrong."""
+        for later in range(index, self.last):
+            if self.lines[later].split(";", 1)[0].strip() == "end":
+                return later + 1
+        raise _Stop()
+
+    def places(self) -> tuple[list[int], list[list[int]]] | None:
+        """CON-12 items 4 to 8: the bases and mines, checked against the terrain (``None`` when
+        the terrain could not be read)."""
         located = self._located()  # item 7 first
+        if not self.terrain_read:
+            return None
         plus = [square for square, t in enumerate(self.terrain) if t == BASE]
         if len(plus) != SEATS:
-            raise self.fail(self.terrain_line, f"the terrain has {len(plus)} '+' squares, not 4", 4)
+            self.error(self.terrain_line, f"the terrain has {len(plus)} '+' squares, not 4", 4, plus)
         bases: list[int] = [-1] * SEATS
         mines: list[list[int]] = [[] for _ in range(SEATS)]
         used: dict[int, int] = {}
+        placed_bases: list[tuple[int, int]] = []
         for directive, number, seat, square in located:
             if directive == "base":
-                self._place_base(bases, used, number, seat, square)
+                accepted = self._place_base(bases, used, number, seat, square)
+                if accepted:
+                    placed_bases.append((number, square))
             else:
-                self._place_mine(mines, used, number, seat, square)
-            used[square] = number
-        for seat in range(SEATS):
-            if bases[seat] < 0:
-                raise self.fail(None, f"no 'base' line names seat {seat + 1}", 5)
-        for seat in range(SEATS):
-            if len(mines[seat]) != 2:
-                raise self.fail(None, f"seat {seat + 1} has {len(mines[seat])} mines, not 2", 6)
-        for directive, number, _, square in located:
-            if directive == "base":
-                self._check_shores(number, square)
+                accepted = self._place_mine(mines, used, number, seat, square)
+            if accepted:
+                used[square] = number
+        self._check_counts(plus, bases, mines)
+        for number, square in placed_bases:
+            self._check_shores(number, square)
         return bases, mines
 
     def _located(self) -> list[tuple[str, int, int, int]]:
         """CON-12 item 7: each ``base``/``mine`` line as (directive, line, seat 0…3, square)."""
         located: list[tuple[str, int, int, int]] = []
         for directive, number, seat_text, square_text in self.placed:
-            if seat_text not in ("1", "2", "3", "4"):
-                raise self.fail(number, f"seat {seat_text!r} is not 1, 2, 3 or 4", 7)
             cols, rows = self.cols, self.rows
             square = parse_square(square_text, cols, rows)
-            if square is None:
-                raise self.fail(number, f"{square_text!r} is not a square of the {cols}x{rows} board", 7)
-            located.append((directive, number, int(seat_text) - 1, square))
+            if seat_text not in ("1", "2", "3", "4"):
+                on_board = [] if square is None else [square]
+                self.error(number, f"seat {seat_text!r} is not 1, 2, 3 or 4", 7, on_board)
+            elif square is None:
+                self.error(number, f"{square_text!r} is not a square of the {cols}x{rows} board", 7)
+            else:
+                located.append((directive, number, int(seat_text) - 1, square))
         return located
 
     def _place_base(
         self, bases: list[int], used: dict[int, int], number: int, seat: int, square: int
-    ) -> None:
+    ) -> bool:
         """CON-12 item 5: one base per seat, on a '+' square no other line names."""
         name = square_name(self.cols, square)
         if bases[seat] >= 0:
-            raise self.fail(number, f"seat {seat + 1} has a second base", 5)
-        if self.terrain[square] != BASE:
-            raise self.fail(number, f"base {name} is not a '+' square", 5)
-        if square in used:
-            raise self.fail(number, f"base {name} is already named on line {used[square]}", 5)
-        bases[seat] = square
+            self.error(number, f"seat {seat + 1} has a second base", 5, [square])
+        elif self.terrain[square] != BASE:
+            self.error(number, f"base {name} is not a '+' square", 5, [square])
+        elif square in used:
+            self.error(number, f"base {name} is already named on line {used[square]}", 5, [square])
+        else:
+            bases[seat] = square
+            return True
+        return False
 
     def _place_mine(
         self, mines: list[list[int]], used: dict[int, int], number: int, seat: int, square: int
-    ) -> None:
+    ) -> bool:
         """CON-12 item 6: two mines per seat, on land or water, one a square."""
         name = square_name(self.cols, square)
         if len(mines[seat]) == 2:
-            raise self.fail(number, f"seat {seat + 1} has a third mine", 6)
-        if self.terrain[square] not in (LAND, WATER):
-            raise self.fail(number, f"mine {name} is not on a '.' or '~' square", 6)
-        if square in used:
-            raise self.fail(number, f"{name} already holds a mine (line {used[square]})", 6)
-        mines[seat].append(square)
+            self.error(number, f"seat {seat + 1} has a third mine", 6, [square])
+        elif self.terrain[square] not in (LAND, WATER):
+            self.error(number, f"mine {name} is not on a '.' or '~' square", 6, [square])
+        elif square in used:
+            self.error(number, f"{name} already holds a mine (line {used[square]})", 6, [square])
+        else:
+            mines[seat].append(square)
+            return True
+        return False
+
+    def _check_counts(self, plus: list[int], bases: list[int], mines: list[list[int]]) -> None:
+        """CON-12 items 5 and 6 over the whole map: a base for every seat and every '+' square,
+        two mines a seat."""
+        for seat in range(SEATS):
+            if bases[seat] < 0:
+                self.error(None, f"no 'base' line names seat {seat + 1}", 5)
+        for square in plus:
+            if square not in bases:
+                line = self.terrain_line + 1 + square // self.cols
+                name = square_name(self.cols, square)
+                self.error(line, f"the '+' square {name} is named by no 'base' line", 5, [square])
+        for seat in range(SEATS):
+            if len(mines[seat]) != 2:
+                count = len(mines[seat])
+                self.error(None, f"seat {seat + 1} has {count} mine{'' if count == 1 else 's'}, not 2", 6,
+                           mines[seat])
 
     def _check_shores(self, number: int, square: int) -> None:
         """CON-12 item 8: a base touches land and water."""
         near = {self.terrain[n] for n in neighbours(self.cols, self.rows, square)}
         if not near & {LAND, BASE} or not near & {WATER, BASE}:
             kind = "land" if not near & {LAND, BASE} else "water"
-            raise self.fail(number, f"base {square_name(self.cols, square)} has no {kind} neighbour", 8)
+            self.error(number, f"base {square_name(self.cols, square)} has no {kind} neighbour", 8, [square])
+
+
+def _read(text: str) -> tuple[_Reader, Map | None]:
+    """Reads ``text`` once: the reader holds every problem met (CON-12's errors, or CON-13's
+    warnings when there are none); the map when there are no errors."""
+    reader = _Reader(text)
+    try:
+        reader.read()
+        placed = reader.places()
+    except _Stop:
+        return reader, None
+    if placed is None or reader.problems:
+        return reader, None
+    bases, mines = placed
+    terrain = tuple(reader.terrain)
+    mine_pairs = tuple((min(pair), max(pair)) for pair in mines)
+    warnings = playability_problems(reader.cols, reader.rows, terrain, tuple(bases), mine_pairs)
+    board_map = Map(reader.name, reader.cols, reader.rows, terrain, tuple(bases), mine_pairs,
+                    tuple(f"{warning.message} ({warning.rule})" for warning in warnings))
+    reader.problems += warnings
+    return reader, board_map
 
 
 def parse_map(text: str) -> Map:
-    """Reads and checks a map (CON-10 to CON-12); ``FormatError`` names the line and the rule."""
+    """Reads and checks a map (CON-10 to CON-12); ``FormatError`` names the line and the rule of
+    the first problem."""
+    reader, board_map = _read(text)
+    if board_map is None:
+        raise reader.format_error(reader.problems[0])
+    return board_map
+
+
+def check_map(text: str) -> list[BoardProblem]:
+    """Every problem of a map's text, each with the squares it concerns: CON-12's errors (the
+    map is refused) or, for a map without errors, CON-13's warnings. A problem that stops the
+    reading (no size, say) ends the list."""
+    return _read(text)[0].problems
+
+
+def map_name(text: str) -> str | None:
+    """The name a map's text gives itself, ``None`` when it has no name that can be read."""
     reader = _Reader(text)
-    reader.read()
-    bases, mines = reader.places()
-    terrain = tuple(reader.terrain)
-    mine_pairs = tuple((min(pair), max(pair)) for pair in mines)
-    warnings = playability_warnings(reader.cols, reader.rows, terrain, tuple(bases), mine_pairs)
-    return Map(reader.name, reader.cols, reader.rows, terrain, tuple(bases), mine_pairs, tuple(warnings))
+    with suppress(_Stop):
+        reader.read()
+    return reader.name or None
 
 
 # --- CON-13: warnings -----------------------------------------------------------------------------
@@ -346,22 +465,24 @@ def route_length(
     return None
 
 
-def playability_warnings(
+def playability_problems(
     cols: int, rows: int, terrain: tuple[int, ...], bases: tuple[int, ...], mines: tuple[tuple[int, int], ...]
-) -> list[str]:
-    """CON-13: routes between every ordered pair of bases, and the seats' corners."""
+) -> list[BoardProblem]:
+    """CON-13: routes between every ordered pair of bases (the two bases' squares), and the
+    seats' corners (the base's square)."""
     warnings = []
     for a in range(SEATS):
         avoid = {square for seat in range(SEATS) if seat != a for square in mines[seat]}
         for b in range(SEATS):
             if a == b:
                 continue
+            ends = (square_name(cols, bases[a]), square_name(cols, bases[b]))
             for kind, kinds in (("land", (LAND, BASE)), ("water", (WATER, BASE))):
                 if route_length(cols, rows, terrain, kinds, bases[a], bases[b], avoid) is None:
-                    warnings.append(
-                        f"no {kind} route from base {a + 1} ({square_name(cols, bases[a])}) to base {b + 1} "
-                        f"({square_name(cols, bases[b])}) that avoids the other seats' mines (CON-13 item 1)"
-                    )
+                    warnings.append(BoardProblem(
+                        WARNING, "CON-13 item 1",
+                        f"no {kind} route from base {a + 1} ({ends[0]}) to base {b + 1} ({ends[1]}) that "
+                        "avoids the other seats' mines", ends))
     corners = ("upper-left", "upper-right", "lower-left", "lower-right")
     for seat, square in enumerate(bases):
         row, col = divmod(square, cols)
@@ -371,8 +492,10 @@ def playability_warnings(
         upper = top if seat < 2 else bottom
         side = left if seat % 2 == 0 else right
         if not (upper and side):
-            warnings.append(f"base {seat + 1} ({square_name(cols, square)}) is not in the {corners[seat]} "
-                            "quarter of the board (CON-13 item 2)")
+            name = square_name(cols, square)
+            warnings.append(BoardProblem(
+                WARNING, "CON-13 item 2",
+                f"base {seat + 1} ({name}) is not in the {corners[seat]} quarter of the board", (name,)))
     return warnings
 
 
@@ -446,14 +569,10 @@ class ConflictMaps(Boards):
         return dict(SHIPPED_MAPS)
 
     def check(self, text: str) -> list[BoardProblem]:
-        try:
-            board_map = parse_map(text)
-        except FormatError as error:
-            return [BoardProblem("error", "CON-12", str(error))]
-        return [BoardProblem("warning", "CON-13", warning) for warning in board_map.warnings]
+        return check_map(text)
 
     def name_of(self, text: str) -> str | None:
-        return None
+        return map_name(text)
 
     def drawing(self, text: str) -> JSONDict:
         return parse_map(text).json()
