@@ -12,12 +12,13 @@ const STEP = { ArrowRight: [1, 0], ArrowLeft: [-1, 0], ArrowDown: [0, 1], ArrowU
 export const TOOL_KEYS = { l: "land", ".": "land", w: "water", "~": "water", i: "block", "#": "block", b: "base", m: "mine" };
 const SEAT_WORD = (seat) => SEAT_COLOURS[seat - 1];
 
-/** What a screen reader says of a square: "c3, land, red mine, error: …". */
+/** What a screen reader says of a square: "c3, land, red mine (seat 1), error: …". */
 function cellText(drawing, square, problems) {
   const glyph = glyphAt(drawing, square);
   const seat = baseSeatAt(drawing, square);
-  const parts = [square, glyph === "+" && seat ? `${SEAT_WORD(seat)} base` : TERRAIN_NAMES[glyph]];
-  if (drawing.mines[square]) parts.push(`${SEAT_WORD(drawing.mines[square])} mine`);
+  // The seat's number is written on its base and mines: the name says it too.
+  const parts = [square, glyph === "+" && seat ? `${SEAT_WORD(seat)} base (seat ${seat})` : TERRAIN_NAMES[glyph]];
+  if (drawing.mines[square]) parts.push(`${SEAT_WORD(drawing.mines[square])} mine (seat ${drawing.mines[square]})`);
   for (const problem of problems ?? []) parts.push(`${problem.severity}: ${problem.message}`);
   return parts.join(", ");
 }
@@ -39,10 +40,11 @@ function drawCell(cell, drawing, square, problems) {
   if (seat) cell.dataset.base = String(seat); else delete cell.dataset.base;
   if (mine) cell.dataset.mine = String(mine); else delete cell.dataset.mine;
   if (severity) cell.dataset.problem = severity; else delete cell.dataset.problem;
+  // The marks' figures are the stylesheet's (data-mark): the cell's name already says them, in words.
   const marks = [];
-  if (glyph === "+") marks.push(html("span", { class: `ed-base seat-${seat ?? 0}`, "aria-hidden": "true" }, [seat ? String(seat) : "+"]));
-  if (mine) marks.push(html("span", { class: `ed-mine seat-${mine}`, "aria-hidden": "true" }, [String(mine)]));
-  if (severity) marks.push(html("span", { class: "ed-flag", "aria-hidden": "true" }, [severity === "error" ? "!" : "?"]));
+  if (glyph === "+") marks.push(html("span", { class: `ed-base seat-${seat ?? 0}`, "data-mark": seat ? String(seat) : "+" }));
+  if (mine) marks.push(html("span", { class: `ed-mine seat-${mine}`, "data-mark": String(mine) }));
+  if (severity) marks.push(html("span", { class: "ed-flag", "data-mark": severity === "error" ? "!" : "?" }));
   cell.replaceChildren(...marks);
 }
 
@@ -114,6 +116,14 @@ export function makeGrid(host, { onUse, onKeyTool, onSeat, onStroke }) {
     cell.focus();
   }
 
+  // The tab stop follows the focus, however it came (a click, a problem's "go to" button).
+  host.addEventListener("focusin", (event) => {
+    const square = event.target.closest?.("[data-square]")?.dataset.square;
+    if (!square || square === current) return;
+    cells.get(current)?.setAttribute("tabindex", "-1");
+    current = square;
+    event.target.tabIndex = 0;
+  });
   host.addEventListener("pointerdown", (event) => {
     const cell = event.target.closest?.("[data-square]");
     if (!cell || event.button > 0) return;

@@ -377,6 +377,7 @@ async function main() {
   document.title = `${info.title} map editor — parlour`;
   $("ed-title").textContent = `${info.title} map editor`;
   await refreshLibrary();
+  window.parlourEditor = { text: () => toText(state.drawing) }; // what the page would save, for tests
   document.body.dataset.ready = "true";
 }
 

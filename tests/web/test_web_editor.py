@@ -1,0 +1,252 @@
+"""The map editor in the browser (issue 16): "draw a small map in the editor, see a validation error
+appear on the right square and go away when fixed, save it, start a match on it against a bot and
+play a roll"; mirroring a quarter for a fair map; a bad upload that loses nothing of the drawing; the
+keyboard alone; a download that is the map's file.
+
+Real ``parlour serve``, real Chromium; every wait is for the page's state, none for time."""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any
+
+import pytest
+from server_process import Server
+from test_web_a11y import assert_accessible
+from test_web_conflict import draw_and_confirm
+from web_helpers import WAIT_MS, Client, OpenClient
+
+pytestmark = pytest.mark.asyncio(loop_scope="session")
+
+SCREEN = {"width": 1366, "height": 768}
+_names = itertools.count(1)
+
+
+def fresh_name(stem: str) -> str:
+    """A map name no other test on the shared server has saved (saved maps never change)."""
+    return f"{stem}-{next(_names)}"
+
+
+async def open_editor(client: Client, server: Server) -> None:
+    page = client.page
+    await page.set_viewport_size(SCREEN)  # type: ignore[arg-type]
+    await page.goto(server.base + "/games/conflict/editor")
+    await page.wait_for_selector("body[data-ready='true']", state="attached")
+    await checked(client)
+
+
+async def checked(client: Client) -> str:
+    """Waits for the engine's answer about the drawing as it now stands; returns the status line."""
+    await client.page.wait_for_selector("#ed-status:not([data-state='checking'])", state="attached")
+    return " ".join((await client.page.text_content("#ed-status") or "").split())
+
+
+async def new_blank(client: Client, cols: int, rows: int) -> None:
+    page = client.page
+    await page.fill("#ed-cols", str(cols))
+    await page.fill("#ed-rows", str(rows))
+    await page.click("#ed-blank")
+    await page.wait_for_selector(f"#ed-grid [data-square='{chr(96 + cols)}{rows}']", state="attached")
+
+
+async def map_text(client: Client) -> str:
+    """The map file the editor would save, download or play (its own writer)."""
+    text: str = await client.page.evaluate("window.parlourEditor.text()")
+    return text
+
+
+async def problem_at(client: Client, square: str) -> str | None:
+    return await client.page.get_attribute(f"#ed-grid [data-square='{square}']", "data-problem")
+
+
+async def tool(client: Client, name: str) -> None:
+    await client.page.click(f"label.ed-tool:has(input[value='{name}'])")
+
+
+async def play_a_roll(client: Client) -> dict[str, Any]:
+    """Plays the person's first decision of a roll (an entry or a move drawn square by square, or
+    ending the roll), and waits for the match to take it."""
+    await client.wait_my_turn()
+    snap = await client.match_json()
+    legal = snap["legal"]
+    action = next((a for a in legal if a["parts"]["kind"] == "enter"), None) or \
+        next(a for a in legal if a["parts"]["kind"] in ("end", "activate"))
+    if action["parts"]["kind"] == "enter":
+        await draw_and_confirm(client, action)
+    else:
+        await client.page.click(f"[data-action='{action['text']}']")
+    await client.wait_past(snap["version"])
+    return action
+
+
+async def test_draw_a_small_map_see_its_error_on_the_square_fix_it_save_it_and_play_it(
+    server: Server, open_client: OpenClient,
+) -> None:
+    ann = await open_client("Ann")
+    page = ann.page
+    await open_editor(ann, server)
+    await new_blank(ann, 8, 8)
+    assert await checked(ann) == "The map is ready to play."
+    assert await page.locator("#ed-grid [data-problem]").count() == 0
+    # Red's base moved to b1, a square with land all round: CON-12 item 8, on b1 itself.
+    await tool(ann, "base")
+    await page.click("#ed-grid [data-square='b1']")
+    status = await checked(ann)
+    assert status.startswith("1 error"), status
+    assert await problem_at(ann, "b1") == "error"
+    assert await page.locator("#ed-grid [data-problem='error']").count() == 1
+    problem = page.locator("#ed-problems li[data-severity='error']")
+    assert await problem.get_attribute("data-squares") == "b1"
+    assert "water" in (await problem.text_content() or "")
+    assert "error" in (await page.get_attribute("#ed-grid [data-square='b1']", "aria-label") or "")
+    await page.screenshot(path=str(server.log.parent / "editor-error.png"))
+    # Fixed with the keyboard: from b1 (the click left the focus there) to c2, which "w" makes water;
+    # b1 now touches water and the error goes away.
+    assert await page.evaluate("document.activeElement.dataset.square") == "b1"
+    await page.keyboard.press("ArrowRight")
+    await page.keyboard.press("ArrowDown")
+    await page.keyboard.press("w")
+    assert await checked(ann) != status
+    assert await problem_at(ann, "b1") != "error"
+    # c3 too (Red's base was there): the pond joins the sea and b1 has no problem left, not even
+    # CON-13's warning that its ships could reach no other base.
+    await page.keyboard.press("ArrowDown")
+    await page.keyboard.press("w")
+    assert await checked(ann) == "The map is ready to play."
+    assert await problem_at(ann, "b1") is None
+    assert await page.locator("#ed-problems li[data-severity='error']").count() == 0
+    assert await page.get_attribute("#ed-grid [data-square='c2']", "class") == "ed-cell t-water"
+    # Saved to the library under its name: the list the lobby offers names it.
+    name = fresh_name("little-sea")
+    await page.fill("#ed-name", name)
+    await page.click("#ed-save")
+    await page.wait_for_selector(f"#ed-saved[data-saved='{name}']")
+    status_code, listed = server.call("GET", "/api/games/conflict/boards")
+    assert status_code == 200
+    assert {"name": name, "cols": 8, "rows": 8, "shipped": False} in [
+        {k: b[k] for k in ("name", "cols", "rows", "shipped")} for b in listed["boards"]]
+    status_code, saved = server.call("GET", f"/api/games/conflict/boards/{name}")
+    assert saved["text"] == await map_text(ann)
+    # Tried at once against a bot: the match plays the drawn map, and a roll is played on it.
+    await page.click("#ed-try")
+    await page.wait_for_url("**/match/*", timeout=WAIT_MS)
+    await page.wait_for_selector(".conflict-board")
+    snap = await ann.match_json()
+    board = snap["view"]["content"]["board"]
+    assert (board["cols"], board["rows"], board["bases"]["1"]) == (8, 8, "b1")
+    assert await page.locator("[data-hit]").count() == 64
+    await play_a_roll(ann)
+    assert ann.errors == [], ann.errors
+
+
+async def test_mirroring_the_upper_left_quarter_gives_every_seat_its_corner(
+    server: Server, open_client: OpenClient,
+) -> None:
+    ann = await open_client("Ann")
+    page = ann.page
+    await open_editor(ann, server)
+    await new_blank(ann, 10, 9)
+    # Red's base to b2 beside a lake on c3, impassable d1, a Red mine on a4.
+    await tool(ann, "water")
+    await page.click("#ed-grid [data-square='c3']")
+    await tool(ann, "block")
+    await page.click("#ed-grid [data-square='d1']")
+    await tool(ann, "base")
+    await page.click("#ed-grid [data-square='b2']")
+    await tool(ann, "mine")
+    await page.click("#ed-grid [data-square='a4']")
+    await page.click("#ed-mirror-both")
+    await checked(ann)
+    cells = await page.eval_on_selector_all(
+        "#ed-grid [data-square]",
+        "cs => Object.fromEntries(cs.map(c => [c.dataset.square, [c.className.split(' ')[1], c.dataset.base ?? null, c.dataset.mine ?? null]]))")
+    # Ten columns mirror a..e onto j..f; nine rows keep the middle row 5 and mirror 1..4 onto 9..6.
+    assert cells["c3"][0] == cells["h3"][0] == cells["c7"][0] == cells["h7"][0] == "t-water"
+    assert cells["d1"][0] == cells["g1"][0] == cells["d9"][0] == cells["g9"][0] == "t-block"
+    assert [cells[s][1] for s in ("b2", "i2", "b8", "i8")] == ["1", "2", "3", "4"]
+    assert [cells[s][2] for s in ("a4", "j4", "a6", "j6")] == ["1", "2", "3", "4"]
+    text = await map_text(ann)
+    assert "base 1 b2\nbase 2 i2\nbase 3 b8\nbase 4 i8\n" in text
+    assert ann.errors == [], ann.errors
+
+
+async def test_a_bad_upload_is_explained_and_loses_nothing_a_good_one_opens(
+    server: Server, open_client: OpenClient,
+) -> None:
+    ann = await open_client("Ann")
+    page = ann.page
+    await open_editor(ann, server)
+    await new_blank(ann, 7, 6)
+    await checked(ann)
+    before = await map_text(ann)
+    bad = before.replace("base 4", "base 3")  # two bases for seat 3, none for seat 4 (CON-12 item 5)
+    await page.set_input_files("#ed-upload", files=[{"name": "bad.cmap", "mimeType": "text/plain",
+                                                      "buffer": bad.encode()}])
+    await page.wait_for_selector("#ed-file-problems:not([hidden])")
+    words = " ".join((await page.text_content("#ed-file-problems") or "").split())
+    assert words.startswith("bad.cmap was not opened"), words
+    assert "seat" in words
+    assert await map_text(ann) == before
+    assert await page.locator("#ed-grid [data-square='g6']").count() == 1  # still 7x6
+    not_a_map = b"\x89PNG\x00\x00"
+    await page.set_input_files("#ed-upload", files=[{"name": "picture.cmap", "mimeType": "image/png",
+                                                      "buffer": not_a_map}])
+    await page.wait_for_selector("#ed-file-problems:has-text('picture.cmap')")
+    assert await map_text(ann) == before
+    # The shipped classic, as a file: it opens, 20 by 20, ready to play.
+    status_code, classic = server.call("GET", "/api/games/conflict/boards/classic")
+    assert status_code == 200
+    await page.set_input_files("#ed-upload", files=[{"name": "classic.cmap", "mimeType": "text/plain",
+                                                      "buffer": classic["text"].encode()}])
+    await page.wait_for_selector("#ed-grid [data-square='t20']", state="attached")
+    assert await page.is_hidden("#ed-file-problems")
+    assert await page.get_attribute("#ed-grid [data-square='e5']", "data-base") == "1"
+    assert (await checked(ann)).startswith(("The map is ready", "Playable"))
+    # Undo brings the drawing from before the upload back.
+    await page.click("#ed-undo")
+    await page.wait_for_selector("#ed-grid [data-square='g6']", state="attached")
+    assert await map_text(ann) == before
+    assert ann.errors == [], ann.errors
+
+
+async def test_the_keyboard_alone_draws_and_the_download_is_the_maps_file(
+    server: Server, open_client: OpenClient,
+) -> None:
+    ann = await open_client("Ann")
+    page = ann.page
+    await open_editor(ann, server)
+    await new_blank(ann, 8, 8)  # rows 2 and 7 hold no base and no mine
+    await checked(ann)
+    await page.focus("#ed-grid [data-square='a2']")
+    # "i" chooses impassable ground and paints a2; Shift+Right paints b2 on the way; five rows down,
+    # "w" paints b7 water and two Shift+Rights c7 and d7.
+    await page.keyboard.press("i")
+    await page.keyboard.press("Shift+ArrowRight")
+    for _ in range(5):
+        await page.keyboard.press("ArrowDown")
+    await page.keyboard.press("w")
+    await page.keyboard.press("Shift+ArrowRight")
+    await page.keyboard.press("Shift+ArrowRight")
+    await checked(ann)
+    assert await page.evaluate("document.activeElement.dataset.square") == "d7"
+    ground = await page.eval_on_selector_all(
+        "#ed-grid [data-square]", "cs => Object.fromEntries(cs.map(c => [c.dataset.square, c.classList[1]]))")
+    assert ground["a2"] == ground["b2"] == "t-block"
+    assert ground["b7"] == ground["c7"] == ground["d7"] == "t-water"
+    assert ground["a3"] == ground["e7"] == "t-land"
+    # The keys 3 and m: Green's mine on d7.
+    await page.keyboard.press("3")
+    await page.keyboard.press("m")
+    await checked(ann)
+    assert await page.get_attribute("#ed-grid [data-square='d7']", "data-mine") == "3"
+    await assert_accessible(ann, "the map editor")
+    async with page.expect_download() as waiting:
+        await page.click("#ed-download")
+    download = await waiting.value
+    assert download.suggested_filename == "my-map.cmap"
+    path = await download.path()
+    assert path is not None
+    written = path.read_text()
+    assert written == await map_text(ann)
+    assert "mine 3 d7" in written
+    assert ann.errors == [], ann.errors
