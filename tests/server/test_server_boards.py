@@ -9,16 +9,17 @@ library of boards").
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+import pytest_asyncio
 from server_helpers import Client, call, open_client
 from server_process import Server
 
 from parlour.games import GAMES
-from parlour.server.storage import SCHEMA_VERSION
+from parlour.server.storage import SCHEMA_VERSION, BoardRow, MemoryStore, SQLiteStore, Store, StoreError
 
 ASYNC = pytest.mark.asyncio(loop_scope="session")
 GAME = next(name for name, game in GAMES.items() if game.boards is not None)
@@ -304,3 +305,45 @@ def test_a_game_without_boards_has_no_library_and_no_editor(library: Server) -> 
         "option": OPTION, "noun": BOARDS.noun, "extension": BOARDS.extension,
         "recommended": BOARDS.recommended, "min_cols": BOARDS.min_cols, "max_cols": BOARDS.max_cols,
         "min_rows": BOARDS.min_rows, "max_rows": BOARDS.max_rows}
+
+
+# --- the stores ------------------------------------------------------------------------------------------
+
+
+@pytest_asyncio.fixture(params=["sqlite", "memory"])
+async def store(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Store]:
+    made: Store = SQLiteStore(tmp_path / "boards.sqlite3") if request.param == "sqlite" else MemoryStore()
+    yield made
+    await made.close()
+
+
+def row(game: str, name: str, created: float, text: str = "text") -> BoardRow:
+    return BoardRow(game, name, text, 5, 6, None, created, "127.0.0.1")
+
+
+@ASYNC
+async def test_both_stores_keep_boards_by_game_and_name_page_them_and_cap_them(store: Store) -> None:
+    assert [await store.add_board(row(GAME, name, when), 3) for name, when in (("a", 1.0), ("b", 2.0))] == \
+        ["saved", "saved"]
+    assert await store.add_board(row(GAME, "a", 9.0, "another"), 3) == "exists"
+    assert await store.add_board(row("other", "a", 3.0), 3) == "saved", "names are each game's own"
+    assert await store.add_board(row(GAME, "c", 4.0), 3) == "full", "the cap counts every game's boards"
+    assert await store.load_board(GAME, "a") == row(GAME, "a", 1.0)
+    assert await store.load_board(GAME, "c") is None
+    assert [board.name for board in await store.list_boards(GAME, None, 10)] == ["b", "a"]
+    assert [board.name for board in await store.list_boards(GAME, None, 1)] == ["b"]
+    assert [board.name for board in await store.list_boards(GAME, (2.0, "b"), 10)] == ["a"]
+    with pytest.raises(StoreError):  # text that is not Unicode is refused, by either store
+        await store.add_board(row(GAME, "\ud800", 5.0), 10)
+    assert [board.name for board in await store.list_boards(GAME, None, 10)] == ["b", "a"]
+
+
+def test_a_full_library_refuses_a_save_503(tmp_path: Path) -> None:
+    server = Server(tmp_path, limits={"boards_total": 1}).start()
+    try:
+        assert save(server, "only", drawn("only"))[0] == 201
+        status, answer = save(server, "second", drawn("second"))
+        assert (status, answer["error"]["code"]) == (503, "library_full"), answer
+        assert saved_names(server) == ["only"]
+    finally:
+        server.stop()
