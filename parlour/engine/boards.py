@@ -54,6 +54,7 @@ class Boards(ABC):
     """The file extension of a board's text, with its dot: ``".cmap"``."""
     max_cols: int
     max_rows: int
+    """The largest board an editor offers to draw (a board's text may allow more)."""
     min_cols: int
     min_rows: int
     recommended: str
@@ -62,6 +63,11 @@ class Boards(ABC):
     @abstractmethod
     def shipped(self) -> dict[str, str]:
         """The boards shipped with the game, name -> text, in the order to list them."""
+
+    def aliases(self) -> dict[str, str]:
+        """Other names the option takes for a shipped board, alias -> shipped name: old names
+        stored matches use, never listed, and never free for a new board."""
+        return {}
 
     @abstractmethod
     def check(self, text: str) -> list[BoardProblem]:

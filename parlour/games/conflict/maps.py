@@ -30,6 +30,9 @@ GLYPHS: Final = ".~#+"
 SEATS: Final = 4
 MIN_COLS, MAX_COLS = 5, 26
 MIN_ROWS, MAX_ROWS = 5, 99
+EDITOR_MAX_ROWS: Final = 40
+"""The rows a map may be drawn with (the issue's 40x40 within CON-4's 26 columns); a map file may
+have up to ``MAX_ROWS``."""
 
 _NAME: Final = re.compile(r"[a-z0-9][a-z0-9-]*")
 _SIZE: Final = re.compile(r"([0-9]+)x([0-9]+)")
@@ -562,11 +565,14 @@ class ConflictMaps(Boards):
     noun = "map"
     extension = ".cmap"
     min_cols, max_cols = MIN_COLS, MAX_COLS
-    min_rows, max_rows = MIN_ROWS, MAX_ROWS
+    min_rows, max_rows = MIN_ROWS, EDITOR_MAX_ROWS
     recommended = RECOMMENDED_MAP
 
     def shipped(self) -> dict[str, str]:
         return dict(SHIPPED_MAPS)
+
+    def aliases(self) -> dict[str, str]:
+        return dict(ALIASES)
 
     def check(self, text: str) -> list[BoardProblem]:
         return check_map(text)

@@ -1,0 +1,105 @@
+"""The Boards contract (issue 16): a game whose board is a file people draw and share lists its
+shipped boards, checks a board's text reporting every problem, names it and draws it as its views
+do. Checked here for every registered game that has boards, without naming one."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from parlour.engine import BoardProblem, Boards, FormatError, Game, OptionError, State
+from parlour.games import GAMES
+
+WITH_BOARDS = [pytest.param(game, id=name) for name, game in sorted(GAMES.items()) if game.boards is not None]
+
+
+def boards_of(game: Game[State]) -> Boards:
+    assert game.boards is not None
+    return game.boards
+
+
+def test_some_game_has_boards_and_the_others_none() -> None:
+    # Conflict's maps (CON-72) at least; a game without a board file says None.
+    assert WITH_BOARDS
+    assert any(game.boards is None for game in GAMES.values())
+    assert all(game.boards is None or isinstance(game.boards, Boards) for game in GAMES.values())
+
+
+def test_a_problem_as_data() -> None:
+    problem = BoardProblem("error", "CON-12 item 6", "mine e5 is not on a '.' or '~' square", ("e5",), 22)
+    assert problem.json() == {"severity": "error", "rule": "CON-12 item 6", "squares": ["e5"], "line": 22,
+                              "message": "mine e5 is not on a '.' or '~' square"}
+    assert problem.is_error
+    whole = BoardProblem("warning", "CON-13 item 2", "a base is out of its corner")
+    assert whole.json()["squares"] == []
+    assert whole.json()["line"] is None
+    assert not whole.is_error
+
+
+@pytest.mark.parametrize("game", WITH_BOARDS)
+def test_the_description_is_complete(game: Game[State]) -> None:
+    boards = boards_of(game)
+    assert boards.option in {option.name for option in game.info.options}
+    assert boards.noun
+    assert boards.extension.startswith(".")
+    assert 1 <= boards.min_cols <= boards.max_cols
+    assert 1 <= boards.min_rows <= boards.max_rows
+    assert boards.recommended in boards.shipped()
+
+
+@pytest.mark.parametrize("game", WITH_BOARDS)
+def test_every_shipped_board_is_clean_named_and_drawn_as_a_view_draws_it(game: Game[State]) -> None:
+    # "Engine tests: every shipped map passes the map check."
+    boards = boards_of(game)
+    shipped = boards.shipped()
+    assert shipped
+    for name, text in shipped.items():
+        assert boards.check(text) == [], name
+        assert boards.name_of(text) == name
+        drawn = game.new(options={boards.option: name}).view(None)["content"]["board"]
+        assert boards.drawing(text) == drawn, name
+        by_text = game.new(options={boards.option: text}).view(None)["content"]["board"]
+        assert by_text == drawn, name
+
+
+@pytest.mark.parametrize("game", WITH_BOARDS)
+def test_aliases_are_taken_but_not_listed(game: Game[State]) -> None:
+    boards = boards_of(game)
+    for alias, name in boards.aliases().items():
+        assert alias not in boards.shipped()
+        assert name in boards.shipped()
+        game.new(options={boards.option: alias})  # taken: no OptionError
+
+
+@pytest.mark.parametrize("game", WITH_BOARDS)
+@pytest.mark.parametrize("text", ["", "\n", "nonsense\n", "\x00", "a" * 300])
+def test_a_text_that_is_no_board_has_errors_and_is_refused(game: Game[State], text: str) -> None:
+    boards = boards_of(game)
+    problems = boards.check(text)
+    assert problems
+    assert any(problem.is_error for problem in problems)
+    assert all(problem.severity in ("error", "warning") and problem.rule and problem.message
+               for problem in problems)
+    assert boards.errors(text) == [problem for problem in problems if problem.is_error]
+    with pytest.raises(FormatError):
+        boards.drawing(text)
+    with pytest.raises((FormatError, OptionError)):
+        game.new(options={boards.option: text})
+
+
+@pytest.mark.parametrize("game", WITH_BOARDS)
+def test_problems_say_where_they_are_as_data(game: Game[State]) -> None:
+    # A shipped board with its last line dropped and a line of rubbish added: still problems
+    # with lines the text has, and squares named in the game's notation (what the editor paints).
+    boards = boards_of(game)
+    text = next(iter(boards.shipped().values()))
+    lines = text.rstrip("\n").split("\n")
+    broken = "\n".join([*lines[:-1], "rubbish here"]) + "\n"
+    problems = boards.check(broken)
+    assert any(problem.is_error for problem in problems)
+    for problem in problems:
+        data: dict[str, Any] = problem.json()
+        assert set(data) == {"severity", "rule", "message", "squares", "line"}
+        assert data["line"] is None or 1 <= data["line"] <= len(lines)
+        assert all(isinstance(square, str) and square for square in data["squares"])
