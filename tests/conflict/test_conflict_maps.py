@@ -1,5 +1,6 @@
 """Conflict maps: the format (CON-10, CON-11), validation (CON-12), warnings (CON-13), the
-default board parlour-20 (CON-15) and its testable properties (CON-16)."""
+default board parlour-20 (CON-15) and its testable properties (CON-16), the shipped maps (CON-72)
+and the check that reports every problem on its squares (issue 16's map editor)."""
 
 from __future__ import annotations
 
@@ -14,9 +15,14 @@ from parlour.games.conflict.maps import (
     BASE,
     BLOCKED,
     LAND,
+    MAP_FILES,
     PARLOUR_20,
+    RECOMMENDED_MAP,
+    SHIPPED_MAPS,
     WATER,
+    check_map,
     load_map,
+    map_name,
     parse_map,
     route_length,
 )
@@ -294,3 +300,158 @@ def test_base_surroundings() -> None:
     for base in board.bases:
         assert len(bits(board.step_mask[LAND_CLASS][base])) == 5
         assert len(bits(board.step_mask[WATER_CLASS][base])) == 3
+
+
+# --- CON-72: the shipped maps, the editor's check (issue 16) --------------------------------------------
+
+
+def test_every_shipped_map_passes_the_check() -> None:
+    # "Engine tests: every shipped map passes the map check": no errors and no warnings, named as its file.
+    names = list(SHIPPED_MAPS)
+    assert names == ["classic", *sorted(name for name in names if name != "classic")]
+    assert sorted(SHIPPED_MAPS) == sorted(path.stem for path in MAP_FILES.glob("*.cmap"))
+    for name, text in SHIPPED_MAPS.items():
+        assert check_map(text) == [], name
+        assert parse_map(text).name == name
+        assert map_name(text) == name
+    assert RECOMMENDED_MAP in SHIPPED_MAPS
+
+
+def test_classic_is_the_spec_map_and_parlour_20_its_alias() -> None:
+    # CON-72: the 20x20 map is named classic; parlour-20 (CON-15, stored matches) gives the same
+    # board under its old name, and is taken by the option but not listed.
+    assert SHIPPED_MAPS["classic"] == PARLOUR_20.replace("name parlour-20\n", "name classic\n")
+    classic, old = load_map("classic"), load_map("parlour-20")
+    assert (classic.name, old.name) == ("classic", "parlour-20")
+    assert (classic.cols, classic.rows, classic.terrain, classic.bases, classic.mines) == (
+        old.cols, old.rows, old.terrain, old.bases, old.mines)
+    assert "parlour-20" not in SHIPPED_MAPS
+    assert CONFLICT.boards is not None
+    assert "parlour-20" not in CONFLICT.boards.shipped()
+    assert CONFLICT.boards.aliases() == {"parlour-20": "classic"}
+    assert CONFLICT.new(2, {"board": "classic"}).board.map == classic
+    assert CONFLICT.new(2).view(None)["options"]["board"] == "parlour-20"  # CON-70's default
+    with pytest.raises(FormatError, match=r"\(maps: classic"):
+        load_map("atlantis")
+
+
+def test_the_drawing_is_the_views_board() -> None:
+    boards = CONFLICT.boards
+    assert boards is not None
+    assert boards.drawing(SMALL) == parse_map(SMALL).json()
+    assert boards.drawing(SHIPPED_MAPS["classic"]) == load_map("classic").json()
+    assert boards.name_of(SMALL) == "small"
+    assert boards.name_of(edit("name small   ; a 6x5 test map\n", "")) is None
+    with pytest.raises(FormatError, match="CON-12 item 4"):
+        boards.drawing(edit("#..~..", "#..+.."))
+
+
+Problem = tuple[str, str, tuple[str, ...], int | None]
+"""A problem as (severity, rule, squares, line)."""
+
+
+def problems_of(text: str) -> list[Problem]:
+    return [(p.severity, p.rule, p.squares, p.line) for p in check_map(text)]
+
+
+@pytest.mark.parametrize(
+    ("text", "problem"),
+    [
+        # CON-12 item 1: an unknown directive, on its line.
+        (edit("terrain\n", "colour red\nterrain\n"), ("error", "CON-12 item 1", (), 4)),
+        # CON-12 item 2: a size out of range.
+        (edit("size 6x5", "size 4x5"), ("error", "CON-12 item 2", (), 3)),
+        # CON-12 item 3: bad characters, on their squares and line.
+        (edit("#..~..", "#x.~y."), ("error", "CON-12 item 3", ("b3", "e3"), 7)),
+        # CON-12 item 4: five '+' squares, all of them.
+        (edit("#..~..", "#..+.."), ("error", "CON-12 item 4", ("b1", "e1", "d3", "b5", "e5"), 4)),
+        # CON-12 item 5: a base off a '+', a base on another's square, a second base.
+        (edit("base 2 e1", "base 2 c3"), ("error", "CON-12 item 5", ("c3",), 12)),
+        (edit("base 2 e1", "base 2 b1"), ("error", "CON-12 item 5", ("b1",), 12)),
+        (edit("base 2 e1", "base 1 e1"), ("error", "CON-12 item 5", ("e1",), 12)),
+        # CON-12 item 6: a mine on a base, on impassable ground, shared, a seat's count.
+        (edit("mine 4 f5", "mine 4 e5"), ("error", "CON-12 item 6", ("e5",), 22)),
+        (edit("mine 4 f5", "mine 4 a3"), ("error", "CON-12 item 6", ("a3",), 22)),
+        (edit("mine 4 f5", "mine 4 a1"), ("error", "CON-12 item 6", ("a1",), 22)),
+        (edit("mine 4 f5", "mine 3 f5"), ("error", "CON-12 item 6", ("f5",), 22)),
+        # CON-12 item 7: a seat that is not 1-4 (its square still named), a square off the board.
+        (edit("mine 4 f5", "mine 5 f5"), ("error", "CON-12 item 7", ("f5",), 22)),
+        (edit("mine 4 f5", "mine 4 g4"), ("error", "CON-12 item 7", (), 22)),
+        # CON-12 item 8: a base without water, on the base's square and line.
+        (edit("..~~..\n.+~~+.", "..~~~~\n.+~~+~"), ("error", "CON-12 item 8", ("e5",), 14)),
+        # CON-13 item 1: a route, on the two bases' squares.
+        (edit("#..~..", "#.~~.."), ("warning", "CON-13 item 1", ("b1", "e1"), None)),
+        # CON-13 item 2: a base out of its corner, on its square.
+        (edit("base 2 e1", "base 1 e1", edit("base 1 b1", "base 2 b1")),
+         ("warning", "CON-13 item 2", ("e1",), None)),
+    ],
+)
+def test_each_problem_names_its_squares(text: str, problem: Problem) -> None:
+    # Issue 16: "see every validation error of the engine's map check on the square it concerns".
+    assert problem in problems_of(text)
+
+
+def test_the_check_reports_every_problem_not_just_the_first() -> None:
+    text = edit("base 2 e1", "base 2 c3", edit("mine 1 a2", "mine 1 a3", edit("mine 4 f5", "mine 4 e5")))
+    text += "mine 3 a1\nbase 7 a1\nbase 1 z9\n"
+    assert problems_of(text) == [
+        ("error", "CON-12 item 7", ("a1",), 24),  # seat 7: item 7 is checked first (CON-12's order)
+        ("error", "CON-12 item 7", (), 25),  # z9
+        ("error", "CON-12 item 5", ("c3",), 12),  # base 2 off its '+'
+        ("error", "CON-12 item 6", ("a3",), 16),  # a mine on '#'
+        ("error", "CON-12 item 6", ("e5",), 22),  # a mine on a base
+        ("error", "CON-12 item 6", ("a1",), 23),  # seat 3's third mine
+        ("error", "CON-12 item 5", (), None),  # no base for seat 2
+        ("error", "CON-12 item 5", ("e1",), 5),  # and its '+' square is named by none
+        ("error", "CON-12 item 6", ("a1",), None),  # seat 1 has one mine
+        ("error", "CON-12 item 6", ("f4",), None),  # seat 4 too
+    ]
+
+
+def test_a_broken_terrain_block_reports_each_line_and_reading_goes_on() -> None:
+    text = edit("#..~..\n..~~..", "#..~.x\n..~~.", edit("name small", "name Small"))
+    assert problems_of(text) == [
+        ("error", "CON-10", (), 2),  # the name
+        ("error", "CON-12 item 3", ("f3",), 7),
+        ("error", "CON-12 item 3", (), 8),
+    ]
+    assert "line 2" in error_of(text)
+
+
+def test_reading_stops_only_where_the_rest_cannot_be_read() -> None:
+    # No size: the terrain block cannot be read; a first line that is no map's: nothing can.
+    assert problems_of(edit("size 6x5", "size 6y5")) == [("error", "CON-12 item 2", (), 3)]
+    assert problems_of("hello\nworld\n") == [("error", "CON-12 item 1", (), 1)]
+
+
+def mutations(text: str) -> list[str]:
+    """Every line dropped, doubled, or with a character changed: texts with one problem or more."""
+    lines = text.split("\n")
+    found = []
+    for index, line in enumerate(lines):
+        found.append("\n".join(lines[:index] + lines[index + 1:]))
+        found.append("\n".join(lines[:index + 1] + lines[index:]))
+        for where in (0, len(line) // 2, len(line) - 1):
+            for glyph in ("#", "+", "x", "9"):
+                if 0 <= where < len(line):
+                    changed = line[:where] + glyph + line[where + 1:]
+                    found.append("\n".join([*lines[:index], changed, *lines[index + 1:]]))
+    return found
+
+
+def test_parse_map_refuses_with_the_checks_first_error_and_only_then() -> None:
+    # One source for each rule: the map is refused exactly when the check has an error, and the
+    # refusal is the check's first error.
+    for text in mutations(SMALL):
+        problems = check_map(text)
+        errors = [problem for problem in problems if problem.severity == "error"]
+        if not errors:
+            warnings = [f"{warning.message} ({warning.rule})" for warning in problems]
+            assert warnings == list(parse_map(text).warnings)
+            continue
+        assert errors == problems
+        message = error_of(text)
+        first = errors[0]
+        assert message.endswith(f": {first.message} ({first.rule})"), (message, first)
+        if first.line is not None:
+            assert message.startswith(f"map line {first.line}: ")
