@@ -341,6 +341,13 @@ class State(ABC):
         then those that apply: ``from``, ``to`` (square names), ``path`` (squares passed),
         ``card``, ``slot`` (a hand position), ``target`` (a seat), ``piece``, ``die``."""
 
+    def legal_json(self) -> list[JSONDict]:
+        """Every legal action as a front end offers it: ``{"text": …, "parts": …}``
+        (``action_to_text``, ``action_parts``). A server sends it with every move, so a game may
+        answer from its own caches; what it gives must equal this default."""
+        return [{"text": self.action_to_text(action), "parts": self.action_parts(action)}
+                for action in self.legal_actions()]
+
     @abstractmethod
     def parse_action(self, text: str) -> Action:
         """The legal action the text names; ``NotationError`` if malformed, else

@@ -453,8 +453,7 @@ class Match:
         state = self.state
         if state.to_move() != seat:
             return []
-        return [{"text": state.action_to_text(action), "parts": state.action_parts(action)}
-                for action in state.legal_actions()]
+        return state.legal_json()
 
     def texts_for(self, state: State, action: Action) -> str | tuple[str, ...]:
         """The pending ``action`` as each seat and a spectator may read it (before it is applied):

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
+from functools import cache
 from typing import Any, Final
 
 from parlour.engine import (
@@ -369,13 +370,14 @@ class LoaState(State):
         """``kind``: ``move``, ``capture`` (the move lands on an enemy piece, LOA-4) or ``pass``
         (LOA-5); a move or capture has ``from`` and ``to`` (square names). Whose piece it is, the
         view's ``to_move`` says: parts travel with every legal action, so they repeat nothing."""
-        if action == PASS:
-            return {"kind": "pass"}
-        return {
-            "kind": "capture" if self.is_capture(action) else "move",
-            "from": square_name(action >> 6),
-            "to": square_name(action & 63),
-        }
+        return _parts(action, self.is_capture(action))
+
+    def legal_json(self) -> list[JSONDict]:
+        """As every game gives it, from a table of each move's entry as a move and as a capture
+        (a server sends the list with every move; an entry never changes, so it is made once)."""
+        enemy = self.pieces[1 - self.turn]
+        return [_legal_entry(action, action != PASS and bool(enemy >> (action & 63) & 1))
+                for action in self.legal_actions()]
 
     def _last_move(self) -> JSONDict | None:
         """The last ply as a display marks it: its text, with ``x`` for a capture (LOA-4), and, for
@@ -443,3 +445,17 @@ class LinesOfAction(Game[LoaState]):
     ) -> LoaState:
         """A set-up position (LOA-22) from its rows, row 8 first, as in a dump."""
         return self.new(options=options, start={"board": rows, "to_move": to_move, "plies": plies})
+
+
+
+def _parts(action: Action, capture: bool) -> JSONDict:
+    if action == PASS:
+        return {"kind": "pass"}
+    kind = "capture" if capture else "move"
+    return {"kind": kind, "from": square_name(action >> 6), "to": square_name(action & 63)}
+
+
+@cache
+def _legal_entry(action: Action, capture: bool) -> JSONDict:
+    """One entry of ``LoaState.legal_json``: shared by every list that holds it, so never changed."""
+    return {"text": action_text(action), "parts": _parts(action, capture)}
