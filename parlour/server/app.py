@@ -322,7 +322,7 @@ class LobbyHandlers:
         try:
             await self.spend(self.rates.board_checks, request)
             body = await read_body(request, int(self.limits.body_bytes))
-            return JSONResponse(self.lobby.library.check(request.path_params["game"], body))
+            return JSONResponse(await self.lobby.library.check(request.path_params["game"], body))
         except ProtocolError as error:
             return error_response(error)
 

@@ -9,10 +9,12 @@ not depend on the library afterwards.
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import logging
 import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any, Final, TypeVar
 
 from parlour.engine import BoardProblem, Boards, FormatError, Game, ParlourError, State
@@ -116,6 +118,42 @@ def engine_knows(game: Game[State], boards: Boards, name: str) -> bool:
     return True
 
 
+@dataclass(frozen=True)
+class Checked:
+    """A board's text as the game's check found it: every problem, the name it gives itself and,
+    without errors, its drawing (``None`` with errors)."""
+
+    problems: tuple[BoardProblem, ...]
+    name: str | None
+    drawing: dict[str, Any] | None
+
+    @property
+    def errors(self) -> list[BoardProblem]:
+        return [problem for problem in self.problems if problem.is_error]
+
+    @property
+    def warnings(self) -> list[BoardProblem]:
+        return [problem for problem in self.problems if not problem.is_error]
+
+
+@functools.lru_cache(maxsize=64)
+def checked(game_name: str, text: str) -> Checked:
+    """The game's check of a board's text, worked out once for the latest texts asked about (a
+    shipped or saved board never changes; an editor asks again about a text it undid to). The
+    drawing is shared: callers only send it."""
+    boards = get_game(game_name).boards
+    assert boards is not None
+    problems = tuple(boards.check(text))
+    drawing = None
+    if not any(problem.is_error for problem in problems):
+        try:
+            drawing = boards.drawing(text)
+        except FormatError as error:  # the check and the reader disagree: refuse it rather than fail
+            log.error("%s: a %s the check passes does not draw: %s", game_name, boards.noun, error)
+            problems += (BoardProblem("error", "check", str(error)),)
+    return Checked(problems, boards.name_of(text), drawing)
+
+
 @functools.lru_cache(maxsize=256)
 def _own_name(game_name: str, text: str) -> str | None:
     boards = get_game(game_name).boards
@@ -144,6 +182,14 @@ class Library:
         self.store = store
         self.limits = limits
         self.now = now
+        self.checking = asyncio.Semaphore(1)
+        """Checks worked out at once: one, in a worker thread. A check costs tens of milliseconds
+        (a third of a second for the largest Conflict map) that the event loop must not wait out,
+        and several at once would only share one interpreter lock."""
+
+    async def checked(self, game_name: str, text: str) -> Checked:
+        async with self.checking:
+            return await asyncio.to_thread(checked, game_name, text)
 
     # --- reading -----------------------------------------------------------------------------------
 
@@ -156,7 +202,8 @@ class Library:
         size = int(self.limits.page_size)
         cursor = query.get("cursor")
         after = None if not cursor else decode_cursor(cursor)
-        listed = [] if after is not None else [dict(entry) for entry in shipped_entries(game_name)]
+        shipped = () if after is not None else await asyncio.to_thread(shipped_entries, game_name)  # once
+        listed = [dict(entry) for entry in shipped]
         saved = await self._read(lambda: self.store.list_boards(game_name, after, size + 1))
         listed += [saved_entry(board) for board in saved[:size]]
         last = saved[size - 1] if len(saved) > size else None
@@ -179,9 +226,11 @@ class Library:
             text = board.text
             answer = {"name": name, "text": text, "shipped": False, "author": board.author,
                       "created": board.created}
-        problems = boards.check(text)
-        answer["board"] = boards.drawing(text)
-        answer["problems"] = problems_json([problem for problem in problems if not problem.is_error])
+        found = await self.checked(game_name, text)
+        if found.drawing is None:  # the game's rules changed since it was saved: say what is wrong now
+            raise BoardRefused(found.errors, boards.noun)
+        answer["board"] = found.drawing
+        answer["problems"] = problems_json(found.warnings)
         return answer
 
     async def saved(self, game_name: str, name: str) -> BoardRow | None:
@@ -202,21 +251,14 @@ class Library:
 
     # --- checking and saving -------------------------------------------------------------------------
 
-    def check(self, game_name: str, body: Any) -> dict[str, Any]:
+    async def check(self, game_name: str, body: Any) -> dict[str, Any]:
         """``POST /api/games/{game}/boards/check``: every problem of a board, and its drawing when
         it has no errors (a question: a board with errors is an answer, not a refusal)."""
-        _, boards = boards_of(game_name)
+        boards_of(game_name)
         text = read_board_text(fields(body).get("text"), int(self.limits.board_characters))
-        problems = boards.check(text)
-        ok = not any(problem.is_error for problem in problems)
-        drawing = None
-        if ok:
-            try:
-                drawing = boards.drawing(text)
-            except FormatError as error:  # the check and the reader disagree: say so rather than fail
-                log.error("%s: a %s the check passes does not draw: %s", game_name, boards.noun, error)
-                ok = False
-        return {"ok": ok, "problems": problems_json(problems), "board": drawing}
+        found = await self.checked(game_name, text)
+        return {"ok": found.drawing is not None, "problems": problems_json(found.problems),
+                "board": found.drawing}
 
     async def save(self, game_name: str, body: Any, address: str = UNKNOWN_ADDRESS) -> dict[str, Any]:
         """``POST /api/games/{game}/boards``: stores a board under its name if it passes the game's
@@ -228,21 +270,17 @@ class Library:
         author = read_name(given.get("author"))
         if engine_knows(game, boards, name):
             raise taken(boards, name, "is one of the game's own")
-        errors = boards.errors(text)
-        if errors:
-            raise BoardRefused(errors, boards.noun)
-        own = boards.name_of(text)
+        found = await self.checked(game_name, text)
+        if found.drawing is None:
+            raise BoardRefused(found.errors, boards.noun)
+        own = found.name
         if own != name:
             says = "gives no name it can be saved under" if own is None else f"calls itself {own!r}"
             raise BoardRefused([BoardProblem(
                 "error", NAME_RULE, f"the {boards.noun} is to be saved as {name!r} but its text {says}: "
                                     f"give it the same name in both places")], boards.noun)
-        try:
-            drawing = boards.drawing(text)
-        except FormatError as error:
-            raise BoardRefused([BoardProblem("error", "check", str(error))], boards.noun) from None
-        row = BoardRow(game=game_name, name=name, text=text, cols=int(drawing["cols"]),
-                       rows=int(drawing["rows"]), author=author, created=self.now(), address=address)
+        row = BoardRow(game=game_name, name=name, text=text, cols=int(found.drawing["cols"]),
+                       rows=int(found.drawing["rows"]), author=author, created=self.now(), address=address)
         try:
             saved = await self.store.add_board(row, int(self.limits.boards_total))
         except StoreError as error:

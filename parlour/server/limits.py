@@ -89,9 +89,9 @@ class Limits:
     boards_burst: float = count(5, "boards (maps) one address may save at once")
     boards_total: float = count(10_000, "boards (maps) the libraries of all games may hold together")
     board_checks_per_minute: float = limit(
-        120, "board checks and reads of a game's library one address may ask for a minute (after its burst)")
+        60, "board checks and reads of a game's library one address may ask for a minute (after its burst)")
     board_checks_burst: float = count(
-        60, "board checks and reads of a game's library one address may ask for at once")
+        30, "board checks and reads of a game's library one address may ask for at once")
     client_fault_logs_per_minute: float = count(
         20, "log lines about clients' mistakes a minute (the rest are counted)")
 
