@@ -71,7 +71,7 @@ def test_a_player_on_roll_resigns_with_the_seat_it_took_over() -> None:
         assert hostile(state, YELLOW, mine)
     assert state.action_to_text(state.history[-1]) == "Red resigned"
     assert state.view(None)["content"]["events"] == [
-        "Red is out (resigned)", "Red's roll ends automatically (unused: 3 3)"]
+        "Red is out (resigned)", "Red's roll ends automatically (unused: 3 and 3)"]
     assert state.view(GREEN)["out"] == ["resigned", "Red took its home base", None, None]
     restarted = CONFLICT.new(4, start=data)
     assert restarted.position_json() == data
@@ -172,7 +172,7 @@ def test_an_agreed_draw_is_among_the_players_still_in() -> None:
     state = table_with_orange_taken()
     state.agree_draw()
     assert state.outcome() == Outcome(None, "agreed", (1.0, 0.0, 1.0, 1.0))
-    assert state.render().endswith("Game over: a draw between red, green, yellow (agreed at the table)")
+    assert state.render().endswith("Game over: a draw between Red, Green and Yellow (agreed at the table)")
     assert state.seats_out() == [None, "Red took its home base", None, None]
 
 
@@ -182,7 +182,7 @@ def test_an_abandoned_match_has_no_winner() -> None:
     state.abandon()
     assert state.outcome() == Outcome(None, "abandoned", (1.0, 0.0, 1.0, 1.0))
     assert state.render().endswith(
-        "Game over: nobody wins, with red, green, yellow still in (the match was abandoned)")
+        "Game over: nobody wins, with Red, Green and Yellow still in (the match was abandoned)")
 
 
 def test_a_position_where_a_player_left() -> None:

@@ -180,9 +180,9 @@ def test_events_are_told() -> None:
     assert state.render(0).splitlines()[-2] == "Last: Red rolls 2-5"
     do(state, "k5 5: l5 m5 n5 o5 p5")
     last = state.render(0).splitlines()[-2]
-    assert "the orange cannon on p5 is captured" in last
-    assert "takes over seat 2 (orange): its owner is now seat 1 (2→1)" in last
-    assert "Orange is out (taken over)" in last
+    assert last == ("Last: Red moves its ship from k5 to p5 with the 5; The orange cannon on p5 is captured; "
+                    "Red takes over Orange (seat 2): its owner is now Red (seat 1, 2→1); "
+                    "Orange is out (taken over)")
     do(state, "end")
     assert "roll ends (unused: 2)" in state.render(0)
     view = state.view(1)
@@ -190,15 +190,31 @@ def test_events_are_told() -> None:
     assert view["content"]["controllers"] == [1, 1, 3, 4]  # CON-66: controllers, seats 1-4
 
 
+def test_messages_read_as_english() -> None:
+    # Issue 16: "The log says 'enters a orange airplane'"; log messages read as English ("an
+    # orange airplane"). Red controls Orange's seat (CON-23) and brings in an orange airplane.
+    state = position("pieces 1S k5 3C a20\nowner 2 1\navailable 1 -\nreserve 1 -\navailable 2 -\n"
+                     "reserve 2 A\navailable 3 -\nreserve 3 -\nturn 1", players=3)
+    do(state, "roll 3-4")
+    do(state, "activate airplane")
+    assert state.view(None)["content"]["events"] == ["Red activates an orange airplane"]
+    do(state, "enter airplane 3: q4 r4 s4")
+    assert state.view(None)["content"]["events"] == [
+        "Red enters an orange airplane at p5 and moves it to s4 with the 3"]
+    do(state, "k5 4: l5 m5 n5 o5")
+    assert state.view(None)["content"]["events"] == [
+        "Red moves its ship from k5 to o5 with the 4", "Red's roll ends automatically"]
+
+
 def test_mine_and_result_messages() -> None:
     state = position("pieces 2G r3 1A o3\navailable 1 -\nreserve 1 -\navailable 2 -\nreserve 2 -\ndice 3-1",
                      players=2)
     do(state, "o3 3: p2 q2 r3")
     text = state.render(None)
-    assert "the red airplane is destroyed by orange's mine on r3" in text
-    assert "the orange anti-aircraft gun is destroyed by orange's mine on r3" in text
+    assert "The red airplane is destroyed by Orange's mine on r3" in text
+    assert "The orange anti-aircraft gun is destroyed by Orange's mine on r3" in text
     assert "Red is out (no pieces)" in text
     assert "Orange is out (no pieces)" in text
     assert text.splitlines()[-1] == (
-        "Game over: a draw between red, orange (the last players were knocked out together)"  # CON-56
+        "Game over: a draw between Red and Orange (the last players were knocked out together)"  # CON-56
     )

@@ -228,7 +228,7 @@ async def test_a_piece_on_a_hostile_mine_is_shown_exploding_on_the_matchs_own_ma
     snap = await ann.match_json()
     event_data = snap["view"]["content"]["event_data"]
     assert {"kind": "mine", "seat": 1, "piece": "1C", "square": "a1", "mine": 2} in event_data
-    assert "destroyed by orange's mine on a1" in (await page.text_content("#cf-messages") or "")
+    assert "destroyed by Orange's mine on a1" in (await page.text_content("#cf-messages") or "")
     await page.screenshot(path=str(server.log.parent / "conflict-mine.png"), full_page=True)
     assert ann.errors == [], ann.errors
 

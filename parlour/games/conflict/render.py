@@ -27,8 +27,26 @@ def _piece_name(code: int) -> str:
     return f"{SEAT_COLOURS[code // TYPES]} {LONG_NAMES[code % TYPES]}"
 
 
+def _a(words: str) -> str:
+    """``a red ship``, ``an orange ship``, ``an anti-aircraft gun``: the article English wants."""
+    return f"{'an' if words[0] in 'aeiou' else 'a'} {words}"
+
+
+def _mover_piece(seat: int, code: int) -> str:
+    """The piece a player moves or brings in, as the player's own (``ship``) or, for a piece of a
+    colour it took over, with that colour (``orange ship``)."""
+    kind = LONG_NAMES[code % TYPES]
+    return kind if code // TYPES == seat else _piece_name(code)
+
+
+def _names(colours: list[str]) -> str:
+    """``Red``, ``Red and Green``, ``Red, Green and Yellow``."""
+    names = [colour.capitalize() for colour in colours]
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+
+
 def _seat_name(seat: int) -> str:
-    return f"seat {seat + 1} ({SEAT_COLOURS[seat]})"
+    return f"{SEAT_COLOURS[seat].capitalize()} (seat {seat + 1})"
 
 
 def _player_name(state: ConflictState, seat: int, viewer: int | None) -> str:
@@ -143,7 +161,7 @@ def turn_line(state: ConflictState, viewer: int | None) -> str:
         if outcome.winner is not None:
             winner = state.occupied[outcome.winner]
             return f"Game over: {SEAT_COLOURS[winner].capitalize()} wins ({words})"
-        drawn = ", ".join(SEAT_COLOURS[state.occupied[p]] for p, score in enumerate(outcome.scores) if score)
+        drawn = _names([SEAT_COLOURS[state.occupied[p]] for p, score in enumerate(outcome.scores) if score])
         if outcome.reason == ABANDONED:  # CON-58: no winner and no draw
             return f"Game over: nobody wins, with {drawn} still in ({words})"
         return f"Game over: a draw between {drawn} ({words})"
@@ -155,7 +173,12 @@ def turn_line(state: ConflictState, viewer: int | None) -> str:
 
 
 def event_text(state: ConflictState, event: Event) -> str:
-    """CON-67 item 2: one event as a message."""
+    """CON-67 item 2: one event as a message, a sentence of its own (a log shows one a line)."""
+    text = _event_words(state, event)
+    return text[0].upper() + text[1:]
+
+
+def _event_words(state: ConflictState, event: Event) -> str:
     names = state.board.names
     who = SEAT_COLOURS[event.seat].capitalize()
     detail = event.detail
@@ -163,28 +186,32 @@ def event_text(state: ConflictState, event: Event) -> str:
         return f"{who} rolls {detail[0]}-{detail[1]}"
     if event.kind == "move":
         code, start, final, die = detail
-        piece = _piece_name(code)
-        if start < 0:
-            return f"{who} enters a {piece} to {names[final]} with the {die}"
-        return f"{who} moves the {piece} {names[start]} to {names[final]} with the {die}"
+        piece = _mover_piece(event.seat, code)
+        if start < 0:  # an entry walks from its seat's base (CON-32)
+            base = names[state.board.bases[code // TYPES]]
+            return f"{who} enters {_a(piece)} at {base} and moves it to {names[final]} with the {die}"
+        its = "its" if code // TYPES == event.seat else "the"
+        return f"{who} moves {its} {piece} from {names[start]} to {names[final]} with the {die}"
     if event.kind == "activate":
-        return f"{who} activates a {_piece_name(detail[0])}"
+        return f"{who} activates {_a(_mover_piece(event.seat, detail[0]))}"
     if event.kind == "capture":
         return f"the {_piece_name(detail[0])} on {names[detail[1]]} is captured"
     if event.kind == "mine":
         code, square, mine_seat = detail
-        return f"the {_piece_name(code)} is destroyed by {SEAT_COLOURS[mine_seat]}'s mine on {names[square]}"
+        mine = f"{SEAT_COLOURS[mine_seat].capitalize()}'s mine on {names[square]}"
+        return f"the {_piece_name(code)} is destroyed by {mine}"
     if event.kind == "takeover":
-        taken, owner = detail
+        taken, owner = detail  # CON-45: the taken seat's owner is the capturing piece's seat
         link = f"{taken + 1}→{owner + 1}"
-        return f"{who} takes over {_seat_name(taken)}: its owner is now seat {owner + 1} ({link})"
+        new_owner = f"{SEAT_COLOURS[owner].capitalize()} (seat {owner + 1}, {link})"
+        return f"{who} takes over {_seat_name(taken)}: its owner is now {new_owner}"
     if event.kind == "out":
         return f"{who} is out ({_out_reason(state, event.seat)})"
     if event.kind == "end":
         forfeited = detail[1:]
         text = f"{who}'s roll ends" + (" automatically" if detail[0] else "")
         if forfeited:
-            text += f" (unused: {' '.join(str(d) for d in forfeited)})"
+            text += f" (unused: {' and '.join(str(d) for d in forfeited)})"
         return text
     outcome = state.outcome()
     if outcome is None:

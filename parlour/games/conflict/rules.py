@@ -61,6 +61,7 @@ from parlour.games.conflict.position import (
     write_position,
 )
 from parlour.games.conflict.render import board_text, event_json, event_texts, out_words
+from parlour.games.conflict.threats import Reach, reaches, threats
 
 SEAT_NAMES: Final = tuple(colour.capitalize() for colour in SEAT_COLOURS)
 
@@ -177,6 +178,7 @@ class ConflictState(State):
         "_outcome",
         "_paths",
         "_planes_on_mines",
+        "_threats",
         "_undo",
         "activation",
         "alive",
@@ -259,6 +261,7 @@ class ConflictState(State):
         self._limit: int = options["roll_limit"]
         self._optional: bool = options["optional_dice"]
         self._planes_on_mines: bool = options["airplanes_on_mines"]
+        self._threats: dict[int, list[Reach]] | None = None
         self._settle_start(position)
 
     def _settle_start(self, position: Position) -> None:
@@ -454,6 +457,16 @@ class ConflictState(State):
                 actions += [base + final for final in bits(ends)]
         return actions, nonfatal
 
+    def moves_with(self, player_seat: int, die: int) -> list[Action]:
+        """The moves (entries included) ``player_seat`` would be offered first with a roll showing
+        ``die`` if it rolled now, the board as it stands: the threats a view warns of (``threats``)."""
+        saved = self.seat, self.unused, self.moved
+        self.seat, self.unused, self.moved = player_seat, (die,), ()
+        try:
+            return self._moves(first=False)[0]
+        finally:
+            self.seat, self.unused, self.moved = saved
+
     def _has_decision(self) -> bool:
         """Whether anything but ``end`` is legal (CON-31)."""
         return bool(self._activations()) or bool(self._moves(first=True)[0])
@@ -470,6 +483,7 @@ class ConflictState(State):
         self.history.append(action)
         self._legal = None
         self._legal_set = None
+        self._threats = None
         if self._paths:
             self._paths = {}
         if action < 0:  # leaving the table: the only negative actions, never legal moves
@@ -487,6 +501,7 @@ class ConflictState(State):
         if not self.history:
             raise IllegalActionError("nothing to undo")
         self.history.pop()
+        self._threats = None
         if self._paths:
             self._paths = {}
         (
@@ -528,6 +543,7 @@ class ConflictState(State):
         clone.log = self.log.copy()
         clone._undo = self._undo.copy()  # its entries are never mutated
         clone._paths = self._paths.copy()  # the same position: the same paths (never mutated)
+        clone._threats = self._threats  # the same position: the same table (never mutated)
         clone._changes = self._changes.copy()
 
     def _set(self, square: int, code: int) -> None:
@@ -799,15 +815,24 @@ class ConflictState(State):
         ``position`` (``position_json``); ``controllers``: each seat's controller (CON-23), seats
         1-4; ``board``: the map (``Map.json``); ``events``: the last action's messages (CON-67
         item 2) and ``event_data`` the same events as data (``render.event_json``). Nothing here
-        grows with the number of actions played: no record, no log, no seed."""
+        grows with the number of actions played: no record, no log, no seed.
+
+        A seat's view while the game goes on adds advice, not knowledge: ``threats``, what enemy
+        pieces can reach of its bases and pieces on their next roll (``threats.threats``)."""
         recent = self.recent_events()
-        return {
+        content: JSONDict = {
             "position": self.position_json(),
             "controllers": [c + 1 for c in self.controller],
             "board": self.board.map.json(),
             "events": event_texts(self, recent),
             "event_data": [event_json(self, event) for event in recent],
         }
+        if seat is not None and self.phase != OVER_PHASE:
+            table = self._threats
+            if table is None:
+                table = self._threats = reaches(self)  # once per position, for every seat's view
+            content["threats"] = threats(self, table, self.occupied[seat])
+        return content
 
     def seats_out(self) -> list[str | None]:
         """CON-52, CON-66, CON-71: per player, why it is out, in words ("Red took its home base")."""
