@@ -204,8 +204,17 @@ function howtoCard(play, cv) {
   ]);
 }
 
+/** The threats against the seats the page's player controls (the view lists them for every seat in
+ * play, `against` naming whose base or piece: nothing in Conflict is hidden); none for a spectator. */
+function threatsToMe(play, cv) {
+  const me = play.seat === null ? null : cv.seats?.[play.seat];
+  if (!me) return [];
+  return (cv.threats ?? []).filter((t) => controllerOf(cv, t.against ?? me) === me);
+}
+
 function drawTable(play) {
   const cv = flat(play.view);
+  cv.threats = threatsToMe(play, cv);
   const { pick } = play;
   pick.path ??= [];
   const decisions = play.legal.map(decisionOf);
@@ -328,7 +337,7 @@ export default {
     return per;
   },
   /** A small drawing of a view's map (the lobby's map picker draws the default one from the game's start). */
-  mapPicture: (view, title) => drawConflictBoard({ ...flat(view), pieces: [] }, {}, { title }),
+  mapPicture: (view, title) => drawConflictBoard({ ...flat(view), pieces: [], threats: [] }, {}, { title }),
   thumbnail: () => drawConflictBoard({ board: SKETCH, pieces: ["1C a2", "1S c4", "2A g1", "2S f3", "3U c6", "4G h7"], controllers: [1, 2, 3, 4] },
     {}, { title: "Conflict" }),
   hint(play) {
