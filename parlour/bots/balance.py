@@ -115,7 +115,10 @@ def play_balance_game(series: Series, index: int) -> BalanceGame:
             state.apply(state.sample_chance())
             continue
         first = seat if first is None else first
-        action = bots[seat].choose(seen_by(state, seat, views), series.seconds)
+        # A game without hidden information shows a seat everything: its copy is the seat's view,
+        # without building the view a person is sent (Conflict's threat warnings cost more than a move).
+        seen = state.copy() if not game.info.hidden_information else seen_by(state, seat, views)
+        action = bots[seat].choose(seen, series.seconds)
         if not state.is_legal(action):  # as in the arena: an illegal answer is a bot's bug
             raise IllegalActionError(f"bug: bot answered the illegal action {action!r} for seat {seat} "
                                      f"in game {index + 1} (seed {game_seed})")
