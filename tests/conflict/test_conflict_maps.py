@@ -418,6 +418,14 @@ def test_a_broken_terrain_block_reports_each_line_and_reading_goes_on() -> None:
     assert "line 2" in error_of(text)
 
 
+def test_a_file_saved_on_windows_is_read() -> None:
+    # A map downloaded, edited elsewhere and uploaded again: a byte order mark, \r\n line ends.
+    windows = "\ufeff" + SMALL.replace("\n", "\r\n")
+    assert check_map(windows) == []
+    assert parse_map(windows) == parse_map(SMALL)
+    assert map_name(windows) == "small"
+
+
 def test_reading_stops_only_where_the_rest_cannot_be_read() -> None:
     # No size: the terrain block cannot be read; a first line that is no map's: nothing can.
     assert problems_of(edit("size 6x5", "size 6y5")) == [("error", "CON-12 item 2", (), 3)]

@@ -140,7 +140,8 @@ class _Reader:
     once, here, so the two cannot disagree."""
 
     def __init__(self, text: str) -> None:
-        self.lines = text.split("\n")
+        # A file saved on Windows may begin with a byte order mark and end its lines with \r\n.
+        self.lines = text.removeprefix("\ufeff").split("\n")
         self.last = len(self.lines) if self.lines[-1].strip() else len(self.lines) - 1
         """The number of the last line (a final newline does not start another line)."""
         self.seen: dict[str, int] = {}
