@@ -17,7 +17,7 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final, TypeVar
 
-from parlour.engine import BoardProblem, Boards, FormatError, Game, ParlourError, State
+from parlour.engine import BoardProblem, Boards, FormatError, Game, State
 from parlour.games import GAMES, get_game
 from parlour.server.limits import UNKNOWN_ADDRESS, Limits
 from parlour.server.messages import ProtocolError, check_text, json_kind, read_name
@@ -107,15 +107,9 @@ def read_board_name(value: Any) -> str:
     return check_text(value, "name", MAX_BOARD_NAME)
 
 
-def engine_knows(game: Game[State], boards: Boards, name: str) -> bool:
+def engine_knows(boards: Boards, name: str) -> bool:
     """Whether the game's option takes ``name`` by itself: a shipped board or an alias of one."""
-    if name in boards.shipped():
-        return True
-    try:
-        game.new(None, {boards.option: name})
-    except ParlourError:
-        return False
-    return True
+    return name in boards.shipped() or name in boards.aliases()
 
 
 @dataclass(frozen=True)
@@ -214,6 +208,7 @@ class Library:
         and its warnings."""
         _, boards = boards_of(game_name)
         shipped = boards.shipped()
+        name = boards.aliases().get(name, name)  # an old name (stored matches show it): its board now
         answer: dict[str, Any]
         if name in shipped:
             text = shipped[name]
@@ -244,7 +239,7 @@ class Library:
         game's option takes (and what the match keeps: it never depends on the library again)."""
         boards = game.boards
         value = options.get(boards.option) if boards is not None else None
-        if boards is None or not isinstance(value, str) or "\n" in value or value in boards.shipped():
+        if boards is None or not isinstance(value, str) or "\n" in value or engine_knows(boards, value):
             return options
         board = await self.saved(game.info.name, value)
         return options if board is None else {**options, boards.option: board.text}
@@ -263,12 +258,12 @@ class Library:
     async def save(self, game_name: str, body: Any, address: str = UNKNOWN_ADDRESS) -> dict[str, Any]:
         """``POST /api/games/{game}/boards``: stores a board under its name if it passes the game's
         check and gives itself that name; nothing is stored otherwise."""
-        game, boards = boards_of(game_name)
+        _, boards = boards_of(game_name)
         given = fields(body)
         name = read_board_name(given.get("name"))
         text = read_board_text(given.get("text"), int(self.limits.board_characters))
         author = read_name(given.get("author"))
-        if engine_knows(game, boards, name):
+        if engine_knows(boards, name):
             raise taken(boards, name, "is one of the game's own")
         found = await self.checked(game_name, text)
         if found.drawing is None:

@@ -145,11 +145,16 @@ def test_a_saved_name_is_then_taken_and_a_shipped_one_never_free(library: Server
     status, answer = save(library, "taken", drawn("taken", corner="~"))
     assert (status, answer["error"]["code"]) == (409, "board_exists")
     assert library.call("GET", f"{LIBRARY}/taken")[1]["text"] == drawn("taken"), "saved maps never change"
-    for name in (FIRST, "parlour-20"):  # a shipped name, and the alias the option still takes
+    aliases = BOARDS.aliases()
+    assert aliases, "Conflict's 20x20 map keeps its old name (stored matches use it)"
+    for name in (FIRST, *aliases):  # a shipped name, and the old names the option still takes
         status, answer = save(library, name, drawn(name))
         assert (status, answer["error"]["code"]) == (409, "board_exists"), name
-    assert "parlour-20" not in saved_names(library)
-    assert FIRST not in saved_names(library)
+        assert name not in saved_names(library)
+    for alias, shipped in aliases.items():  # an old name, which stored matches show, is its board
+        status, answer = library.call("GET", f"{LIBRARY}/{alias}")
+        assert status == 200, answer
+        assert (answer["name"], answer["text"]) == (shipped, SHIPPED[shipped])
 
 
 def test_a_bad_map_is_refused_with_its_problems_and_nothing_is_stored(library: Server) -> None:
