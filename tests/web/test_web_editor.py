@@ -11,6 +11,7 @@ import itertools
 from typing import Any
 
 import pytest
+from playwright.async_api import FilePayload
 from server_process import Server
 from test_web_a11y import assert_accessible
 from test_web_conflict import draw_and_confirm
@@ -20,6 +21,10 @@ pytestmark = pytest.mark.asyncio(loop_scope="session")
 
 SCREEN = {"width": 1366, "height": 768}
 _names = itertools.count(1)
+
+
+def upload(name: str, content: bytes, kind: str = "text/plain") -> FilePayload:
+    return {"name": name, "mimeType": kind, "buffer": content}
 
 
 def fresh_name(stem: str) -> str:
@@ -76,7 +81,8 @@ async def play_a_roll(client: Client) -> dict[str, Any]:
     else:
         await client.page.click(f"[data-action='{action['text']}']")
     await client.wait_past(snap["version"])
-    return action
+    played: dict[str, Any] = action
+    return played
 
 
 async def test_draw_a_small_map_see_its_error_on_the_square_fix_it_save_it_and_play_it(
@@ -127,6 +133,8 @@ async def test_draw_a_small_map_see_its_error_on_the_square_fix_it_save_it_and_p
         {k: b[k] for k in ("name", "cols", "rows", "shipped")} for b in listed["boards"]]
     status_code, saved = server.call("GET", f"/api/games/conflict/boards/{name}")
     assert saved["text"] == await map_text(ann)
+    await page.click("#ed-save")  # saved maps never change: the same name again is refused
+    await page.wait_for_selector("#ed-file-problems:has-text('already in the library')")
     # Tried at once against a bot: the match plays the drawn map, and a roll is played on it.
     await page.click("#ed-try")
     await page.wait_for_url("**/match/*", timeout=WAIT_MS)
@@ -136,7 +144,8 @@ async def test_draw_a_small_map_see_its_error_on_the_square_fix_it_save_it_and_p
     assert (board["cols"], board["rows"], board["bases"]["1"]) == (8, 8, "b1")
     assert await page.locator("[data-hit]").count() == 64
     await play_a_roll(ann)
-    assert ann.errors == [], ann.errors
+    # Chromium logs the refused second save (409) as a failed resource: that refusal was the point.
+    assert [e for e in ann.errors if "409 (Conflict)" not in e] == [], ann.errors
 
 
 async def test_mirroring_the_upper_left_quarter_gives_every_seat_its_corner(
@@ -145,6 +154,13 @@ async def test_mirroring_the_upper_left_quarter_gives_every_seat_its_corner(
     ann = await open_client("Ann")
     page = ann.page
     await open_editor(ann, server)
+    # Any listed map opens: the shipped classic, 20 by 20, Red's base on e5 (CON-15).
+    await page.wait_for_selector("#ed-open-choice[data-ready='true']", state="attached")
+    await page.select_option("#ed-open-choice", "classic")
+    await page.click("#ed-open")
+    await page.wait_for_selector("#ed-grid [data-square='e5'][data-base='1']", state="attached")
+    assert await page.locator("#ed-grid [data-square]").count() == 400
+    assert await page.input_value("#ed-cols") == "20"
     await new_blank(ann, 10, 9)
     # Red's base to b2 beside a lake on c3, impassable d1, a Red mine on a4.
     await tool(ann, "water")
@@ -159,7 +175,8 @@ async def test_mirroring_the_upper_left_quarter_gives_every_seat_its_corner(
     await checked(ann)
     cells = await page.eval_on_selector_all(
         "#ed-grid [data-square]",
-        "cs => Object.fromEntries(cs.map(c => [c.dataset.square, [c.className.split(' ')[1], c.dataset.base ?? null, c.dataset.mine ?? null]]))")
+        "cs => Object.fromEntries(cs.map(c => [c.dataset.square,"
+        " [c.classList[1], c.dataset.base ?? null, c.dataset.mine ?? null]]))")
     # Ten columns mirror a..e onto j..f; nine rows keep the middle row 5 and mirror 1..4 onto 9..6.
     assert cells["c3"][0] == cells["h3"][0] == cells["c7"][0] == cells["h7"][0] == "t-water"
     assert cells["d1"][0] == cells["g1"][0] == cells["d9"][0] == cells["g9"][0] == "t-block"
@@ -180,8 +197,7 @@ async def test_a_bad_upload_is_explained_and_loses_nothing_a_good_one_opens(
     await checked(ann)
     before = await map_text(ann)
     bad = before.replace("base 4", "base 3")  # two bases for seat 3, none for seat 4 (CON-12 item 5)
-    await page.set_input_files("#ed-upload", files=[{"name": "bad.cmap", "mimeType": "text/plain",
-                                                      "buffer": bad.encode()}])
+    await page.set_input_files("#ed-upload", files=[upload("bad.cmap", bad.encode())])
     await page.wait_for_selector("#ed-file-problems:not([hidden])")
     words = " ".join((await page.text_content("#ed-file-problems") or "").split())
     assert words.startswith("bad.cmap was not opened"), words
@@ -189,15 +205,13 @@ async def test_a_bad_upload_is_explained_and_loses_nothing_a_good_one_opens(
     assert await map_text(ann) == before
     assert await page.locator("#ed-grid [data-square='g6']").count() == 1  # still 7x6
     not_a_map = b"\x89PNG\x00\x00"
-    await page.set_input_files("#ed-upload", files=[{"name": "picture.cmap", "mimeType": "image/png",
-                                                      "buffer": not_a_map}])
+    await page.set_input_files("#ed-upload", files=[upload("picture.cmap", not_a_map, "image/png")])
     await page.wait_for_selector("#ed-file-problems:has-text('picture.cmap')")
     assert await map_text(ann) == before
     # The shipped classic, as a file: it opens, 20 by 20, ready to play.
     status_code, classic = server.call("GET", "/api/games/conflict/boards/classic")
     assert status_code == 200
-    await page.set_input_files("#ed-upload", files=[{"name": "classic.cmap", "mimeType": "text/plain",
-                                                      "buffer": classic["text"].encode()}])
+    await page.set_input_files("#ed-upload", files=[upload("classic.cmap", classic["text"].encode())])
     await page.wait_for_selector("#ed-grid [data-square='t20']", state="attached")
     assert await page.is_hidden("#ed-file-problems")
     assert await page.get_attribute("#ed-grid [data-square='e5']", "data-base") == "1"

@@ -28,6 +28,7 @@ const state = {
   checkTimer: null,
   checkNumber: 0,
   info: null,
+  heard: "",
 };
 
 let grid;
@@ -55,6 +56,9 @@ function setDrawing(next, { undoable = true } = {}) {
   if (undoable && state.drawing && !state.strokeOpen) {
     state.undo.push(state.drawing);
     if (state.undo.length > 200) state.undo.shift();
+  }
+  if (next.cols !== state.drawing?.cols || next.rows !== state.drawing?.rows) {
+    [$("ed-cols").value, $("ed-rows").value] = [next.cols, next.rows]; // a new blank map starts at this size
   }
   state.drawing = next;
   $("ed-undo").disabled = state.undo.length === 0;
@@ -146,12 +150,15 @@ function showProblems(problems, ok) {
   draw();
   const errors = problems.filter((p) => p.severity === "error").length;
   const warnings = problems.length - errors;
-  const before = $("ed-status").textContent;
   const summary = errors
     ? `${plural(errors, "error")}${warnings ? ` and ${plural(warnings, "warning")}` : ""}: the map cannot be played yet.`
     : warnings ? `Playable, with ${plural(warnings, "warning")}.` : "The map is ready to play.";
   showStatus(summary, errors ? "errors" : ok ? "ok" : "unknown");
-  if (summary !== before) announce(summary);
+  // Said aloud when it changes: the count and the first problem, where it is.
+  const first = problems.find((p) => p.severity === "error") ?? problems[0];
+  const heard = first ? `${summary} ${first.squares?.length ? `${first.squares.join(", ")}: ` : ""}${first.message}` : summary;
+  if (heard !== state.heard) announce(heard);
+  state.heard = heard;
   listProblems(problems);
 }
 
@@ -174,11 +181,12 @@ function listProblems(problems) {
 function fitCells() {
   const { cols, rows } = state.drawing;
   const host = $("ed-grid");
-  const width = host.parentElement.clientWidth - 28;
-  const top = host.getBoundingClientRect().top + window.scrollY;
-  const height = window.innerHeight - top - 16;
+  const box = host.getBoundingClientRect();
+  const width = host.parentElement.getBoundingClientRect().right - box.left - 8;
+  const height = window.innerHeight - (box.top + window.scrollY) - 12;
+  // One more column and row than the map: the coordinates.
   const cell = Math.floor(Math.min(width / (cols + 1), Math.max(height, 240) / (rows + 1)));
-  host.style.setProperty("--cell", `${Math.max(14, Math.min(34, cell))}px`);
+  host.style.setProperty("--cell", `${Math.max(14, Math.min(44, cell))}px`);
 }
 
 function draw() {
