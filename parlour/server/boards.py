@@ -112,6 +112,12 @@ def engine_knows(boards: Boards, name: str) -> bool:
     return name in boards.shipped() or name in boards.aliases()
 
 
+def drawn_board(game: Game[State], options: Mapping[str, Any]) -> bool:
+    """Whether ``options`` give the game's board as a text (not by a shipped board's name)."""
+    value = options.get(game.boards.option) if game.boards is not None else None
+    return isinstance(value, str) and "\n" in value
+
+
 @dataclass(frozen=True)
 class Checked:
     """A board's text as the game's check found it: every problem, the name it gives itself and,

@@ -12,6 +12,7 @@ import base64
 import binascii
 import collections
 import contextlib
+import functools
 import json
 import logging
 import math
@@ -24,7 +25,7 @@ from parlour.bots import DEFAULT_BOT, KINDS, bot_kinds
 from parlour.engine import Game, ParlourError, State
 from parlour.games import GAMES, get_game
 from parlour.server import collector
-from parlour.server.boards import Library, boards_json
+from parlour.server.boards import Library, boards_json, drawn_board
 from parlour.server.bots import BotPool
 from parlour.server.limits import UNKNOWN_ADDRESS, Limits
 from parlour.server.match import Match, ServerTime, Timer, new_token
@@ -428,8 +429,12 @@ class Lobby:
         game = read_game(body.get("game"))
         players, options = read_players(body.get("players")), read_options(body.get("options"))
         options = await self.library.resolve(game, options)
+        secret = secrets.randbits(62)  # the seed: the server's secret
+        make = functools.partial(game.new, players, options, secret)
         try:
-            state = game.new(players, options, secrets.randbits(62))  # the seed: the server's secret
+            # A board given by its text is read (and kept by the game) in a worker thread: the
+            # largest Conflict map takes a third of a second, which the event loop must not wait out.
+            state = await asyncio.to_thread(make) if drawn_board(game, options) else make()
         except ParlourError as error:
             raise ProtocolError("bad_option", str(error)) from None
         seats = read_seats(game, state.players, body.get("seats"))

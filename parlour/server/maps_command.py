@@ -117,7 +117,7 @@ def list_maps(game: str, boards: Boards, db: Path, out: TextIO) -> int:
 
 
 def show_map(game: str, boards: Boards, db: Path, name: str, out: TextIO) -> int:
-    text = boards.shipped().get(name)
+    text = boards.shipped().get(boards.aliases().get(name, name))
     if text is None:
         found = saved_boards(db, game, name)
         if not found:
