@@ -255,7 +255,7 @@ function drawTable(play) {
   if (howto) ownRow?.querySelector(".cf-row-line")?.prepend(mark("2"));
   const size = boardSize(cv);
   return html("div", { class: `cf-table${howto ? " howto-on" : ""}` }, [
-    boardViewport(play.memory, board, size),
+    boardViewport(play.memory, board, size, pick.piece && !pick.path.length ? start : null),
     html("div", { class: "cf-panel" }, [
       html("div", { class: "cf-dice", id: "cf-dice" }, [
         howto ? mark("1") : null,

@@ -69,9 +69,15 @@ function mouseDrag({ viewport, memory }) {
   });
   viewport.addEventListener("pointermove", (event) => {
     if (!press) return;
+    if (event.buttons === 0) { // released where the page could not see it
+      viewport.classList.remove("dragging");
+      press = null;
+      return;
+    }
     const dx = event.clientX - press.x;
     const dy = event.clientY - press.y;
     if (!press.dragging && Math.hypot(dx, dy) < DRAG) return;
+    if (!press.dragging) viewport.setPointerCapture?.(event.pointerId); // the drag may leave the board
     press.dragging = true;
     viewport.classList.add("dragging");
     viewport.scrollLeft = press.left - dx;
@@ -86,14 +92,27 @@ function mouseDrag({ viewport, memory }) {
     press = null;
   };
   viewport.addEventListener("pointerup", release);
-  viewport.addEventListener("pointerleave", () => { if (press && !press.dragging) press = null; });
+  viewport.addEventListener("pointercancel", () => { viewport.classList.remove("dragging"); press = null; });
+}
+
+/**
+/** Scrolls a zoomed board so that `square` is in view, when it is not (the start of a piece just picked). */
+function reveal(viewport, square) {
+  const hit = square ? viewport.querySelector(`[data-hit="${square}"]`) : null;
+  if (!hit) return;
+  const frame = viewport.getBoundingClientRect();
+  const box = hit.getBoundingClientRect();
+  if (box.left >= frame.left && box.right <= frame.right && box.top >= frame.top && box.bottom <= frame.bottom) return;
+  viewport.scrollLeft += box.left + box.width / 2 - (frame.left + frame.width / 2);
+  viewport.scrollTop += box.top + box.height / 2 - (frame.top + frame.height / 2);
 }
 
 /**
  * The board `board` (an SVG of `size` {width, height, cell}: its viewBox's units) in a scrolling
- * window with zoom buttons. `memory` (the page's) keeps `zoom` (1: fitted) and `scroll` across redraws.
+ * window with zoom buttons. `memory` (the page's) keeps `zoom` (1: fitted) and `scroll` across redraws;
+ * `show`, a square to bring into view if the scroll hides it.
  */
-export function boardViewport(memory, board, size) {
+export function boardViewport(memory, board, size, show = null) {
   memory.zoom ??= 1;
   const viewport = html("div", { class: "cf-viewport", id: "cf-viewport" }, [board]);
   const fitted = memory.zoom <= 1;
@@ -120,6 +139,7 @@ export function boardViewport(memory, board, size) {
     if (!viewport.isConnected) return;
     viewport.scrollLeft = memory.scroll?.left ?? 0;
     viewport.scrollTop = memory.scroll?.top ?? 0;
+    if (memory.zoom > 1) reveal(viewport, show);
     updateButtons(state);
   });
   return state.wrap;
