@@ -106,6 +106,7 @@ async def test_draw_a_small_map_see_its_error_on_the_square_fix_it_save_it_and_p
     assert "water" in (await problem.text_content() or "")
     assert "error" in (await page.get_attribute("#ed-grid [data-square='b1']", "aria-label") or "")
     await page.screenshot(path=str(server.log.parent / "editor-error.png"))
+    await assert_accessible(ann, "the map editor showing an error")
     # Fixed with the keyboard: from b1 (the click left the focus there) to c2, which "w" makes water;
     # b1 now touches water and the error goes away.
     assert await page.evaluate("document.activeElement.dataset.square") == "b1"

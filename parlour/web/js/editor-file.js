@@ -59,14 +59,13 @@ export const boards = {
 };
 
 /**
- * Creates a two-player match on the drawn map (its text as the `board` option), the person in the
- * first seat and the game's default bot in the other; keeps the seat's token as the lobby does and
+ * Creates a match of `players` on the drawn map (its text as the `board` option), the person in the
+ * first seat and the game's default bot in the others; keeps the seat's token as the lobby does and
  * returns the match page's address.
  */
-export async function tryAgainstBot(game, { option, text, bot, name }) {
-  const body = {
-    game, players: 2, seats: ["open", `bot:${bot}`], join: 0, bot_seconds: 1, options: { [option]: text },
-  };
+export async function tryAgainstBots(game, { option, text, bot, players, name }) {
+  const seats = ["open", ...Array(players - 1).fill(`bot:${bot}`)];
+  const body = { game, players, seats, join: 0, bot_seconds: 1, options: { [option]: text } };
   if (name) body.name = name;
   const answer = await request("POST", "/api/matches", body);
   if (answer.token) tokens.set(answer.match.id, answer.token);

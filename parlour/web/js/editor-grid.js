@@ -6,7 +6,7 @@
 // bases: {seat (1-4): square | null}, mines: {square: seat}}. Squares are named as the game names
 // them (CON-4): a letter for the column, the row from 1 at the top ("a1" is the upper-left corner).
 
-export const SIZE = { minCols: 5, maxCols: 26, minRows: 5, maxRows: 40 };
+export const SIZE = { minCols: 5, maxCols: 26, minRows: 5, maxRows: 40 }; // the page takes the server's figures when it says them
 export const SEATS = [1, 2, 3, 4];
 export const TERRAIN_NAMES = { ".": "land", "~": "water", "#": "impassable", "+": "base" };
 

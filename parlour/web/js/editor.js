@@ -10,7 +10,7 @@ import { names } from "./net.js";
 import { html } from "./svg.js";
 import { SIZE, blank, fromBoard, fromText, mirror, paint, placeBase, placeMine, rename, toText } from "./editor-grid.js";
 import { makeGrid } from "./editor-cells.js";
-import { boards, download, readMapFile, tryAgainstBot } from "./editor-file.js";
+import { boards, download, readMapFile, tryAgainstBots } from "./editor-file.js";
 
 const $ = (id) => document.getElementById(id);
 const GAME = decodeURIComponent(location.pathname.split("/")[2] ?? "conflict");
@@ -275,7 +275,9 @@ async function tryIt() {
   try {
     const info = await state.info;
     const option = info.boards?.option ?? "board";
-    location.href = await tryAgainstBot(GAME, { option, text: toText(state.drawing), bot: info.default_bot ?? "greedy", name: names.get().trim() });
+    location.href = await tryAgainstBots(GAME, {
+      option, text: toText(state.drawing), bot: info.default_bot ?? "greedy", players: Number($("ed-players").value), name: names.get().trim(),
+    });
   } catch (error) {
     showFileProblems("The match was not created.", [error.message, ...(error.problems ?? []).map(problemLine)]);
     $("ed-try").disabled = false;
@@ -336,6 +338,16 @@ function nameTyped() {
 
 // ---- the page ----
 
+/** The sizes the game's boards take, as the server says them (the fields' limits and the help line). */
+function sizeFrom(limits) {
+  Object.assign(SIZE, { minCols: limits.min_cols, maxCols: limits.max_cols, minRows: limits.min_rows, maxRows: limits.max_rows });
+  Object.assign($("ed-cols"), { min: SIZE.minCols, max: SIZE.maxCols });
+  Object.assign($("ed-rows"), { min: SIZE.minRows, max: SIZE.maxRows });
+  $("ed-size-help").textContent = `${SIZE.minCols}–${SIZE.maxCols} columns and ${SIZE.minRows}–${SIZE.maxRows} rows: `
+    + `squares are named by a letter and a number (a1 to ${String.fromCharCode(96 + SIZE.maxCols)}${SIZE.maxRows}), `
+    + `so a map has at most ${SIZE.maxCols} columns (the rules' CON-4).`;
+}
+
 function startingDrawing() {
   const kept = localStorage.getItem(STORE_KEY);
   const read = kept ? fromText(kept) : {};
@@ -382,6 +394,7 @@ async function main() {
   wire();
   setDrawing(startingDrawing(), { undoable: false });
   const info = await state.info;
+  if (info.boards) sizeFrom(info.boards);
   document.title = `${info.title} map editor — parlour`;
   $("ed-title").textContent = `${info.title} map editor`;
   await refreshLibrary();
