@@ -163,9 +163,16 @@ async def test_mirroring_the_upper_left_quarter_gives_every_seat_its_corner(
     assert await page.locator("#ed-grid [data-square]").count() == 400
     assert await page.input_value("#ed-cols") == "20"
     await new_blank(ann, 10, 9)
-    # Red's base to b2 beside a lake on c3, impassable d1, a Red mine on a4.
+    # Red's base to b2 beside a lake dragged over c3, d3 and e3, impassable d1, a Red mine on a4.
     await tool(ann, "water")
-    await page.click("#ed-grid [data-square='c3']")
+    start = await page.locator("#ed-grid [data-square='c3']").bounding_box()
+    end = await page.locator("#ed-grid [data-square='e3']").bounding_box()
+    assert start is not None
+    assert end is not None
+    await page.mouse.move(start["x"] + 4, start["y"] + 4)
+    await page.mouse.down()
+    await page.mouse.move(end["x"] + 4, end["y"] + 4, steps=8)
+    await page.mouse.up()
     await tool(ann, "block")
     await page.click("#ed-grid [data-square='d1']")
     await tool(ann, "base")
@@ -179,12 +186,25 @@ async def test_mirroring_the_upper_left_quarter_gives_every_seat_its_corner(
         "cs => Object.fromEntries(cs.map(c => [c.dataset.square,"
         " [c.classList[1], c.dataset.base ?? null, c.dataset.mine ?? null]]))")
     # Ten columns mirror a..e onto j..f; nine rows keep the middle row 5 and mirror 1..4 onto 9..6.
-    assert cells["c3"][0] == cells["h3"][0] == cells["c7"][0] == cells["h7"][0] == "t-water"
+    for left, right in (("c", "h"), ("d", "g"), ("e", "f")):
+        assert {cells[f"{left}3"][0], cells[f"{right}3"][0], cells[f"{left}7"][0], cells[f"{right}7"][0]} == \
+            {"t-water"}
+    assert cells["c4"][0] == cells["c2"][0] == "t-land"
     assert cells["d1"][0] == cells["g1"][0] == cells["d9"][0] == cells["g9"][0] == "t-block"
     assert [cells[s][1] for s in ("b2", "i2", "b8", "i8")] == ["1", "2", "3", "4"]
     assert [cells[s][2] for s in ("a4", "j4", "a6", "j6")] == ["1", "2", "3", "4"]
     text = await map_text(ann)
     assert "base 1 b2\nbase 2 i2\nbase 3 b8\nbase 4 i8\n" in text
+    # Undo takes back the mirror, the mine, the base and d1 one at a time, then the whole drag at once.
+    await page.click("#ed-undo")
+    await page.click("#ed-undo")
+    await page.click("#ed-undo")
+    await page.click("#ed-undo")
+    await page.wait_for_selector("#ed-grid [data-square='d1'].t-land", state="attached")
+    assert await page.get_attribute("#ed-grid [data-square='e3']", "class") == "ed-cell t-water"
+    await page.click("#ed-undo")
+    await page.wait_for_selector("#ed-grid [data-square='e3'].t-land", state="attached")
+    assert await page.get_attribute("#ed-grid [data-square='c3']", "class") == "ed-cell t-land"
     assert ann.errors == [], ann.errors
 
 

@@ -101,7 +101,7 @@ function undo() {
   const previous = state.undo.pop();
   if (!previous) return;
   state.strokeOpen = false;
-  setDrawing(previous, { undoable: false });
+  setDrawing({ ...previous, name: state.drawing.name }, { undoable: false }); // the name typed stays
   announce("Undone");
 }
 
@@ -333,7 +333,7 @@ function nameTyped() {
   const input = $("ed-name");
   const cleaned = input.value.toLowerCase().replace(/\s+/g, "-");
   if (cleaned !== input.value) input.value = cleaned;
-  setDrawing(rename(state.drawing, cleaned || "my-map"));
+  setDrawing(rename(state.drawing, cleaned || "my-map"), { undoable: false }); // Undo is for the drawing, not each letter
 }
 
 // ---- the page ----
