@@ -145,6 +145,7 @@ async def test_draw_a_small_map_see_its_error_on_the_square_fix_it_save_it_and_p
     assert (board["cols"], board["rows"], board["bases"]["1"]) == (8, 8, "b1")
     assert await page.locator("[data-hit]").count() == 64
     await play_a_roll(ann)
+    await page.screenshot(path=str(server.log.parent / "editor-tried.png"))
     # Chromium logs the refused second save (409) as a failed resource: that refusal was the point.
     assert [e for e in ann.errors if "409 (Conflict)" not in e] == [], ann.errors
 
