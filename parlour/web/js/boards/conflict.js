@@ -244,10 +244,11 @@ function threatLayer(view) {
     if (base) group.append(svg("rect", { x: x + 1, y: y + 1, width: CELL - 2, height: CELL - 2, fill: "url(#cf-danger)" }));
     const seats = [...new Set(threats.map((t) => t.by))];
     seats.forEach((seat, i) => {
-      const inset = 1.5 + i * 3.5;
-      group.append(svg("rect", {
-        x: x + inset, y: y + inset, width: CELL - 2 * inset, height: CELL - 2 * inset, rx: 4, fill: "none",
-        stroke: FILL[SEAT_COLOURS[seat - 1]], "stroke-width": 3, "stroke-dasharray": "5 2.5", class: "cf-threat-ring",
+      const inset = 2 + i * 4.5;
+      const ring = { x: x + inset, y: y + inset, width: CELL - 2 * inset, height: CELL - 2 * inset, rx: 4, fill: "none" };
+      // A white chain under the colour's dashes: seen on land and on water alike.
+      group.append(svg("rect", { ...ring, stroke: "#fff", "stroke-width": 4, class: "cf-threat-ring" }), svg("rect", {
+        ...ring, stroke: FILL[SEAT_COLOURS[seat - 1]], "stroke-width": 3, "stroke-dasharray": "5 3", class: "cf-threat-ring",
         "data-threat-by": String(seat),
       }));
     });
