@@ -67,3 +67,22 @@ async def test_the_map_picker_offers_the_recommended_map_and_every_saved_one(ser
     await page.wait_for_selector(".conflict-board")
     assert await page.locator("#board [data-hit]").count() == 7 * 6
     assert ann.errors == [], ann.errors
+
+
+@ASYNC
+async def test_play_the_computer_plays_conflict_on_the_recommended_map(server: Server,
+                                                                       open_client: OpenClient) -> None:
+    # Issue 16: the balanced map is "the recommended default in the lobby": the one-click game too.
+    status, games = server.call("GET", "/api/games")
+    assert status == 200
+    recommended = next(g for g in games["games"] if g["name"] == "conflict")["boards"]["recommended"]
+    ann = await open_client("Ann")
+    page = ann.page
+    await page.goto(server.base + "/")
+    await page.wait_for_selector("body[data-ready='true']", state="attached")
+    await page.click("[data-quick='conflict']")
+    await page.wait_for_url("**/match/*", timeout=WAIT_MS)
+    match_id = page.url.rstrip("/").rsplit("/", 1)[1]
+    assert server.summary(match_id)["options"]["board"] == recommended
+    await page.wait_for_selector(".conflict-board")
+    assert ann.errors == [], ann.errors

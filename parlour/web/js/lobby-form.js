@@ -414,12 +414,15 @@ async function createMatch(event) {
 }
 
 /** "Play the computer": you in the first seat against the lobby's default bot (its strongest that
- * the form offers first), the game's usual player count and options, no clock. */
+ * the form offers first), the game's usual player count and options, no clock; on the recommended
+ * board of a game with a library of boards (the lobby's default, as in the form). */
 function quickStart(game, button) {
   showError("");
   const bot = `bot:${game.default_bot}`;
   const seats = ["open", ...Array.from({ length: game.default_players - 1 }, () => bot)];
-  send({ game: game.name, players: game.default_players, seats, join: 0, bot_seconds: 1 }, button);
+  const body = { game: game.name, players: game.default_players, seats, join: 0, bot_seconds: 1 };
+  if (game.boards?.recommended) body.options = { [game.boards.option]: game.boards.recommended };
+  send(body, button);
 }
 
 function renderQuickStart() {
