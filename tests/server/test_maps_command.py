@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from server_process import ROOT
+from server_process import ROOT, Server
 
 from parlour.cli import main
 from parlour.engine import BoardProblem
@@ -133,3 +133,21 @@ def test_check_reads_standard_input_and_says_where_a_problem_is() -> None:
 def test_a_missing_file_is_a_clear_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["maps", "check", str(tmp_path / "nothing.cmap")]) == 1
     assert "nothing.cmap" in capsys.readouterr().err
+
+
+def test_list_and_show_read_the_file_of_a_running_server(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    server = Server(tmp_path).start()
+    try:
+        body = {"name": "live", "text": drawn("live")}
+        status, answer = server.call("POST", f"/api/games/{GAME}/boards", body)
+        assert status == 201, answer
+        # The server holds the file (WAL, its writer alive): the command reads the latest commit.
+        assert main(["maps", "list", "--db", str(server.db)]) == 0
+        assert [line.split()[0] for line in capsys.readouterr().out.splitlines()[:-1]] == [*SHIPPED, "live"]
+        assert main(["maps", "show", "live", "--db", str(server.db)]) == 0
+        assert capsys.readouterr().out.rstrip("\n") == drawn("live").rstrip("\n")
+        assert server.call("GET", f"/api/games/{GAME}/boards/live")[0] == 200, "the server goes on"
+    finally:
+        server.stop()
