@@ -7,11 +7,12 @@ export const MAX_FILE_BYTES = 64 * 1024; // a 26×40 map is under 2 KB: anything
 
 /** A refusal from the server, with the map's problems when the server listed them (bad_board). */
 export class Refusal extends Error {
-  constructor(code, message, status, problems = []) {
+  constructor(code, message, status, problems = [], retryAfter = null) {
     super(message);
     this.code = code;
     this.status = status;
     this.problems = problems;
+    this.retryAfter = retryAfter; // seconds, from a 429's Retry-After
   }
 }
 
@@ -31,7 +32,8 @@ async function request(method, path, body) {
   if (!response.ok) {
     const err = data?.error ?? {};
     const problems = data?.problems ?? err.problems ?? [];
-    throw new Refusal(err.code ?? "http", err.message ?? `The server answered ${response.status}.`, response.status, problems);
+    const retryAfter = Number(response.headers.get("Retry-After")) || null;
+    throw new Refusal(err.code ?? "http", err.message ?? `The server answered ${response.status}.`, response.status, problems, retryAfter);
   }
   return data;
 }

@@ -15,7 +15,7 @@ import { boards, download, readMapFile, tryAgainstBots } from "./editor-file.js"
 const $ = (id) => document.getElementById(id);
 const GAME = decodeURIComponent(location.pathname.split("/")[2] ?? "conflict");
 const STORE_KEY = `parlour.editor.${GAME}`;
-const CHECK_DELAY_MS = 350; // the check is asked this long after the last change, not on every square of a stroke
+const CHECK_DELAY_MS = 400; // the check is asked this long after the last change, not on every square of a stroke
 const GLYPH = { land: ".", water: "~", block: "#" };
 const NAME_RULE = /^[a-z0-9][a-z0-9-]*$/;
 
@@ -29,6 +29,7 @@ const state = {
   checkNumber: 0,
   info: null,
   heard: "",
+  lastKind: "",
 };
 
 let grid;
@@ -50,10 +51,13 @@ function announce(text) {
 
 // ---- changing the drawing ----
 
-/** Makes `next` the drawing: drawn at once, kept, checked a moment later. `undoable`: a step of its own. */
-function setDrawing(next, { undoable = true } = {}) {
+/** Makes `next` the drawing: drawn at once, kept, checked a moment later. `undoable`: a step of its own;
+ * `kind` "name" for the name typed, letter by letter one step for Undo. */
+function setDrawing(next, { undoable = true, kind = "drawing" } = {}) {
   if (next === state.drawing) return;
-  if (undoable && state.drawing && !state.strokeOpen) {
+  const sameStep = state.strokeOpen || (kind === "name" && state.lastKind === "name");
+  state.lastKind = kind;
+  if (undoable && state.drawing && !sameStep) {
     state.undo.push(state.drawing);
     if (state.undo.length > 200) state.undo.shift();
   }
@@ -101,7 +105,7 @@ function undo() {
   const previous = state.undo.pop();
   if (!previous) return;
   state.strokeOpen = false;
-  setDrawing({ ...previous, name: state.drawing.name }, { undoable: false }); // the name typed stays
+  setDrawing(previous, { undoable: false });
   announce("Undone");
 }
 
@@ -110,17 +114,24 @@ function undo() {
 function scheduleCheck() {
   clearTimeout(state.checkTimer);
   $("ed-status").dataset.state = "checking";
-  state.checkTimer = setTimeout(check, CHECK_DELAY_MS);
+  const number = (state.checkNumber += 1); // an answer still on its way is about an older drawing
+  state.checkTimer = setTimeout(() => check(number), CHECK_DELAY_MS);
 }
 
-async function check() {
-  const number = (state.checkNumber += 1);
+async function check(number) {
   const text = toText(state.drawing);
   let answer;
   try {
     answer = await boards.check(GAME, text);
   } catch (error) {
     if (number !== state.checkNumber) return;
+    if (error.status === 429) {
+      // The server's budget of checks (a minute's worth) is spent: ask again when it says.
+      showStatus("Too many checks for a moment: checking again shortly…", "checking");
+      clearTimeout(state.checkTimer);
+      state.checkTimer = setTimeout(() => check(number), 1000 * Math.min(error.retryAfter ?? 2, 30));
+      return;
+    }
     showStatus(`The map cannot be checked: ${error.message}`, "unknown");
     return;
   }
@@ -333,7 +344,7 @@ function nameTyped() {
   const input = $("ed-name");
   const cleaned = input.value.toLowerCase().replace(/\s+/g, "-");
   if (cleaned !== input.value) input.value = cleaned;
-  setDrawing(rename(state.drawing, cleaned || "my-map"), { undoable: false }); // Undo is for the drawing, not each letter
+  setDrawing(rename(state.drawing, cleaned || "my-map"), { kind: "name" });
 }
 
 // ---- the page ----
