@@ -105,6 +105,12 @@ async def test_draw_a_small_map_see_its_error_on_the_square_fix_it_save_it_and_p
     assert await problem.get_attribute("data-squares") == "b1"
     assert "water" in (await problem.text_content() or "")
     assert "error" in (await page.get_attribute("#ed-grid [data-square='b1']", "aria-label") or "")
+    # Said aloud too (the page's live region): the count, the square and the problem.
+    await page.wait_for_function(
+        "() => document.getElementById('announce').textContent.startsWith('1 error')", timeout=WAIT_MS)
+    heard = await page.text_content("#announce") or ""
+    assert "b1: " in heard
+    assert "water" in heard
     await page.screenshot(path=str(server.log.parent / "editor-error.png"))
     await assert_accessible(ann, "the map editor showing an error")
     # Fixed with the keyboard: from b1 (the click left the focus there) to c2, which "w" makes water;
