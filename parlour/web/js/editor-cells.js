@@ -50,8 +50,10 @@ function drawCell(cell, drawing, square, problems) {
 
 /**
  * The grid in `host`. `onUse(square, {drag})` applies the current tool to a square (a press, each
- * square a drag goes over, Enter or Space); `onKeyTool(tool, square)` a tool's key on a square;
- * `onSeat(seat)` a seat's number key. Returns {draw(drawing, problemsBySquare), focus(square), focused()}.
+ * square a drag goes over); `onKeyTool(tool, square)` a tool's key on a square (null: Enter or Space, the
+ * tool chosen);
+ * `onSeat(seat)` a seat's number key. Returns {draw(drawing, problemsBySquare), focus(square), focused(),
+ * describe(square): what the square's name says now}.
  */
 export function makeGrid(host, { onUse, onKeyTool, onSeat, onStroke }) {
   let cells = new Map();
@@ -156,18 +158,17 @@ export function makeGrid(host, { onUse, onKeyTool, onSeat, onStroke }) {
       event.preventDefault();
       const [col, row] = colRow(square, drawing.cols, drawing.rows);
       const next = squareAt(Math.min(Math.max(col + step[0], 0), drawing.cols - 1), Math.min(Math.max(row + step[1], 0), drawing.rows - 1));
-      if (event.shiftKey) onUse(square, { drag: true }); // Shift and an arrow paint as they go
-      focus(next);
-      if (event.shiftKey) {
-        onUse(next, { drag: true });
+      if (event.shiftKey) { // Shift and an arrow paint as they go, the square left and the one reached
+        onUse(square, { drag: true });
+        onUse(next, { drag: true }); // before the focus moves, so the square is named as painted
         onStroke();
       }
+      focus(next);
       return;
     }
     if (event.key === "Enter" || event.key === " ") {
       event.preventDefault();
-      onUse(square, { drag: false });
-      onStroke();
+      onKeyTool(null, square); // the current tool
       return;
     }
     const key = event.key.toLowerCase();
@@ -182,5 +183,5 @@ export function makeGrid(host, { onUse, onKeyTool, onSeat, onStroke }) {
     }
   });
 
-  return { draw, focus, focused: () => current };
+  return { draw, focus, focused: () => current, describe: (square) => cells.get(square)?.getAttribute("aria-label") ?? square };
 }

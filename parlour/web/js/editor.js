@@ -30,6 +30,7 @@ const state = {
   info: null,
   heard: "",
   lastKind: "",
+  seatNames: ["Red", "Orange", "Green", "Yellow"],
 };
 
 let grid;
@@ -98,7 +99,16 @@ function chooseTool(name) {
 
 function chooseSeat(number) {
   document.querySelector(`input[name='seat'][value='${number}']`).checked = true;
-  announce(`Seat ${number}: ${document.querySelector(`input[name='seat'][value='${number}']`).parentElement.textContent.trim().split(" ")[0]}`);
+  announce(`${state.seatNames[number - 1]} (seat ${number})`);
+}
+
+/** A key used on a square: the square is said again as it now is (a focused cell's new name is
+ * not read out by itself). */
+function keyUse(name, square) {
+  if (name) chooseTool(name);
+  use(square, { drag: false });
+  endStroke();
+  announce(grid.describe(square));
 }
 
 function undo() {
@@ -369,7 +379,7 @@ function wire() {
   grid = makeGrid($("ed-grid"), {
     onUse: use,
     onStroke: endStroke,
-    onKeyTool: (name, square) => { chooseTool(name); use(square, { drag: false }); endStroke(); },
+    onKeyTool: keyUse,
     onSeat: chooseSeat,
   });
   $("ed-undo").addEventListener("click", undo);
@@ -406,6 +416,7 @@ async function main() {
   setDrawing(startingDrawing(), { undoable: false });
   const info = await state.info;
   if (info.boards) sizeFrom(info.boards);
+  if (info.seat_names?.length === 4) state.seatNames = info.seat_names;
   document.title = `${info.title} map editor — parlour`;
   $("ed-title").textContent = `${info.title} map editor`;
   await refreshLibrary();
