@@ -216,13 +216,37 @@ async def test_on_a_phone_the_board_zooms_to_squares_of_32_px_and_pans(server: S
     assert frame is not None
     assert frame["x"] <= corner["x"]
     assert corner["x"] + corner["width"] <= frame["x"] + frame["width"] + 1
-    # The zoom and the scroll outlast a redraw: pick a piece to enter (the page draws the board again).
+    # The zoom and the scroll outlast a redraw (closing the how-to card draws the table again).
     before = await viewport.evaluate("v => [v.scrollLeft, v.scrollTop]")
-    await page.click(".cf-row[data-player='1'] [data-available='1A']")
-    await page.wait_for_selector("#cf-pick")
+    await page.click("#cf-howto-close")
+    await page.wait_for_selector("#cf-howto", state="detached")
     assert await square_px() >= 32
     assert await viewport.evaluate("v => [v.scrollLeft, v.scrollTop]") == before
+    # A piece picked to enter brings its base, where its path starts, into view.
+    await page.click(".cf-row[data-player='1'] [data-available='1A']")
+    await page.wait_for_selector("#cf-pick")
+    base = await page.locator("[data-hit='e5']").bounding_box()
+    frame = await viewport.bounding_box()
+    assert base is not None
+    assert frame is not None
+    assert frame["x"] <= base["x"]
+    assert base["y"] + base["height"] <= frame["y"] + frame["height"] + 1
     await page.screenshot(path=str(server.log.parent / "conflict-phone-zoomed.png"))
     await page.click("button[aria-label='Fit the whole board in the window']")
     assert await square_px() < 32
+    # Two fingers spread apart on the board zoom it, not the page.
+    frame = await viewport.bounding_box()
+    assert frame is not None
+    x, y = frame["x"] + frame["width"] / 2, frame["y"] + frame["height"] / 2
+    touch = await ann.context.new_cdp_session(page)
+
+    def fingers(apart: float) -> list[dict[str, float]]:
+        return [{"x": x - apart, "y": y, "id": 1}, {"x": x + apart, "y": y, "id": 2}]
+
+    await touch.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": fingers(20)})
+    for apart in (30, 45, 60, 75):
+        await touch.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": fingers(apart)})
+    await touch.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    assert await square_px() >= 32
+    assert await page.evaluate("() => window.visualViewport.scale") == 1
     assert ann.errors == [], ann.errors
