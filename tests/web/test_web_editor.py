@@ -292,3 +292,29 @@ async def test_the_keyboard_alone_draws_and_the_download_is_the_maps_file(
     assert written == await map_text(ann)
     assert "mine 3 d7" in written
     assert ann.errors == [], ann.errors
+
+
+async def test_a_map_with_errors_is_neither_saved_nor_played_and_the_page_says_why(
+    server: Server, open_client: OpenClient,
+) -> None:
+    ann = await open_client("Ann")
+    page = ann.page
+    await open_editor(ann, server)
+    await new_blank(ann, 6, 6)
+    await tool(ann, "block")
+    await page.click("#ed-grid [data-square='a1']")  # on Red's mine: CON-12 item 6
+    assert "the map cannot be played yet" in await checked(ann)
+    assert await problem_at(ann, "a1") == "error"
+    before = await map_text(ann)
+    name = fresh_name("broken")
+    await page.fill("#ed-name", name)
+    await page.click("#ed-save")
+    await page.wait_for_selector("#ed-file-problems:has-text('Not saved.')")
+    assert "a1" in (await page.text_content("#ed-file-problems") or "")
+    assert server.call("GET", f"/api/games/conflict/boards/{name}")[0] == 404
+    await page.click("#ed-try")
+    await page.wait_for_selector("#ed-file-problems:has-text('The match was not created.')")
+    assert "/games/conflict/editor" in page.url
+    assert await map_text(ann) == before.replace("name my-map", f"name {name}")
+    # Chromium logs the two refusals (400) as failed resources: they were the point.
+    assert [e for e in ann.errors if "400 (Bad Request)" not in e] == [], ann.errors
