@@ -10,7 +10,10 @@ from lobby_steps import join_from_lobby, watch_from_lobby
 from server_process import Server
 from web_helpers import Client, OpenClient
 
+from parlour.games import get_game
+
 ASYNC = pytest.mark.asyncio(loop_scope="session")
+SHIPPED = list(boards.shipped()) if (boards := get_game("conflict").boards) else ["classic"]
 LAPTOP_768 = {"width": 1366, "height": 768}
 
 NEAR_BASES = """\
@@ -165,13 +168,14 @@ async def in_view(client: Client, selector: str) -> None:
 
 
 @ASYNC
-@pytest.mark.parametrize("board", ["classic", "26x40", "26x20"])
+@pytest.mark.parametrize("board", [*SHIPPED, "26x40", "26x20"])
 async def test_at_1366x768_the_whole_board_the_dice_and_the_move_controls_are_in_view(
     server: Server, open_client: OpenClient, board: str,
 ) -> None:
     # Issue 16: "at 1366×768 the whole board, the dice and the move controls are visible without
-    # scrolling" — the 20×20 board and 26-column maps, the tallest the editor draws among them.
-    text = board if board == "classic" else made_map(*map(int, board.split("x")))
+    # scrolling" — every shipped map (the 20×20 classic among them) and drawn 26-column maps, the
+    # tallest the editor offers among them.
+    text = board if board in SHIPPED else made_map(*map(int, board.split("x")))
     ann = await seated(server, open_client, {"board": text}, viewport=LAPTOP_768)
     page = ann.page
     assert await page.evaluate("() => window.scrollY") == 0
