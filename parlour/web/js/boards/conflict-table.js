@@ -132,8 +132,8 @@ function messageArea(play, cv, mine) {
 }
 
 /**
- * The threats of the view in words (`content.threats`, most dangerous first): the home base first,
- * in a warning of its own, then the pieces. Only for a seat in play (the view has them only then).
+ * The threats against the player in words (`threatsToMe`, most dangerous first): the home base
+ * first, in a warning of its own, then the pieces (five, the rest folded away).
  */
 function threatList(play, cv) {
   const threats = play.status === "over" ? [] : cv.threats ?? [];
@@ -165,9 +165,9 @@ function howtoSeen() {
   }
 }
 
-/** Whether the card is open: first time for a player, until closed; the button opens it again. */
+/** Whether the card is open: the first time a person plays, until closed; its button opens it again. */
 function howtoOpen(play) {
-  play.memory.howto ??= play.seat !== null && !howtoSeen();
+  play.memory.howto ??= play.seat !== null && play.status !== "over" && !howtoSeen();
   return play.memory.howto;
 }
 
@@ -206,15 +206,15 @@ function howtoCard(play, cv) {
 
 /** The threats against the seats the page's player controls (the view lists them for every seat in
  * play, `against` naming whose base or piece: nothing in Conflict is hidden); none for a spectator. */
-function threatsToMe(play, cv) {
-  const me = play.seat === null ? null : cv.seats?.[play.seat];
+function threatsToMe(cv, me) {
   if (!me) return [];
   return (cv.threats ?? []).filter((t) => controllerOf(cv, t.against ?? me) === me);
 }
 
 function drawTable(play) {
   const cv = flat(play.view);
-  cv.threats = threatsToMe(play, cv);
+  const me = play.seat === null ? null : cv.seats?.[play.seat] ?? null; // the player's colour (1-4)
+  cv.threats = threatsToMe(cv, me);
   const { pick } = play;
   pick.path ??= [];
   const decisions = play.legal.map(decisionOf);
@@ -236,7 +236,6 @@ function drawTable(play) {
     selected: pick.piece?.kind === "board" ? pick.piece.square : null,
   };
   const howto = howtoOpen(play);
-  const me = play.seat === null ? null : cv.seats?.[play.seat];
   if (howto && me && mapOf(cv).bases[me]) marks.pointer = { square: mapOf(cv).bases[me], label: "3" };
   const context = { pick, decisions, options, start, maxDie: Math.max(0, ...unused), unused, play };
   const board = drawConflictBoard(cv, marks, { onClick: (square) => mine && clickSquare(square, context), focus: play.focus, title: "Conflict board" });
@@ -254,7 +253,7 @@ function drawTable(play) {
   const ownRow = me ? rows.find((row) => row.dataset?.player === String(me)) ?? null : null;
   if (howto) ownRow?.querySelector(".cf-row-line")?.prepend(mark("2"));
   const size = boardSize(cv);
-  return html("div", { class: `cf-table${howto ? " howto-on" : ""}` }, [
+  return html("div", { class: "cf-table" }, [
     boardViewport(play.memory, board, size, pick.piece && !pick.path.length ? start : null),
     html("div", { class: "cf-panel" }, [
       html("div", { class: "cf-dice", id: "cf-dice" }, [
