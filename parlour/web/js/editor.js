@@ -223,6 +223,7 @@ function showFileProblems(title, lines) {
   box.hidden = !title;
   if (!title) return;
   box.replaceChildren(html("strong", {}, [title]), html("ul", {}, lines.map((line) => html("li", {}, [line]))));
+  box.scrollIntoView({ block: "nearest" }); // under a long list of problems it may start below the fold
 }
 
 function problemLine(problem) {
@@ -278,12 +279,13 @@ async function save() {
     box.replaceChildren(`Saved as “${answer.name}”. It is offered when `, html("a", { href: "/" }, ["creating a match"]), ".");
     box.hidden = false;
     box.dataset.saved = answer.name;
+    box.scrollIntoView({ block: "nearest" });
     announce(`Saved as ${answer.name}`);
     refreshLibrary(answer.name);
   } catch (error) {
     const lines = error.code === "board_exists"
       ? [`A map called “${name}” is already in the library (saved maps never change): choose another name.`]
-      : [error.message, ...error.problems.map(problemLine)];
+      : error.code === "bad_board" ? [`${error.message}. Every problem is listed under Check, on its square.`] : [error.message];
     showFileProblems("Not saved.", lines);
   } finally {
     $("ed-save").disabled = false;
@@ -300,7 +302,7 @@ async function tryIt() {
       option, text: toText(state.drawing), bot: info.default_bot ?? "greedy", players: Number($("ed-players").value), name: names.get().trim(),
     });
   } catch (error) {
-    showFileProblems("The match was not created.", [error.message, ...(error.problems ?? []).map(problemLine)]);
+    showFileProblems("The match was not created.", [error.message]);
     $("ed-try").disabled = false;
   }
 }
