@@ -232,6 +232,13 @@ async def test_a_bad_upload_is_explained_and_loses_nothing_a_good_one_opens(
     assert "seat" in words
     assert await map_text(ann) == before
     assert await page.locator("#ed-grid [data-square='g6']").count() == 1  # still 7x6
+    # Opened by choice to mend it: the grid shows the file, and its errors on their squares.
+    await page.click("#ed-open-anyway")
+    assert await page.is_hidden("#ed-file-problems")
+    assert "the map cannot be played yet" in await checked(ann)
+    assert await page.locator("#ed-grid [data-problem='error']").count() >= 1
+    await page.click("#ed-undo")
+    assert await checked(ann) == "The map is ready to play."
     not_a_map = b"\x89PNG\x00\x00"
     await page.set_input_files("#ed-upload", files=[upload("picture.cmap", not_a_map, "image/png")])
     await page.wait_for_selector("#ed-file-problems:has-text('picture.cmap')")

@@ -255,6 +255,13 @@ async function upload(file) {
     const lines = errors.length ? errors.map(problemLine) : [read.error];
     showFileProblems(`${file.name} was not opened: ${plural(lines.length, "problem")}. Your drawing is unchanged.`, lines);
     announce(`${file.name} was not opened. Your drawing is unchanged.`);
+    if (read.drawing) {
+      // A file the grid can hold may be opened to mend it, by choice (Undo brings the drawing back).
+      $("ed-file-problems").append(html("button", {
+        type: "button", class: "btn btn-small", id: "ed-open-anyway",
+        onclick: () => { showFileProblems(""); setDrawing(read.drawing); announce(`Opened ${file.name} to fix it`); },
+      }, ["Open it anyway to fix it"]));
+    }
     return;
   }
   setDrawing(read.drawing);
