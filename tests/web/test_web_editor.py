@@ -298,6 +298,13 @@ async def test_the_keyboard_alone_draws_and_the_download_is_the_maps_file(
     written = path.read_text()
     assert written == await map_text(ann)
     assert "mine 3 d7" in written
+    # Dark, as a system may ask: the drawing kept in the browser comes back, readable.
+    await page.emulate_media(color_scheme="dark")
+    await page.reload()
+    await page.wait_for_selector("body[data-ready='true']", state="attached")
+    await checked(ann)
+    assert await map_text(ann) == written
+    await assert_accessible(ann, "the map editor in dark mode")
     assert ann.errors == [], ann.errors
 
 
