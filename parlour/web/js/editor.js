@@ -11,29 +11,26 @@ import { html } from "./svg.js";
 import { SIZE, blank, fromBoard, fromText, mirror, paint, placeBase, placeMine, rename, toText } from "./editor-grid.js";
 import { makeGrid } from "./editor-cells.js";
 import { boards, download, readMapFile, tryAgainstBots } from "./editor-file.js";
+import { makeChecker, plural } from "./editor-check.js";
 
 const $ = (id) => document.getElementById(id);
 const GAME = decodeURIComponent(location.pathname.split("/")[2] ?? "conflict");
 const STORE_KEY = `parlour.editor.${GAME}`;
-const CHECK_DELAY_MS = 400; // the check is asked this long after the last change, not on every square of a stroke
 const GLYPH = { land: ".", water: "~", block: "#" };
 const NAME_RULE = /^[a-z0-9][a-z0-9-]*$/;
 
 const state = {
   drawing: null,
-  problems: [],
-  bySquare: new Map(),
+  bySquare: new Map(), // the check's problems by square
   undo: [],
   strokeOpen: false,
-  checkTimer: null,
-  checkNumber: 0,
   info: null,
-  heard: "",
   lastKind: "",
   seatNames: ["Red", "Orange", "Green", "Yellow"],
 };
 
 let grid;
+let checker;
 
 function tool() {
   return document.querySelector("input[name='tool']:checked").value;
@@ -74,7 +71,7 @@ function setDrawing(next, { undoable = true, kind = "drawing" } = {}) {
   } catch (error) {
     // A full or forbidden storage only loses the copy kept for a reload.
   }
-  scheduleCheck();
+  checker.schedule();
 }
 
 function use(square, { drag }) {
@@ -117,84 +114,6 @@ function undo() {
   state.strokeOpen = false;
   setDrawing(previous, { undoable: false });
   announce("Undone");
-}
-
-// ---- the check ----
-
-function scheduleCheck() {
-  clearTimeout(state.checkTimer);
-  $("ed-status").dataset.state = "checking";
-  const number = (state.checkNumber += 1); // an answer still on its way is about an older drawing
-  state.checkTimer = setTimeout(() => check(number), CHECK_DELAY_MS);
-}
-
-async function check(number) {
-  const text = toText(state.drawing);
-  let answer;
-  try {
-    answer = await boards.check(GAME, text);
-  } catch (error) {
-    if (number !== state.checkNumber) return;
-    if (error.status === 429) {
-      // The server's budget of checks (a minute's worth) is spent: ask again when it says.
-      showStatus("Too many checks for a moment: checking again shortly…", "checking");
-      clearTimeout(state.checkTimer);
-      state.checkTimer = setTimeout(() => check(number), 1000 * Math.min(error.retryAfter ?? 2, 30));
-      return;
-    }
-    showStatus(`The map cannot be checked: ${error.message}`, "unknown");
-    return;
-  }
-  if (number !== state.checkNumber) return; // a later change has asked again
-  showProblems(answer.problems ?? [], answer.ok);
-}
-
-function plural(count, word) {
-  return `${count} ${word}${count === 1 ? "" : "s"}`;
-}
-
-function showStatus(text, kind) {
-  const status = $("ed-status");
-  status.textContent = text;
-  status.dataset.state = kind;
-}
-
-function showProblems(problems, ok) {
-  state.problems = problems;
-  state.bySquare = new Map();
-  for (const problem of problems) {
-    for (const square of problem.squares ?? []) {
-      if (!state.bySquare.has(square)) state.bySquare.set(square, []);
-      state.bySquare.get(square).push(problem);
-    }
-  }
-  draw();
-  const errors = problems.filter((p) => p.severity === "error").length;
-  const warnings = problems.length - errors;
-  const summary = errors
-    ? `${plural(errors, "error")}${warnings ? ` and ${plural(warnings, "warning")}` : ""}: the map cannot be played yet.`
-    : warnings ? `Playable, with ${plural(warnings, "warning")}.` : "The map is ready to play.";
-  showStatus(summary, errors ? "errors" : ok ? "ok" : "unknown");
-  // Said aloud when it changes: the count and the first problem, where it is.
-  const first = problems.find((p) => p.severity === "error") ?? problems[0];
-  const heard = first ? `${summary} ${first.squares?.length ? `${first.squares.join(", ")}: ` : ""}${first.message}` : summary;
-  if (heard !== state.heard) announce(heard);
-  state.heard = heard;
-  listProblems(problems);
-}
-
-function listProblems(problems) {
-  $("ed-problems").replaceChildren(...problems.map((problem) => {
-    const squares = problem.squares ?? [];
-    const where = squares.length
-      ? html("button", { type: "button", class: "ed-where", onclick: () => grid.focus(squares[0]), "aria-label": `Go to ${squares.join(", ")}` }, [squares.join(" ")])
-      : null;
-    return html("li", { class: `ed-problem ${problem.severity}`, "data-severity": problem.severity, "data-squares": squares.join(" ") }, [
-      html("span", { class: "ed-sev" }, [problem.severity === "error" ? "Error" : "Warning"]),
-      where ? [" ", where] : "",
-      " ", html("span", { class: "ed-msg" }, [problem.message]),
-    ].flat());
-  }));
 }
 
 // ---- drawing the grid at a size that fits the window ----
@@ -390,6 +309,11 @@ function wire() {
     onStroke: endStroke,
     onKeyTool: keyUse,
     onSeat: chooseSeat,
+  });
+  checker = makeChecker({
+    game: GAME, status: $("ed-status"), list: $("ed-problems"), text: () => toText(state.drawing), announce,
+    onProblems: (problems) => { state.bySquare = problems; draw(); },
+    onGoTo: (square) => grid.focus(square),
   });
   $("ed-undo").addEventListener("click", undo);
   document.addEventListener("keydown", (event) => {
