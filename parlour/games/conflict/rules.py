@@ -425,9 +425,10 @@ class ConflictState(State):
                 anti_air |= self._anti_air[seat]
         return hostile, friendly, anti_air & ~hostile
 
-    def _moves(self, first: bool) -> tuple[list[Action], bool]:
+    def _moves(self, first: bool, onto: int = -1) -> tuple[list[Action], bool]:
         """Every move decision (or, with ``first``, stops at the first), and whether one of them
-        is non-fatal (its walk does not end on a hostile mine)."""
+        is non-fatal (its walk does not end on a hostile mine); only those ending on a square of
+        the mask ``onto`` (all by default)."""
         board = self.board
         size, finals = board.size, board.finals
         hostile, friendly, anti_air = self._targets()
@@ -445,7 +446,7 @@ class ConflictState(State):
                 stops, blocked = hostile, friendly
             cls = CLASS_OF[kind]
             for die in dice:
-                ends = finals(cls, start, die, stops) & ~blocked
+                ends = finals(cls, start, die, stops) & ~blocked & onto
                 if not ends:
                     continue
                 if first:
@@ -457,13 +458,14 @@ class ConflictState(State):
                 actions += [base + final for final in bits(ends)]
         return actions, nonfatal
 
-    def moves_with(self, player_seat: int, die: int) -> list[Action]:
+    def moves_with(self, player_seat: int, die: int, onto: int = -1) -> list[Action]:
         """The moves (entries included) ``player_seat`` would be offered first with a roll showing
-        ``die`` if it rolled now, the board as it stands: the threats a view warns of (``threats``)."""
+        ``die`` if it rolled now, the board as it stands, ending on a square of the mask ``onto``:
+        the threats a view warns of (``threats``)."""
         saved = self.seat, self.unused, self.moved
         self.seat, self.unused, self.moved = player_seat, (die,), ()
         try:
-            return self._moves(first=False)[0]
+            return self._moves(first=False, onto=onto)[0]
         finally:
             self.seat, self.unused, self.moved = saved
 

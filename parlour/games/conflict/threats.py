@@ -41,9 +41,17 @@ class Reach(NamedTuple):
     dice: int
 
 
+def _chance(dice: int) -> float:
+    return sum(odds for a, b, odds in ROLL_DICE if (dice >> a | dice >> b) & 1)
+
+
+CHANCES: Final = tuple(_chance(dice) for dice in range(1 << 7))
+"""Per mask of die values (bit d for the value d), the chance that a roll shows one of them."""
+
+
 def chance(dice: int) -> float:
     """The probability that a roll shows one of the die values in the mask ``dice`` (bit d)."""
-    return sum(odds for a, b, odds in ROLL_DICE if (dice >> a | dice >> b) & 1)
+    return CHANCES[dice]
 
 
 def die_values(dice: int) -> list[int]:
@@ -52,13 +60,17 @@ def die_values(dice: int) -> list[int]:
 
 
 def reaches(state: ConflictState) -> dict[int, list[Reach]]:
-    """Every square some piece can end a move on, on its player's next roll: square → reaches.
-    The players in the game, each with six move generations, and nothing else."""
+    """Every base or piece some hostile piece can end a move on, on its player's next roll:
+    square → reaches. The players in the game, each with six move generations, and nothing else;
+    the generations look only at bases and pieces (a flying airplane reaches a hundred squares)."""
     size, squares = state.board.size, state.squares
+    targets = sum(1 << square for square in state.board.bases)
+    for mask in state.seat_masks:
+        targets |= mask
     found: dict[tuple[int, int], Reach] = {}
     for player in state.players_in():
         for die in DIE_VALUES:
-            for action in state.moves_with(player, die):
+            for action in state.moves_with(player, die, targets):
                 decision = decode(action, size)
                 assert decision is not None, "a move is a decision"
                 if decision.kind == "move":
