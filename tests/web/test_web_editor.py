@@ -308,7 +308,7 @@ async def test_the_keyboard_alone_draws_and_the_download_is_the_maps_file(
     assert ann.errors == [], ann.errors
 
 
-async def test_a_map_with_errors_is_neither_saved_nor_played_and_the_page_says_why(
+async def test_a_map_with_errors_is_neither_saved_nor_played_and_a_resize_keeps_what_fits(
     server: Server, open_client: OpenClient,
 ) -> None:
     ann = await open_client("Ann")
@@ -330,5 +330,18 @@ async def test_a_map_with_errors_is_neither_saved_nor_played_and_the_page_says_w
     await page.wait_for_selector("#ed-file-problems:has-text('The match was not created.')")
     assert "/games/conflict/editor" in page.url
     assert await map_text(ann) == before.replace("name my-map", f"name {name}")
+    # Resized, the drawing keeps its place from the upper-left corner: a1 is still impassable, the
+    # new column g is land, and the mines of row 6 are gone with it (the check says so).
+    await page.fill("#ed-cols", "7")
+    await page.fill("#ed-rows", "5")
+    await page.click("#ed-resize")
+    await page.wait_for_selector("#ed-grid [data-square='g5'].t-land", state="attached")
+    assert await page.locator("#ed-grid [data-square]").count() == 35
+    assert await page.get_attribute("#ed-grid [data-square='a1']", "class") == "ed-cell t-block has-error"
+    assert "mine 3" not in await map_text(ann)
+    await page.fill("#ed-rows", "41")
+    await page.click("#ed-resize")
+    await page.wait_for_selector("#ed-file-problems:has-text('5–40 rows')")
+    assert await page.locator("#ed-grid [data-square]").count() == 35
     # Chromium logs the two refusals (400) as failed resources: they were the point.
     assert [e for e in ann.errors if "400 (Bad Request)" not in e] == [], ann.errors

@@ -185,6 +185,18 @@ export function placeMine(drawing, square, seat) {
   return next;
 }
 
+/** The drawing on `cols`×`rows` squares: what fits keeps its place from the upper-left corner, new
+ * squares are land; bases and mines off the new edges go. */
+export function resize(drawing, cols, rows) {
+  const next = empty(drawing.name, cols, rows);
+  for (let row = 0; row < Math.min(rows, drawing.rows); row += 1) {
+    for (let col = 0; col < Math.min(cols, drawing.cols); col += 1) next.terrain[row * cols + col] = drawing.terrain[row * drawing.cols + col];
+  }
+  for (const seat of SEATS) if (colRow(drawing.bases[seat], cols, rows)) next.bases[seat] = drawing.bases[seat];
+  for (const [square, seat] of Object.entries(drawing.mines)) if (colRow(square, cols, rows)) next.mines[square] = seat;
+  return next;
+}
+
 /** Changes the name written in the file (the server saves a map under its own name). */
 export function rename(drawing, name) {
   return { ...copy(drawing), name };

@@ -8,7 +8,7 @@
 import { gameInfo } from "./page.js";
 import { names } from "./net.js";
 import { html } from "./svg.js";
-import { SIZE, blank, fromBoard, fromText, mirror, paint, placeBase, placeMine, rename, toText } from "./editor-grid.js";
+import { SIZE, blank, fromBoard, fromText, mirror, paint, placeBase, placeMine, rename, resize, toText } from "./editor-grid.js";
 import { makeGrid } from "./editor-cells.js";
 import { boards, download, readMapFile, tryAgainstBots } from "./editor-file.js";
 import { makeChecker, plural } from "./editor-check.js";
@@ -265,16 +265,29 @@ async function openFromLibrary() {
   }
 }
 
-function newBlank() {
+/** The size asked in the fields, or null (and why) if the editor does not draw it. */
+function sizeAsked() {
   const cols = Number($("ed-cols").value);
   const rows = Number($("ed-rows").value);
-  if (!(cols >= SIZE.minCols && cols <= SIZE.maxCols && rows >= SIZE.minRows && rows <= SIZE.maxRows)) {
-    showFileProblems("No new map.", [`Choose ${SIZE.minCols}–${SIZE.maxCols} columns and ${SIZE.minRows}–${SIZE.maxRows} rows.`]);
-    return;
-  }
+  if (cols >= SIZE.minCols && cols <= SIZE.maxCols && rows >= SIZE.minRows && rows <= SIZE.maxRows) return [cols, rows];
+  showFileProblems("The size was not changed.", [`Choose ${SIZE.minCols}–${SIZE.maxCols} columns and ${SIZE.minRows}–${SIZE.maxRows} rows.`]);
+  return null;
+}
+
+function newBlank() {
+  const size = sizeAsked();
+  if (!size) return;
   showFileProblems("");
-  setDrawing(blank(cols, rows, state.drawing?.name ?? "my-map"));
-  announce(`New blank map, ${cols} by ${rows}`);
+  setDrawing(blank(...size, state.drawing?.name ?? "my-map"));
+  announce(`New blank map, ${size[0]} by ${size[1]}`);
+}
+
+function resizeDrawing() {
+  const size = sizeAsked();
+  if (!size) return;
+  showFileProblems("");
+  setDrawing(resize(state.drawing, ...size));
+  announce(`Resized to ${size[0]} by ${size[1]}`);
 }
 
 function nameTyped() {
@@ -331,6 +344,7 @@ function wire() {
   $("ed-name").addEventListener("input", nameTyped);
   $("ed-name").addEventListener("change", () => { $("ed-name").value = state.drawing.name; });
   $("ed-blank").addEventListener("click", newBlank);
+  $("ed-resize").addEventListener("click", resizeDrawing);
   $("ed-open").addEventListener("click", openFromLibrary);
   $("ed-save").addEventListener("click", save);
   $("ed-try").addEventListener("click", tryIt);
