@@ -266,11 +266,8 @@ def check_views(state: State) -> None:
             assert view["outcome"]["words"] == info.reason_words(outcome.reason)
         for secret in state.hidden_from(seat):
             assert secret not in text, f"view({seat}) reveals {secret!r}"
-        if not info.hidden_information:  # nothing hidden: every seat sees what a spectator sees,
-            # and may be given advice of its own besides (Conflict's threat warnings, issue 16)
-            spectator = json.loads(json.dumps(state.view(None)))
-            advice = {key: value for key, value in view["content"].items() if key not in spectator["content"]}
-            assert view == {**spectator, "seat": seat, "content": {**spectator["content"], **advice}}, \
+        if not info.hidden_information:  # nothing hidden: every seat sees what a spectator sees
+            assert view == {**json.loads(json.dumps(state.view(None))), "seat": seat}, \
                 f"view({seat}) differs from a spectator's in more than its seat"
 
 
