@@ -19,7 +19,6 @@ the *first mover*, whichever bot it is, so two bots of one kind measure the boar
 from __future__ import annotations
 
 import argparse
-import os
 import random
 import sys
 from collections import Counter
@@ -31,6 +30,7 @@ from typing import Any, Final
 from parlour.bots import bot_kinds, make_bot, seen_by
 from parlour.bots.arena import ARENA_LIMIT, Series, bot_kind, ply_limit, reason_words, run_games, wilson
 from parlour.engine import CHANCE, Bot, Game, IllegalActionError, ParlourError, State
+from parlour.engine.boards import Boards
 from parlour.games import get_game
 
 EARLY_ROLLS: Final = 2
@@ -251,30 +251,30 @@ def parser() -> argparse.ArgumentParser:
 
 def board_option(game: Game[State]) -> str:
     """The rules option that chooses ``game``'s board (``Game.boards``)."""
-    return str(boards_of(game).option)
+    return boards_of(game).option
 
 
 def recommended(game: Game[State]) -> str:
     """The shipped board ``game`` offers first."""
-    return str(boards_of(game).recommended)
+    return boards_of(game).recommended
 
 
-def boards_of(game: Game[State]) -> Any:
-    boards = getattr(game, "boards", None)
-    if boards is None:
+def boards_of(game: Game[State]) -> Boards:
+    if game.boards is None:
         raise ParlourError(f"{game.info.name} has no boards to choose from (--map)")
-    return boards
+    return game.boards
 
 
-def board_value(given: str) -> str:
-    """A shipped board's name as given, or the text of the file ``given`` names."""
-    path = Path(given)
-    if os.sep in given or given.endswith(".cmap") or path.is_file():
-        try:
-            return path.read_text(encoding="utf-8")
-        except OSError as error:
-            raise ParlourError(f"cannot read the board file {given}: {error.strerror}") from None
-    return given
+def board_value(boards: Boards, given: str) -> str:
+    """``given`` if it names a shipped board, else the text of the file it names."""
+    if given in boards.shipped() or given in boards.aliases():
+        return given
+    try:
+        return Path(given).read_text(encoding="utf-8")
+    except OSError as error:
+        names = ", ".join(boards.shipped())
+        raise ParlourError(f"{given!r} is neither a shipped {boards.noun} ({names}) nor a file that can be "
+                           f"read: {error.strerror}") from None
 
 
 def read_plan(argv: list[str]) -> Plan:
@@ -295,15 +295,16 @@ def read_plan(argv: list[str]) -> Plan:
     options = read_options(game, args.option)
     players = info.check_players(args.players)
     series = Series(args.game, kinds, args.games, args.time, args.seed, min(args.jobs, args.games), players)
-    board = args.board if args.board is not None else None
-    if board is not None or args.compare is not None:
-        option = board_option(game)
-        board = board if board is not None else recommended(game)
-        options[option] = board_value(board)
+    board = args.board
+    if board is None and (game.boards is not None or args.compare is not None):
+        board = recommended(game)
+    if board is not None:
+        options[board_option(game)] = board_value(boards_of(game), board)
     on_board = with_options(game, series, options)
     if args.compare is None:
-        return Plan(on_board, board or "the default board", None, "")
-    compared = with_options(game, series, {**options, board_option(game): board_value(args.compare)})
+        return Plan(on_board, board or "the game's board", None, "")
+    other = board_value(boards_of(game), args.compare)
+    compared = with_options(game, series, {**options, board_option(game): other})
     return Plan(on_board, str(board), compared, args.compare)
 
 

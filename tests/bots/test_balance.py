@@ -70,8 +70,9 @@ def test_a_played_game_is_the_arenas_game_with_its_rolls_counted() -> None:
 
 
 def test_the_report_prints_every_figure(capsys: pytest.CaptureFixture[str]) -> None:
-    assert balance.main(["conflict", "--balance", "-n", "4", "--seed", "3"]) == 0
+    assert balance.main(["conflict", "--balance", "--map", "classic", "-n", "4", "--seed", "3"]) == 0
     out, err = capsys.readouterr()
+    assert "board classic:" in out
     assert "games: 4" in out
     assert "first mover won within its first 2 rolls:" in out
     assert "rolls per game: median" in out
@@ -82,3 +83,13 @@ def test_the_report_prints_every_figure(capsys: pytest.CaptureFixture[str]) -> N
 def test_bad_bots_are_refused(capsys: pytest.CaptureFixture[str]) -> None:
     assert balance.main(["conflict", "--balance", "--bots", "greedy"]) == 2
     assert "two kinds" in capsys.readouterr().err
+
+
+def test_a_board_that_is_neither_shipped_nor_a_file_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    assert balance.main(["conflict", "--balance", "--map", "atlantis", "-n", "1"]) == 2
+    assert "'atlantis' is neither a shipped map" in capsys.readouterr().err
+
+
+def test_a_game_without_boards_has_no_map_to_choose(capsys: pytest.CaptureFixture[str]) -> None:
+    assert balance.main(["loa", "--balance", "--map", "classic", "-n", "1"]) == 2
+    assert "loa has no boards" in capsys.readouterr().err
