@@ -22,8 +22,11 @@ the attacker's type letter and seat, ``"2A"``)."""
 
 
 def threats(state: ConflictState, seat: int) -> list[dict[str, Any]]:
-    found: list[dict[str, Any]] = state.view(seat)["content"]["threats"]
-    return found
+    """The warnings for the player of ``seat`` (0…3): the entries against the seats it controls, as
+    a page shows them (every view holds the same list, for every player)."""
+    content = state.view(None)["content"]
+    controllers = content["controllers"]
+    return [threat for threat in content["threats"] if controllers[threat["against"] - 1] == seat + 1]
 
 
 def brute_force(state: ConflictState, squares: set[str]) -> dict[Key, tuple[list[int], float]]:
@@ -88,8 +91,8 @@ def test_an_open_base_and_an_airplane_that_reaches_it() -> None:
     found = check_against_brute_force(text.format(1), text.format(2), 0, {"e5", "a1"})
     base = found[0]
     assert base == {
-        "square": "e5", "target": "base", "piece": None, "by": 2, "attacker": "airplane", "from": "h2",
-        "dice": [4, 5, 6], "chance": 0.75,
+        "square": "e5", "target": "base", "against": 1, "piece": None, "by": 2, "attacker": "airplane",
+        "from": "h2", "dice": [4, 5, 6], "chance": 0.75,
         "text": "Your base is open: Orange's airplane on h2 reaches it with a 4 or more (75 %)",
     }
 
@@ -152,6 +155,24 @@ def test_orange_is_warned_too_and_the_list_is_sorted() -> None:
     assert all(threat["by"] == 1 for threat in found)
 
 
+def test_a_seat_taken_over_is_warned_of_for_its_new_controller() -> None:
+    # CON-23, CON-45: Red took Orange's base, so Orange's base and ship are Red's to guard; their
+    # entries are against seat 2, which Red controls, and speak to Red.
+    rows = "".join(f"available {seat} -\nreserve {seat} -\n" for seat in (1, 2, 3))
+    board = f"pieces 1S k5 2S o6 3A p8\nowner 2 1\n{rows}"
+    found = threats(position(board + "turn 1", players=3), 0)
+    enemy = position(board + "turn 3", players=3)
+    assert as_keys(found) == exact(brute_force(enemy, {"e5", "p5", "k5", "o6"}))
+    assert [(threat["against"], threat["square"]) for threat in found] == [(2, "p5"), (2, "o6"), (1, "k5")]
+    assert found[0]["text"] == ("Orange's base on p5, now yours, is open: Green's airplane on p8 reaches "
+                                "it with a 3 or more (89 %)")
+    assert found[1]["text"] == ("Green's airplane on p8 can take your orange ship on o6 with a 2 or more "
+                                "(97 %)")
+    to_green = threats(position(board + "turn 1", players=3), 2)
+    assert to_green[0]["text"] == ("Red's orange ship on o6 can take your airplane on p8 with a 2 or more "
+                                   "(97 %)")
+
+
 def test_no_threat_out_of_reach() -> None:
     # Nothing of Orange's is on the board or can enter anywhere near Red's pieces.
     state = position("pieces 1C a20\navailable 2 C\nreserve 2 -\nturn 1", players=2)
@@ -161,14 +182,20 @@ def test_no_threat_out_of_reach() -> None:
 # --- who sees them, and when ---------------------------------------------------------------------------
 
 
-def test_spectators_and_finished_games_carry_no_threats() -> None:
-    state = position("pieces 1S k5 2A h2\navailable 2 -\nreserve 2 -\nturn 1", players=2)
-    assert "threats" in state.view(0)["content"]
-    assert "threats" not in state.view(None)["content"]
+def test_every_viewer_gets_the_same_threats_and_a_finished_game_none() -> None:
+    # Conflict hides nothing (CON-66): one list for all, each entry against the seat it concerns.
+    state = position("pieces 1S k5 2A h2 2C p4\navailable 2 -\nreserve 2 -\nturn 1", players=2)
+    seen = [state.view(seat)["content"]["threats"] for seat in (0, 1, None)]
+    assert seen[0] == seen[1] == seen[2]
+    assert {threat["against"] for threat in seen[0]} == {1, 2}
+    against_orange = [threat for threat in seen[0] if threat["against"] == 2]
+    assert all(threat["by"] == 1 for threat in against_orange)
+    assert threats(state, 1) == against_orange
     do(state, "roll 5-2")
     do(state, "k5 5: l5 m5 n5 o5 p5")  # CON-45: Red takes Orange's base; Orange is out, Red wins
     assert state.outcome() is not None
     assert all("threats" not in state.view(seat)["content"] for seat in (0, 1, None))
+    assert state.view(None)["content"]["events"][-1] == "Red wins (the last player left in the game)"
 
 
 def test_the_figures_follow_the_position_through_apply_and_undo() -> None:

@@ -18,15 +18,14 @@ from parlour.games.conflict.maps import load_map
 
 def views(state: ConflictState) -> list[dict[str, Any]]:
     """Every seat's view and the spectator's, checked to be JSON and alike but for the seat they
-    are for (CON-66) and the threat warnings a seat in play gets (issue 16); their contents."""
+    are for (CON-66), threat warnings (issue 16) included while the game goes on; their contents."""
     seats = [*range(state.players), None]
     seen = [state.view(seat) for seat in seats]
     for seat, view in zip(seats, seen, strict=True):
         assert json.loads(json.dumps(view)) == view
         assert view["seat"] == seat
-        assert ("threats" in view["content"]) == (seat is not None and not state.is_over())
-        shared = {key: value for key, value in view["content"].items() if key != "threats"}
-        assert view | {"seat": None, "content": shared} == seen[-1]
+        assert view | {"seat": None} == seen[-1]
+        assert ("threats" in view["content"]) == (not state.is_over())
     return [view["content"] for view in seen]
 
 

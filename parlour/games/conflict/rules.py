@@ -61,7 +61,7 @@ from parlour.games.conflict.position import (
     write_position,
 )
 from parlour.games.conflict.render import board_text, event_json, event_texts, out_words
-from parlour.games.conflict.threats import Reach, reaches, threats
+from parlour.games.conflict.threats import reaches, threats
 
 SEAT_NAMES: Final = tuple(colour.capitalize() for colour in SEAT_COLOURS)
 
@@ -261,7 +261,7 @@ class ConflictState(State):
         self._limit: int = options["roll_limit"]
         self._optional: bool = options["optional_dice"]
         self._planes_on_mines: bool = options["airplanes_on_mines"]
-        self._threats: dict[int, list[Reach]] | None = None
+        self._threats: list[JSONDict] | None = None
         self._settle_start(position)
 
     def _settle_start(self, position: Position) -> None:
@@ -545,7 +545,7 @@ class ConflictState(State):
         clone.log = self.log.copy()
         clone._undo = self._undo.copy()  # its entries are never mutated
         clone._paths = self._paths.copy()  # the same position: the same paths (never mutated)
-        clone._threats = self._threats  # the same position: the same table (never mutated)
+        clone._threats = self._threats  # the same position: the same threats (never mutated)
         clone._changes = self._changes.copy()
 
     def _set(self, square: int, code: int) -> None:
@@ -819,8 +819,8 @@ class ConflictState(State):
         item 2) and ``event_data`` the same events as data (``render.event_json``). Nothing here
         grows with the number of actions played: no record, no log, no seed.
 
-        A seat's view while the game goes on adds advice, not knowledge: ``threats``, what enemy
-        pieces can reach of its bases and pieces on their next roll (``threats.threats``)."""
+        While the game goes on, ``threats``: for every player in, what enemy pieces can reach of
+        its bases and pieces on their next roll (``threats.threats``), the same for every seat."""
         recent = self.recent_events()
         content: JSONDict = {
             "position": self.position_json(),
@@ -829,11 +829,11 @@ class ConflictState(State):
             "events": event_texts(self, recent),
             "event_data": [event_json(self, event) for event in recent],
         }
-        if seat is not None and self.phase != OVER_PHASE:
-            table = self._threats
-            if table is None:
-                table = self._threats = reaches(self)  # once per position, for every seat's view
-            content["threats"] = threats(self, table, self.occupied[seat])
+        if self.phase != OVER_PHASE:
+            found = self._threats
+            if found is None:
+                found = self._threats = threats(self, reaches(self))  # once per position
+            content["threats"] = [{**threat, "dice": list(threat["dice"])} for threat in found]
         return content
 
     def seats_out(self) -> list[str | None]:

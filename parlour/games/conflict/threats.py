@@ -1,4 +1,4 @@
-"""Threat warnings (issue 16): the bases and pieces of a seat that hostile pieces can reach on
+"""Threat warnings (issue 16): the bases and pieces of each player that hostile pieces can reach on
 their player's next roll, with the exact chance that the roll lets them.
 
 A hostile piece threatens a square on a die value d when its player, to roll with the board as it
@@ -7,8 +7,8 @@ walked path ends there: the engine's own move generation answers that (``moves_w
 capture rules such as CON-38 (no airplane takes an AA gun or a submarine) hold without being
 written again here. Chance: the sum over the 21 rolls (CON-61) of the rolls showing one such d.
 
-One table serves every seat: per player in the game, six move generations (one per die value),
-kept on the state until its position changes.
+Per player in the game, six move generations (one per die value); the list is the same for every
+seat and spectator (nothing is hidden, CON-66) and kept on the state until its position changes.
 """
 
 from __future__ import annotations
@@ -87,40 +87,47 @@ def reaches(state: ConflictState) -> dict[int, list[Reach]]:
     return table
 
 
-def threats(state: ConflictState, table: dict[int, list[Reach]], seat: int) -> list[JSONDict]:
-    """The threats to what ``seat`` (0…3) controls, most dangerous first: bases before pieces,
-    then by chance. Empty for a seat out of the game (it controls nothing)."""
-    controller, board = state.controller, state.board
-    bases = {board.bases[held]: held for held in range(4) if controller[held] == seat}
+def threats(state: ConflictState, table: dict[int, list[Reach]]) -> list[JSONDict]:
+    """The threats to every player in the game, most dangerous first: bases before pieces, then by
+    chance. Each is ``against`` the seat (1-4) whose base or piece it is, and its text speaks to
+    the player controlling that seat: Conflict hides nothing, so every seat and spectator gets the
+    same list (a page shows its player the entries against seats it controls)."""
+    controller, board, squares = state.controller, state.board, state.squares
+    players = set(state.players_in())
     found = []
     for square, reach_list in table.items():
-        code = state.squares[square]
-        mine = code != EMPTY and controller[code // TYPES] == seat
-        if not mine and square not in bases:
+        code, base = squares[square], board.base_seat[square]
+        against = base if base >= 0 else code // TYPES
+        if code == EMPTY and base < 0:
+            continue
+        player = controller[against]
+        if player not in players:  # an unused seat's base, or one a player out for lack of pieces holds
             continue
         for reach in reach_list:
-            if reach.player != seat:
-                found.append(_threat(state, seat, square, bases.get(square), reach))
+            if reach.player != player:
+                found.append(_threat(state, player, square, base if base >= 0 else None, reach))
     found.sort(key=lambda t: (t["target"] != "base", -t["chance"], t["order"]))
     for threat in found:
         del threat["order"]
     return found
 
 
-def _threat(state: ConflictState, seat: int, square: int, base: int | None, reach: Reach) -> JSONDict:
+def _threat(state: ConflictState, player: int, square: int, base: int | None, reach: Reach) -> JSONDict:
     board = state.board
     code = state.squares[square]
+    against = base if base is not None else code // TYPES
     return {
         "square": board.names[square],
         "target": "base" if base is not None else "piece",
+        "against": against + 1,
         "piece": TYPE_NAMES[code % TYPES] if code != EMPTY else None,
         "by": reach.code // TYPES + 1,
         "attacker": TYPE_NAMES[reach.code % TYPES],
         "from": board.names[reach.start] if reach.start >= 0 else None,
         "dice": die_values(reach.dice),
         "chance": round(chance(reach.dice), 4),
-        "text": _text(state, seat, square, base, reach),
-        "order": (square, reach.code, reach.start),
+        "text": _text(state, player, square, base, reach),
+        "order": (player, square, reach.code, reach.start),
     }
 
 
@@ -170,7 +177,8 @@ def _on_hostile_mine(state: ConflictState, square: int, reach: Reach) -> bool:
 
 
 def _text(state: ConflictState, seat: int, square: int, base: int | None, reach: Reach) -> str:
-    """One plain sentence: what is in danger, from which piece, on which dice, how likely."""
+    """One plain sentence to the player of ``seat``: what of its is in danger, from which piece, on
+    which dice, how likely."""
     names = state.board.names
     attacker = _attacker_words(state, reach)
     dice = f"with {dice_words(die_values(reach.dice))}"
