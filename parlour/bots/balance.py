@@ -219,7 +219,7 @@ class Plan:
 
 def parser() -> argparse.ArgumentParser:
     parse = argparse.ArgumentParser(
-        prog="parlour bench GAME --balance",
+        prog="parlour bench",
         description="How fair a board is: bots of one kind play it, and the first mover's figures are "
                     "printed (its score, its wins within its first two rolls, the games' lengths).",
         epilog="A roll is a chance action (a throw of the dice) in a game with chance, a turn in a game "
