@@ -99,10 +99,14 @@ async def test_the_threat_warning_says_the_base_is_open_and_rings_it(server: Ser
     assert on_base[0]["square"] == "b2"
     warning = page.locator("#cf-base-danger li[data-threat-item='b2']").first
     await warning.wait_for()
-    words = await warning.text_content() or ""
+    words = await warning.locator(".cf-threat-first").text_content() or ""
     for said in ("Your base is open", "Orange's", "%"):
         assert said in words, words
     assert words.strip() == on_base[0]["text"]
+    # One line for the base, the other pieces that reach it folded under it.
+    assert await page.locator("#cf-base-danger > li").count() == 1
+    others = await warning.locator(".cf-threat-more li").all_text_contents()
+    assert [text.strip() for text in others] == [t["text"] for t in on_base[1:]]
     # Orange's own danger (Red can reach e2 as well) is not on Red's page.
     assert await page.locator("[data-threat-item='e2']").count() == 0
     # The base warning comes first, before any piece's.

@@ -131,25 +131,43 @@ function messageArea(play, cv, mine) {
   ]);
 }
 
+/** Threats grouped by the square they concern, in the order of the most dangerous of each. */
+function bySquare(threats) {
+  const groups = new Map();
+  for (const threat of threats) groups.set(threat.square, [...(groups.get(threat.square) ?? []), threat]);
+  return [...groups.values()];
+}
+
+/** One square in danger: the most dangerous threat in words, the others folded under it. */
+function threatItem(group) {
+  const [first, ...others] = group;
+  const line = (t) => [html("span", { class: `swatch swatch-${SEAT_COLOURS[t.by - 1]}`, "aria-hidden": "true" }), " ", threatWords(t)];
+  return html("li", { "data-threat-item": first.square, "data-threat-target": first.target }, [
+    html("span", { class: "cf-threat-first" }, line(first)),
+    others.length ? html("details", { class: "cf-threat-more" }, [
+      html("summary", {}, [`${others.length} more ${others.length === 1 ? "piece" : "pieces"} can reach ${first.square}`]),
+      html("ul", {}, others.map((t) => html("li", {}, line(t)))),
+    ]) : null,
+  ]);
+}
+
 /**
- * The threats against the player in words (`threatsToMe`, most dangerous first): the home base
- * first, in a warning of its own, then the pieces (five, the rest folded away).
+ * The threats against the player in words (`threatsToMe`, most dangerous first), a line a square:
+ * the home base first, in a warning of its own, then the pieces (five, the rest folded away).
  */
 function threatList(play, cv) {
   const threats = play.status === "over" ? [] : cv.threats ?? [];
   if (!threats.length) return null;
-  const onBase = threats.filter((t) => t.target === "base");
-  const onPieces = threats.filter((t) => t.target !== "base");
-  const item = (t) => html("li", { "data-threat-item": t.square, "data-threat-target": t.target }, [
-    html("span", { class: `swatch swatch-${SEAT_COLOURS[t.by - 1]}`, "aria-hidden": "true" }), " ", threatWords(t),
-  ]);
+  const onBase = bySquare(threats.filter((t) => t.target === "base"));
+  const onPieces = bySquare(threats.filter((t) => t.target !== "base"));
   const shown = onPieces.slice(0, 5);
   const more = onPieces.slice(5);
   return html("section", { class: "cf-threats", id: "cf-threats", "aria-labelledby": "cf-threats-title" }, [
-    html("h3", { id: "cf-threats-title" }, ["In reach of your rivals' next roll"]),
-    onBase.length ? html("ul", { class: "cf-base-danger", id: "cf-base-danger" }, onBase.map(item)) : null,
-    shown.length ? html("ul", { class: "cf-piece-danger" }, shown.map(item)) : null,
-    more.length ? html("details", {}, [html("summary", {}, [`${more.length} more`]), html("ul", { class: "cf-piece-danger" }, more.map(item))]) : null,
+    html("h3", { id: "cf-threats-title" }, ["In danger on the next roll"]),
+    onBase.length ? html("ul", { class: "cf-base-danger", id: "cf-base-danger" }, onBase.map(threatItem)) : null,
+    shown.length ? html("ul", { class: "cf-piece-danger" }, shown.map(threatItem)) : null,
+    more.length ? html("details", {}, [html("summary", {}, [`${more.length} more of your pieces`]),
+      html("ul", { class: "cf-piece-danger" }, more.map(threatItem))]) : null,
   ]);
 }
 
