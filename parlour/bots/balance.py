@@ -327,15 +327,27 @@ def with_options(game: Game[State], series: Series, options: dict[str, Any]) -> 
     return replace(series, options=dict(options))
 
 
-def measure(series: Series, label: str) -> Figures:
-    """Plays ``series``, progress on stderr, and works out its figures."""
+def measure(series: Series, label: str, unit: str) -> list[BalanceGame]:
+    """Plays ``series``, progress on stderr. Interrupted (Ctrl-C), the games finished so far;
+    ``KeyboardInterrupt`` if there are none."""
     results: list[BalanceGame] = []
-    for result in run_games(series, play_balance_game):
-        results.append(result)
-        verdict = "drew" if result.winner is None else "won" if result.winner == result.first else "lost"
-        print(f"{label}: game {result.index + 1} ({len(results)}/{series.games} done): first mover {verdict} "
-              f"after {result.rolls} rolls", file=sys.stderr, flush=True)
-    return figures(results)
+    try:
+        for result in run_games(series, play_balance_game):
+            results.append(result)
+            verdict = "drew" if result.winner is None else "won" if result.winner == result.first else "lost"
+            print(f"{label}: game {result.index + 1} ({len(results)}/{series.games} done): first mover "
+                  f"{verdict} after {result.rolls} {unit}", file=sys.stderr, flush=True)
+    except KeyboardInterrupt:
+        if not results:
+            raise
+        print(f"parlour bench: interrupted after {len(results)} of {series.games} games", file=sys.stderr)
+    return results
+
+
+def title(label: str, series: Series, results: list[BalanceGame]) -> str:
+    if len(results) < series.games:
+        return f"board {label} (interrupted: the first {len(results)} of {series.games} games to finish):"
+    return f"board {label}:"
 
 
 def main(argv: Sequence[str]) -> int:
@@ -349,18 +361,21 @@ def main(argv: Sequence[str]) -> int:
         return 2
     series = plan.series
     chance = get_game(series.game).info.chance
+    unit = "rolls" if chance else "turns"
     a, b = series.bots
     print(f"parlour bench {series.game} --balance: {a} vs {b}, {series.players} players, "
           f"{series.games} games a board, seed {series.seed}", flush=True)
     try:
-        found = measure(series, plan.board)
-        lines = report(f"board {plan.board}:", found, series.game, chance)
-        print("\n".join(lines), flush=True)
-        if plan.compare is not None:
-            other = measure(plan.compare, plan.compared)
-            print("\n".join(report(f"board {plan.compared}:", other, series.game, chance)), flush=True)
+        results = measure(series, plan.board, unit)
+        found = figures(results)
+        print("\n".join(report(title(plan.board, series, results), found, series.game, chance)), flush=True)
+        if plan.compare is not None and len(results) == series.games:
+            others = measure(plan.compare, plan.compared, unit)
+            other = figures(others)
+            print("\n".join(report(title(plan.compared, plan.compare, others), other, series.game, chance)),
+                  flush=True)
             ratio = found.median_rolls / other.median_rolls if other.median_rolls else float("inf")
-            print(f"median game on {plan.board}: {ratio:.2f} times as many rolls as on {plan.compared}")
+            print(f"median game on {plan.board}: {ratio:.2f} times as many {unit} as on {plan.compared}")
     except KeyboardInterrupt:
         print("parlour bench: interrupted", file=sys.stderr)
         return 130

@@ -3,6 +3,8 @@ the games' lengths in rolls are worked out right from the games played."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import pytest
 
 from parlour.bots import balance
@@ -12,7 +14,7 @@ from parlour.engine import CHANCE
 
 
 def game(index: int, winner: int | None, rolls: int, first_rolls: int) -> BalanceGame:
-    reason = "last-player" if winner is not None else "roll-limit"
+    reason = "last-player-in" if winner is not None else "roll-limit"  # Conflict's reasons
     return BalanceGame(index, 0, winner, reason, rolls, first_rolls)
 
 
@@ -32,7 +34,7 @@ def test_figures_count_the_first_movers_wins_draws_and_early_wins() -> None:
     assert found.median_rolls == 3
     assert found.quartiles == (2, 22.5)  # medians of (2, 2) and (5, 40)
     assert found.longest == 40
-    assert found.endings == {"last-player": 4, "roll-limit": 1}
+    assert found.endings == {"last-player-in": 4, "roll-limit": 1}
 
 
 def test_median_and_quartiles_of_even_and_odd_counts() -> None:
@@ -93,3 +95,32 @@ def test_a_board_that_is_neither_shipped_nor_a_file_is_refused(capsys: pytest.Ca
 def test_a_game_without_boards_has_no_map_to_choose(capsys: pytest.CaptureFixture[str]) -> None:
     assert balance.main(["loa", "--balance", "--map", "classic", "-n", "1"]) == 2
     assert "loa has no boards" in capsys.readouterr().err
+
+
+def test_compare_prints_both_boards_and_the_ratio_of_their_medians(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # The same board twice: the same seeded games, so exactly as long (issue 16: "three times as long").
+    argv = ["conflict", "--balance", "--map", "classic", "--compare", "parlour-20", "-n", "2"]
+    assert balance.main(argv) == 0
+    out = capsys.readouterr().out
+    assert "board classic:" in out
+    assert "board parlour-20:" in out
+    assert "median game on classic: 1.00 times as many rolls as on parlour-20" in out
+
+
+def test_an_interrupted_run_reports_the_games_it_finished(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    def two_then_interrupted(series: Series, play: object) -> Iterator[BalanceGame]:
+        yield game(0, 0, 10, 5)
+        yield game(1, 1, 20, 10)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(balance, "run_games", two_then_interrupted)
+    assert balance.main(["conflict", "--balance", "--map", "classic", "-n", "50"]) == 0
+    out, err = capsys.readouterr()
+    assert "interrupted after 2 of 50 games" in err
+    assert "board classic (interrupted: the first 2 of 50 games to finish):" in out
+    assert "score 0.500" in out
+    assert "rolls per game: median 15" in out
