@@ -209,6 +209,18 @@ async def test_on_a_phone_the_board_zooms_to_squares_of_32_px_and_pans(server: S
         return box["width"]
 
     assert await square_px() < 32  # fitted, the 20×20 board's squares are small
+    # Fitted, a finger moving up the board scrolls the page (the board does not hold on to it).
+    touch = await ann.context.new_cdp_session(page)
+    frame = await page.locator("#cf-viewport").bounding_box()
+    assert frame is not None
+    x, y = frame["x"] + 30, frame["y"] + frame["height"] - 20
+    await touch.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x, "y": y}]})
+    for step in range(1, 16):
+        point = {"x": x, "y": y - 15 * step}
+        await touch.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [point]})
+    await touch.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    await page.wait_for_function("() => window.scrollY > 0")
+    await page.evaluate("() => window.scrollTo(0, 0)")
     for _ in range(4):
         if await square_px() >= 32:
             break
@@ -246,7 +258,6 @@ async def test_on_a_phone_the_board_zooms_to_squares_of_32_px_and_pans(server: S
     frame = await viewport.bounding_box()
     assert frame is not None
     x, y = frame["x"] + frame["width"] / 2, frame["y"] + frame["height"] / 2
-    touch = await ann.context.new_cdp_session(page)
 
     def fingers(apart: float) -> list[dict[str, float]]:
         return [{"x": x - apart, "y": y, "id": 1}, {"x": x + apart, "y": y, "id": 2}]
