@@ -117,11 +117,12 @@ async def test_the_threat_warning_says_the_base_is_open_and_rings_it(server: Ser
     said = await page.get_attribute("[data-hit='b2']", "aria-label") or ""
     assert "in danger: Your base is open" in said, said
     await page.screenshot(path=str(server.log.parent / "conflict-threat.png"))
-    # A spectator is told nothing of the sort (the view has threats only for a seat in play).
+    # A spectator is shown no warning (the view's threats are the players', each against a seat).
     cid = await open_client("Cid")
     await watch_from_lobby(cid, server, page.url.rstrip("/").rsplit("/", 1)[1])
     await cid.page.wait_for_selector(".conflict-board")
     assert await cid.page.locator("#cf-threats").count() == 0
+    assert await cid.page.locator("#cf-howto").count() == 0  # nor shown how to play: he is not playing
     assert ann.errors == [], ann.errors
     assert cid.errors == [], cid.errors
 
