@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 from lobby_steps import join_from_lobby, watch_from_lobby
 from server_process import Server
+from test_web_a11y import assert_accessible
 from web_helpers import Client, OpenClient
 
 from parlour.games import get_game
@@ -117,6 +118,7 @@ async def test_the_threat_warning_says_the_base_is_open_and_rings_it(server: Ser
     said = await page.get_attribute("[data-hit='b2']", "aria-label") or ""
     assert "in danger: Your base is open" in said, said
     await page.screenshot(path=str(server.log.parent / "conflict-threat.png"))
+    await assert_accessible(ann, "a Conflict match with a base warning and how to play")
     # A spectator is shown no warning (the view's threats are the players', each against a seat).
     cid = await open_client("Cid")
     await watch_from_lobby(cid, server, page.url.rstrip("/").rsplit("/", 1)[1])
