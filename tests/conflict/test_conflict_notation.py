@@ -206,6 +206,13 @@ def test_messages_read_as_english() -> None:
         "Red moves its ship from k5 to o5 with the 4", "Red's roll ends automatically"]
 
 
+def test_refusals_read_as_english() -> None:
+    # Issue 16: messages read as English ("an airplane", "an anti-aircraft gun").
+    state = position("pieces 1A h2 1G d4\navailable 1 -\nreserve 1 -\nturn 1\ndice 1-2", players=2)
+    assert refused(state, "h2 1: g3").startswith("g3 is impassable: an airplane may not enter it")
+    assert refused(state, "d4 2: e4 f5").startswith("f5 is water: an anti-aircraft gun may not enter it")
+
+
 def test_mine_and_result_messages() -> None:
     state = position("pieces 2G r3 1A o3\navailable 1 -\nreserve 1 -\navailable 2 -\nreserve 2 -\ndice 3-1",
                      players=2)

@@ -261,8 +261,9 @@ def _walk(state: ConflictState, code: int, square: int, die: int, path: list[int
         if at == previous or abs(at // cols - previous // cols) > 1 or abs(at % cols - previous % cols) > 1:
             raise IllegalActionError(f"{name} is not next to {names[previous]} (CON-6, CON-32)")
         if not board.enterable[cls] >> at & 1:
-            terrain = _TERRAIN_WORDS[board.terrain[at]]
-            raise IllegalActionError(f"{name} is {terrain}: a {LONG_NAMES[kind]} may not enter it (CON-8, "
+            terrain, piece = _TERRAIN_WORDS[board.terrain[at]], LONG_NAMES[kind]
+            article = "an" if piece[0] in "aeiou" else "a"
+            raise IllegalActionError(f"{name} is {terrain}: {article} {piece} may not enter it (CON-8, "
                                      "CON-33 item 1)")
         if at == start:
             raise IllegalActionError(f"the path returns to its start {name} (CON-33 item 2)")
