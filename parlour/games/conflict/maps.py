@@ -584,6 +584,13 @@ class ConflictMaps(Boards):
     def drawing(self, text: str) -> JSONDict:
         return parse_map(text).json()
 
+    def option_help(self) -> str:
+        """The ``board`` option's help, which the lobby shows: the shipped maps by name."""
+        *others, last = SHIPPED_MAPS
+        names = f"{', '.join(others)} or {last}" if others else last
+        return (f"the map: one shipped with parlour ({names}), one saved on the server by its name, "
+                "or the text of a map of your own")
+
 
 MAP_BOARDS: Final = ConflictMaps()
 """Conflict's ``Game.boards``."""
