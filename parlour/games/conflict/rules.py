@@ -127,9 +127,7 @@ class SeatsOption(Option):
 
 
 OPTIONS: Final = (
-    BoardOption("board", DEFAULT_MAP,
-                "the board: the name of a map (parlour-20 is the standard one) or the text of a map "
-                "of your own"),
+    BoardOption("board", DEFAULT_MAP, MAP_BOARDS.option_help()),
     SeatsOption("seats", None, "which colours play: with two players, Red and Yellow sit across the "
                 "board from each other; by default the first colours in order, as many as there are players"),
     Option("roll_limit", 2000, "the game is a draw when this roll ends; 0 for no limit", minimum=0),
