@@ -401,11 +401,41 @@ def test_the_check_reports_every_problem_not_just_the_first() -> None:
         ("error", "CON-12 item 6", ("a3",), 16),  # a mine on '#'
         ("error", "CON-12 item 6", ("e5",), 22),  # a mine on a base
         ("error", "CON-12 item 6", ("a1",), 23),  # seat 3's third mine
-        ("error", "CON-12 item 5", (), None),  # no base for seat 2
-        ("error", "CON-12 item 5", ("e1",), 5),  # and its '+' square is named by none
-        ("error", "CON-12 item 6", ("a1",), None),  # seat 1 has one mine
-        ("error", "CON-12 item 6", ("f4",), None),  # seat 4 too
+        ("error", "CON-12 item 5", ("e1",), 5),  # the '+' square base 2 should name is named by none
     ]
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "problem", "healthy"),
+    [
+        ("mine 1 a2", "mine 1 a3", ("error", "CON-12 item 6", ("a3",), 16), "a1"),  # on '#'
+        ("mine 1 a2", "mine 1 b1", ("error", "CON-12 item 6", ("b1",), 16), "a1"),  # on a base
+        ("mine 4 f5", "mine 4 a1", ("error", "CON-12 item 6", ("a1",), 22), "f4"),  # on seat 1's mine
+        ("base 2 e1", "base 2 c3", ("error", "CON-12 item 5", ("c3",), 12), "f2"),  # off its '+'
+    ],
+)
+def test_a_line_refused_for_its_square_is_one_problem(
+    old: str, new: str, problem: Problem, healthy: str
+) -> None:
+    # Issue 16's editor paints each problem on its square: a mine refused for its square still
+    # counts towards the seat's two, so the seat is not also "short of a mine", painted on its
+    # other, healthy mine; a base off its '+' still names its seat.
+    text = edit(old, new)
+    problems = problems_of(text)
+    assert problems[0] == problem
+    assert all(healthy not in squares for _, _, squares, _ in problems), problems
+    assert not any("not 2" in p.message or "names seat" in p.message for p in check_map(text))
+
+
+def test_a_seat_short_of_a_line_is_still_told() -> None:
+    # CON-12 items 5 and 6: a mine line missing, or a base line, is a problem of its own.
+    assert problems_of(edit("mine 1 a2\n", "")) == [("error", "CON-12 item 6", ("a1",), None)]
+    assert "seat 1 has 1 mine, not 2" in error_of(edit("mine 1 a2\n", ""))
+    assert problems_of(edit("mine 1 a2\n", "", edit("mine 1 a1", "mine 1 a3"))) == [
+        ("error", "CON-12 item 6", ("a3",), 15),  # the mine on '#'
+        ("error", "CON-12 item 6", (), None),  # and one line short: "seat 1 has 1 mine, not 2"
+    ]
+    assert "no 'base' line names seat 2" in error_of(edit("base 2 e1\n", ""))
 
 
 def test_a_broken_terrain_block_reports_each_line_and_reading_goes_on() -> None:

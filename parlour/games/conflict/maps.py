@@ -14,7 +14,7 @@ import re
 from collections import deque
 from collections.abc import Iterable
 from contextlib import suppress
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import Final
@@ -116,13 +116,21 @@ def parse_square(text: str, cols: int, rows: int) -> int | None:
 
 def neighbours(cols: int, rows: int, square: int) -> list[int]:
     """CON-6: the up to 8 adjacent squares, in reading order."""
-    row, col = divmod(square, cols)
-    return [
-        r * cols + c
-        for r in range(max(row - 1, 0), min(row + 2, rows))
-        for c in range(max(col - 1, 0), min(col + 2, cols))
-        if (r, c) != (row, col)
-    ]
+    return list(neighbour_table(cols, rows)[square])
+
+
+@lru_cache(maxsize=8)
+def neighbour_table(cols: int, rows: int) -> tuple[tuple[int, ...], ...]:
+    """``neighbours`` of every square of a board of this size, worked out once: the route checks
+    of CON-13 and the boards built from a map look at every square's neighbours many times."""
+    col_spans = [range(max(col - 1, 0), min(col + 2, cols)) for col in range(cols)]
+    table = []
+    for row in range(rows):
+        row_starts = [r * cols for r in range(max(row - 1, 0), min(row + 2, rows))]
+        for col in range(cols):
+            centre = row * cols + col
+            table.append(tuple(s + c for s in row_starts for c in col_spans[col] if s + c != centre))
+    return tuple(table)
 
 
 # --- reading a map --------------------------------------------------------------------------------
@@ -131,6 +139,21 @@ def neighbours(cols: int, rows: int, square: int) -> list[int]:
 class _Stop(Exception):
     """After this problem the rest of the text cannot be read (no size to read the terrain by,
     say): the check ends with the problems found so far."""
+
+
+@dataclass
+class _Placed:
+    """The bases and mines of a map as its lines place them: ``bases[seat]`` (-1 for none yet),
+    ``mines[seat]``, ``used`` (square: the line that placed it), and per seat the ``base`` and
+    ``mine`` lines refused for their square (a mine on '#', say). Those still count towards the
+    seat's one base and two mines: their problem is reported on their line, once, not again as
+    a seat short of a base or a mine (on its healthy mine)."""
+
+    bases: list[int] = field(default_factory=lambda: [-1] * SEATS)
+    mines: list[list[int]] = field(default_factory=lambda: [[] for _ in range(SEATS)])
+    used: dict[int, int] = field(default_factory=dict)
+    refused_bases: list[int] = field(default_factory=lambda: [0] * SEATS)
+    refused_mines: list[int] = field(default_factory=lambda: [0] * SEATS)
 
 
 class _Reader:
@@ -306,23 +329,21 @@ class _Reader:
         plus = [square for square, t in enumerate(self.terrain) if t == BASE]
         if len(plus) != SEATS:
             self.error(self.terrain_line, f"the terrain has {len(plus)} '+' squares, not 4", 4, plus)
-        bases: list[int] = [-1] * SEATS
-        mines: list[list[int]] = [[] for _ in range(SEATS)]
-        used: dict[int, int] = {}
+        placed = _Placed()
         placed_bases: list[tuple[int, int]] = []
         for directive, number, seat, square in located:
             if directive == "base":
-                accepted = self._place_base(bases, used, number, seat, square)
+                accepted = self._place_base(placed, number, seat, square)
                 if accepted:
                     placed_bases.append((number, square))
             else:
-                accepted = self._place_mine(mines, used, number, seat, square)
+                accepted = self._place_mine(placed, number, seat, square)
             if accepted:
-                used[square] = number
-        self._check_counts(plus, bases, mines)
+                placed.used[square] = number
+        self._check_counts(plus, placed)
         for number, square in placed_bases:
             self._check_shores(number, square)
-        return bases, mines
+        return placed.bases, placed.mines
 
     def _located(self) -> list[tuple[str, int, int, int]]:
         """CON-12 item 7: each ``base``/``mine`` line as (directive, line, seat 0…3, square)."""
@@ -339,54 +360,54 @@ class _Reader:
                 located.append((directive, number, int(seat_text) - 1, square))
         return located
 
-    def _place_base(
-        self, bases: list[int], used: dict[int, int], number: int, seat: int, square: int
-    ) -> bool:
+    def _place_base(self, placed: _Placed, number: int, seat: int, square: int) -> bool:
         """CON-12 item 5: one base per seat, on a '+' square no other line names."""
         name = square_name(self.cols, square)
-        if bases[seat] >= 0:
+        if placed.bases[seat] >= 0:
             self.error(number, f"seat {seat + 1} has a second base", 5, [square])
-        elif self.terrain[square] != BASE:
+            return False
+        if self.terrain[square] != BASE:
             self.error(number, f"base {name} is not a '+' square", 5, [square])
-        elif square in used:
-            self.error(number, f"base {name} is already named on line {used[square]}", 5, [square])
+        elif square in placed.used:
+            self.error(number, f"base {name} is already named on line {placed.used[square]}", 5, [square])
         else:
-            bases[seat] = square
+            placed.bases[seat] = square
             return True
+        placed.refused_bases[seat] += 1
         return False
 
-    def _place_mine(
-        self, mines: list[list[int]], used: dict[int, int], number: int, seat: int, square: int
-    ) -> bool:
+    def _place_mine(self, placed: _Placed, number: int, seat: int, square: int) -> bool:
         """CON-12 item 6: two mines per seat, on land or water, one a square."""
         name = square_name(self.cols, square)
-        if len(mines[seat]) == 2:
+        if len(placed.mines[seat]) == 2:
             self.error(number, f"seat {seat + 1} has a third mine", 6, [square])
-        elif self.terrain[square] not in (LAND, WATER):
+            return False
+        if self.terrain[square] not in (LAND, WATER):
             self.error(number, f"mine {name} is not on a '.' or '~' square", 6, [square])
-        elif square in used:
-            self.error(number, f"{name} already holds a mine (line {used[square]})", 6, [square])
+        elif square in placed.used:
+            self.error(number, f"{name} already holds a mine (line {placed.used[square]})", 6, [square])
         else:
-            mines[seat].append(square)
+            placed.mines[seat].append(square)
             return True
+        placed.refused_mines[seat] += 1
         return False
 
-    def _check_counts(self, plus: list[int], bases: list[int], mines: list[list[int]]) -> None:
-        """CON-12 items 5 and 6 over the whole map: a base for every seat and every '+' square,
-        two mines a seat."""
+    def _check_counts(self, plus: list[int], placed: _Placed) -> None:
+        """CON-12 items 5 and 6 over the whole map: a base line for every seat, a base on every '+'
+        square, two mine lines a seat (those refused for their square count, see ``_Placed``)."""
         for seat in range(SEATS):
-            if bases[seat] < 0:
+            if placed.bases[seat] < 0 and not placed.refused_bases[seat]:
                 self.error(None, f"no 'base' line names seat {seat + 1}", 5)
         for square in plus:
-            if square not in bases:
+            if square not in placed.bases:
                 line = self.terrain_line + 1 + square // self.cols
                 name = square_name(self.cols, square)
                 self.error(line, f"the '+' square {name} is named by no 'base' line", 5, [square])
         for seat in range(SEATS):
-            if len(mines[seat]) != 2:
-                count = len(mines[seat])
+            count = len(placed.mines[seat]) + placed.refused_mines[seat]
+            if count < 2:
                 self.error(None, f"seat {seat + 1} has {count} mine{'' if count == 1 else 's'}, not 2", 6,
-                           mines[seat])
+                           placed.mines[seat])
 
     def _check_shores(self, number: int, square: int) -> None:
         """CON-12 item 8: a base touches land and water."""
@@ -456,17 +477,44 @@ def route_length(
     """Steps of the shortest route from ``start`` to ``goal`` over squares of the given terrain
     kinds, never entering ``avoid``; ``None`` if there is none."""
     allowed = set(kinds)
+    table = neighbour_table(cols, rows)
     distance = {start: 0}
     queue = deque([start])
     while queue:
         square = queue.popleft()
         if square == goal:
             return distance[square]
-        for near in neighbours(cols, rows, square):
+        for near in table[square]:
             if near not in distance and terrain[near] in allowed and near not in avoid:
                 distance[near] = distance[square] + 1
                 queue.append(near)
     return None
+
+
+def reached(
+    cols: int, rows: int, terrain: tuple[int, ...], kinds: Iterable[int], start: int, avoid: set[int]
+) -> bytearray:
+    """The squares some route from ``start`` reaches over squares of the given terrain kinds,
+    never entering ``avoid`` (``reached[square]`` is 1), ``start`` among them: one search answers
+    ``route_length(…) is None`` for every goal at once."""
+    allowed = set(kinds)
+    passable = [kind in allowed for kind in terrain]
+    for square in avoid:
+        passable[square] = False
+    table = neighbour_table(cols, rows)
+    seen = bytearray(cols * rows)
+    seen[start] = 1
+    stack = [start]
+    while stack:
+        for near in table[stack.pop()]:
+            if passable[near] and not seen[near]:
+                seen[near] = 1
+                stack.append(near)
+    return seen
+
+
+ROUTE_KINDS: Final = (("land", (LAND, BASE)), ("water", (WATER, BASE)))
+"""CON-13 item 1's routes: by land, by water, each through the bases too."""
 
 
 def playability_problems(
@@ -476,13 +524,16 @@ def playability_problems(
     seats' corners (the base's square)."""
     warnings = []
     for a in range(SEATS):
+        # The mines a route avoids depend only on the seat it starts from: one search per kind
+        # from each base answers for every other base (8 searches, not 24).
         avoid = {square for seat in range(SEATS) if seat != a for square in mines[seat]}
+        reach = {kind: reached(cols, rows, terrain, kinds, bases[a], avoid) for kind, kinds in ROUTE_KINDS}
         for b in range(SEATS):
             if a == b:
                 continue
             ends = (square_name(cols, bases[a]), square_name(cols, bases[b]))
-            for kind, kinds in (("land", (LAND, BASE)), ("water", (WATER, BASE))):
-                if route_length(cols, rows, terrain, kinds, bases[a], bases[b], avoid) is None:
+            for kind, _ in ROUTE_KINDS:
+                if not reach[kind][bases[b]]:
                     warnings.append(BoardProblem(
                         WARNING, "CON-13 item 1",
                         f"no {kind} route from base {a + 1} ({ends[0]}) to base {b + 1} ({ends[1]}) that "
