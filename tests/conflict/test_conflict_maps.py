@@ -5,10 +5,12 @@ and the check that reports every problem on its squares (issue 16's map editor).
 from __future__ import annotations
 
 from collections import deque
+from pathlib import Path
 
 import pytest
 from conflict_helpers import CONFLICT
 
+import parlour.web
 from parlour.engine import FormatError
 from parlour.games.conflict.board import bits, board_for
 from parlour.games.conflict.maps import (
@@ -23,7 +25,9 @@ from parlour.games.conflict.maps import (
     check_map,
     load_map,
     map_name,
+    neighbour_table,
     parse_map,
+    reached,
     route_length,
 )
 from parlour.games.conflict.pieces import AIR_CLASS, LAND_CLASS, WATER_CLASS
@@ -176,6 +180,34 @@ def test_a_mine_across_the_only_route_is_warned_about() -> None:
     warnings = " ".join(parse_map(mined).warnings)
     assert "no land route from base 1 (b1) to base 2 (e1)" in warnings
     assert "no land route from base 3 (b5) to base 2 (e1)" not in warnings
+
+
+@pytest.mark.parametrize("name", [*SHIPPED_MAPS, "cut"])
+def test_one_search_from_a_base_answers_for_every_goal(name: str) -> None:
+    # CON-13 item 1 looks for routes with one search per base and kind: a square is reached
+    # exactly when route_length finds a route to it, from every base, by land and by water.
+    text = edit("#..~..", "#.~~..") if name == "cut" else SHIPPED_MAPS[name]
+    board_map = parse_map(text)
+    cols, rows, terrain = board_map.cols, board_map.rows, board_map.terrain
+    for seat, base in enumerate(board_map.bases):
+        avoid = {square for other, pair in enumerate(board_map.mines) if other != seat for square in pair}
+        for kinds in ((LAND, BASE), (WATER, BASE)):
+            found = reached(cols, rows, terrain, kinds, base, avoid)
+            for goal in range(0, board_map.size, 7 if board_map.size > 100 else 1):
+                routed = route_length(cols, rows, terrain, kinds, base, goal, avoid) is not None
+                assert bool(found[goal]) == routed, (seat, board_map.square_name(goal))
+
+
+@pytest.mark.parametrize(("cols", "rows"), [(5, 5), (6, 5), (26, 7)])
+def test_the_neighbour_table_is_con_6(cols: int, rows: int) -> None:
+    # CON-6: the squares one step away in any of the 8 directions, on the board, in reading order.
+    table = neighbour_table(cols, rows)
+    assert len(table) == cols * rows
+    for square, near in enumerate(table):
+        row, col = divmod(square, cols)
+        expected = [other for other in range(cols * rows)
+                    if other != square and max(abs(other // cols - row), abs(other % cols - col)) == 1]
+        assert list(near) == expected
 
 
 def test_bases_out_of_their_corners_are_warned_about() -> None:
@@ -493,3 +525,20 @@ def test_parse_map_refuses_with_the_checks_first_error_and_only_then() -> None:
         assert message.endswith(f": {first.message} ({first.rule})"), (message, first)
         if first.line is not None:
             assert message.startswith(f"map line {first.line}: ")
+
+
+def test_the_rules_page_and_the_option_name_the_shipped_maps() -> None:
+    # The lobby shows the board option's help, the rules page explains the option: both name the
+    # maps shipped now (classic, the recommended one and the others), not "parlour-20 is the
+    # standard one".
+    board_option = CONFLICT.info.options[0]
+    assert board_option.name == "board"
+    page = (Path(parlour.web.__file__).parent / "help" / "conflict.html").read_text(encoding="utf-8")
+    options = page[page.index('<section id="options">'):]
+    item = options[options.index("<strong>board</strong>"):options.index("</li>")]
+    for name in SHIPPED_MAPS:
+        assert name in board_option.help
+        assert f"<em>{name}</em>" in item
+    after = item[item.index(f"<em>{RECOMMENDED_MAP}</em>") + 1:]
+    assert "recommended" in after[:after.index("<em>")]  # said of the recommended map itself
+    assert "standard" not in board_option.help

@@ -103,3 +103,15 @@ def test_problems_say_where_they_are_as_data(game: Game[State]) -> None:
         assert set(data) == {"severity", "rule", "message", "squares", "line"}
         assert data["line"] is None or 1 <= data["line"] <= len(lines)
         assert all(isinstance(square, str) and square for square in data["squares"])
+
+
+@pytest.mark.parametrize("game", WITH_BOARDS)
+def test_the_options_help_names_the_shipped_boards(game: Game[State]) -> None:
+    # The lobby shows the board option's help: it names the boards a player can pick by name
+    # (issue 16: classic and the new maps), not an alias nor a board that is no longer shipped.
+    boards = boards_of(game)
+    option = next(option for option in game.info.options if option.name == boards.option)
+    for name in boards.shipped():
+        assert name in option.help, (name, option.help)
+    for alias in boards.aliases():
+        assert alias not in option.help, (alias, option.help)
