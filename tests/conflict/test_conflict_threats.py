@@ -20,21 +20,25 @@ Key = tuple[str, str | None, str]
 """A threat as the brute force finds it: (square, the attacker's square or None for an entry,
 the attacker's type letter and seat, ``"2A"``)."""
 
+Figures = dict[Key, tuple[list[int], float]]
+
 
 def threats(state: ConflictState, seat: int) -> list[dict[str, Any]]:
     """The warnings for the player of ``seat`` (0…3): the entries against the seats it controls, as
-    a page shows them (every view holds the same list, for every player)."""
+    a page shows them (every view holds the same list, that of the player on roll)."""
     content = state.view(None)["content"]
     controllers = content["controllers"]
     return [threat for threat in content["threats"] if controllers[threat["against"] - 1] == seat + 1]
 
 
-def brute_force(state: ConflictState, squares: set[str]) -> dict[Key, tuple[list[int], float]]:
+def brute_force(state: ConflictState, squares: set[str]) -> tuple[Figures, dict[str, float]]:
     """For the player to roll in ``state``: every piece that some roll lets end a first decision
     on one of ``squares``, with the die values that do (from the doubles) and the chance (the sum
-    over the 21 rolls of those whose legal decisions hold such a move)."""
+    over the 21 rolls of those whose legal decisions hold such a move); and per square, the chance
+    that the roll lets ANY piece end there."""
     board = state.board
-    found: dict[Key, tuple[list[int], float]] = {}
+    found: Figures = {}
+    any_piece: dict[str, float] = {}
     for roll, odds in ROLL_ODDS:
         low, high = divmod(roll - ROLL, 6)
         after = state.copy()
@@ -55,29 +59,41 @@ def brute_force(state: ConflictState, squares: set[str]) -> dict[Key, tuple[list
         for key in seen:
             dice, chance = found.get(key, ([], 0.0))
             found[key] = (sorted({*dice, low + 1} if low == high else dice), chance + odds)
-    return found
+        for square in {key[0] for key in seen}:
+            any_piece[square] = any_piece.get(square, 0.0) + odds
+    return found, any_piece
 
 
-def as_keys(found: list[dict[str, Any]]) -> dict[Key, tuple[list[int], float]]:
+def key_of(threat: dict[str, Any]) -> Key:
     letters = {"cannon": "C", "aagun": "G", "airplane": "A", "ship": "S", "submarine": "U"}
-    return {
-        (threat["square"], threat["from"], f"{threat['by']}{letters[threat['attacker']]}"):
-            (threat["dice"], threat["chance"])
-        for threat in found
+    return threat["square"], threat["from"], f"{threat['by']}{letters[threat['attacker']]}"
+
+
+def check_entries(found: list[dict[str, Any]], enemy: ConflictState, squares: set[str]) -> None:
+    """``found`` holds exactly one entry a square ``enemy``'s player (to roll in ``enemy``) can
+    reach among ``squares``, with the chance that ANY of its pieces can, exact over the 21 rolls;
+    it names the likeliest piece, with that piece's dice, and counts the others that can."""
+    pieces, any_piece = brute_force(enemy, squares)
+    assert {threat["square"]: threat["chance"] for threat in found} == {
+        square: round(chance, 4) for square, chance in any_piece.items()
     }
-
-
-def exact(found: dict[Key, tuple[list[int], float]]) -> dict[Key, tuple[list[int], float]]:
-    return {key: (dice, round(chance, 4)) for key, (dice, chance) in found.items()}
+    assert len(found) == len(any_piece)
+    for threat in found:
+        rivals = {key: figures for key, figures in pieces.items() if key[0] == threat["square"]}
+        dice, chance = rivals[key_of(threat)]
+        assert threat["dice"] == dice
+        assert round(chance, 4) == max(round(other, 4) for _, other in rivals.values())
+        assert threat["others"] == len(rivals) - 1
 
 
 def check_against_brute_force(
     text: str, enemy_text: str, seat: int, squares: set[str]
 ) -> list[dict[str, Any]]:
-    """The threats ``seat`` is warned of in ``text`` are exactly what the brute force finds in
-    ``enemy_text`` (the same board, the one enemy to roll) on ``squares`` (its bases and pieces)."""
+    """The threats ``seat`` (on roll in ``text``) is warned of are exactly what the brute force
+    finds in ``enemy_text`` (the same board, the one enemy to roll) on ``squares`` (its bases and
+    pieces)."""
     found = threats(position(text, players=2), seat)
-    assert as_keys(found) == exact(brute_force(position(enemy_text, players=2), squares))
+    check_entries(found, position(enemy_text, players=2), squares)
     return found
 
 
@@ -92,7 +108,7 @@ def test_an_open_base_and_an_airplane_that_reaches_it() -> None:
     base = found[0]
     assert base == {
         "square": "e5", "target": "base", "against": 1, "piece": None, "by": 2, "attacker": "airplane",
-        "from": "h2", "dice": [4, 5, 6], "chance": 0.75,
+        "from": "h2", "dice": [4, 5, 6], "others": 0, "chance": 0.75,
         "text": "Your base is open: Orange's airplane on h2 reaches it with a 4 or more (75 %)",
     }
 
@@ -106,20 +122,46 @@ def test_an_airplane_cannot_take_a_base_an_aa_gun_holds() -> None:
     assert found[0]["piece"] == "aagun"
     assert found[0]["text"].startswith("Your base is not safe: Orange's cannon on h4 can take your "
                                        "anti-aircraft gun on it with ")
-    unguarded = threats(position(text.format(1).replace("1G e5", "1G a1"), players=2), 0)
-    assert ("e5", "airplane") in [(threat["square"], threat["attacker"]) for threat in unguarded]
+    unguarded = text.replace("1G e5", "1G a1")
+    found = check_against_brute_force(unguarded.format(1), unguarded.format(2), 0, {"e5", "a1"})
+    assert [(threat["square"], threat["others"]) for threat in found] == [("e5", 1)]  # cannon, airplane
+
+
+def test_one_entry_a_square_and_enemy_naming_the_likeliest_piece() -> None:
+    # "One entry per (threatened square, hostile player)": Orange's cannon on h4 reaches Red's
+    # open base with a 3 or more, its airplane on h2 with a 4 or more; the entry names the cannon.
+    text = "pieces 2A h2 2C h4 1G a1\navailable 2 -\nreserve 2 -\nturn {}"
+    found = check_against_brute_force(text.format(1), text.format(2), 0, {"e5", "a1"})
+    assert found == [{
+        "square": "e5", "target": "base", "against": 1, "piece": None, "by": 2, "attacker": "cannon",
+        "from": "h4", "dice": [3, 4, 5, 6], "others": 1, "chance": 0.8889,
+        "text": "Your base is open: Orange's cannon on h4 reaches it with a 3 or more; 1 more piece can too "
+                "(89 % in all)",
+    }]
+
+
+def test_two_enemies_on_one_square_are_two_entries() -> None:
+    # Orange's airplane on h2 and Green's on e8 both reach Red's base: one entry each, the chance
+    # that each one's own next roll lets it, the likelier first.
+    rows = "".join(f"available {seat} -\nreserve {seat} -\n" for seat in (2, 3))
+    board = f"pieces 2A h2 3A e8 1G a1\n{rows}"
+    found = threats(position(board + "turn 1", players=3), 0)
+    assert [(threat["square"], threat["by"]) for threat in found] == [("e5", 3), ("e5", 2)]
+    check_entries([found[0]], position(board + "turn 3", players=3), {"e5", "a1"})
+    check_entries([found[1]], position(board + "turn 2", players=3), {"e5", "a1"})
+    assert found[0]["text"] == "Your base is open: Green's airplane on e8 reaches it with a 3 or more (89 %)"
 
 
 def test_entering_pieces_threaten_from_their_base() -> None:
     # Orange's ship and submarine enter at p5 and can end on n6; the cannons cannot swim.
     text = "pieces 1S n6\navailable 2 CSU\nreserve 2 -\nturn {}"
     found = check_against_brute_force(text.format(1), text.format(2), 0, {"e5", "n6"})
-    assert {(threat["attacker"], threat["from"]) for threat in found} == {("ship", None), ("submarine", None)}
-    ship = next(threat for threat in found if threat["attacker"] == "ship")
+    assert [(threat["square"], threat["from"], threat["others"]) for threat in found] == [("n6", None, 1)]
+    ship = found[0]
     assert ship["target"] == "piece"
     assert ship["piece"] == "ship"
-    assert ship["text"] == (f"Orange's ship entering at p5 can take your ship on n6 with a 2 or more "
-                            f"({round(ship['chance'] * 100)} %)")
+    assert ship["text"] == ("Orange's ship entering at p5 can take your ship on n6 with a 2 or more; 1 more "
+                            f"piece can too ({round(ship['chance'] * 100)} % in all)")
 
 
 def test_a_piece_on_its_own_mine_is_destroyed_with_the_attacker() -> None:
@@ -162,15 +204,16 @@ def test_a_seat_taken_over_is_warned_of_for_its_new_controller() -> None:
     board = f"pieces 1S k5 2S o6 3A p8\nowner 2 1\n{rows}"
     found = threats(position(board + "turn 1", players=3), 0)
     enemy = position(board + "turn 3", players=3)
-    assert as_keys(found) == exact(brute_force(enemy, {"e5", "p5", "k5", "o6"}))
+    check_entries(found, enemy, {"e5", "p5", "k5", "o6"})
     assert [(threat["against"], threat["square"]) for threat in found] == [(2, "p5"), (2, "o6"), (1, "k5")]
     assert found[0]["text"] == ("Orange's base on p5, now yours, is open: Green's airplane on p8 reaches "
                                 "it with a 3 or more (89 %)")
     assert found[1]["text"] == ("Green's airplane on p8 can take your orange ship on o6 with a 2 or more "
                                 "(97 %)")
-    to_green = threats(position(board + "turn 1", players=3), 2)
-    assert to_green[0]["text"] == ("Red's orange ship on o6 can take your airplane on p8 with a 2 or more "
-                                   "(97 %)")
+    to_green = threats(position(board + "turn 3", players=3), 2)
+    check_entries(to_green, position(board + "turn 1", players=3), {"e16", "p8"})
+    assert to_green[0]["text"] == ("Red's orange ship on o6 can take your airplane on p8 with a 2 or more; "
+                                   "1 more piece can too (97 % in all)")
 
 
 def test_no_threat_out_of_reach() -> None:
@@ -182,20 +225,34 @@ def test_no_threat_out_of_reach() -> None:
 # --- who sees them, and when ---------------------------------------------------------------------------
 
 
-def test_every_viewer_gets_the_same_threats_and_a_finished_game_none() -> None:
-    # Conflict hides nothing (CON-66): one list for all, each entry against the seat it concerns.
-    state = position("pieces 1S k5 2A h2 2C p4\navailable 2 -\nreserve 2 -\nturn 1", players=2)
+def test_every_viewer_gets_the_threats_to_the_player_on_roll_and_a_finished_game_none() -> None:
+    # "Before a roll ends, the squares and home bases that enemy pieces can reach on their next roll
+    # are shown": to the player on roll, who decides before its roll ends. Conflict hides nothing
+    # (CON-66): one list for all viewers, each entry against the seat it concerns.
+    text = "pieces 1S k5 2A h2 2C p4\navailable 2 -\nreserve 2 -\nturn {}"
+    state = position(text.format(1), players=2)
     seen = [state.view(seat)["content"]["threats"] for seat in (0, 1, None)]
     assert seen[0] == seen[1] == seen[2]
-    assert {threat["against"] for threat in seen[0]} == {1, 2}
-    against_orange = [threat for threat in seen[0] if threat["against"] == 2]
-    assert all(threat["by"] == 1 for threat in against_orange)
-    assert threats(state, 1) == against_orange
+    assert seen[0]
+    assert {threat["against"] for threat in seen[0]} == {1}
+    assert threats(state, 1) == []  # Orange is not on roll: its warnings come with its own roll
+    orange_on_roll = position(text.format(2), players=2)
+    against_orange = orange_on_roll.view(None)["content"]["threats"]
+    assert against_orange
+    assert all(threat["against"] == 2 and threat["by"] == 1 for threat in against_orange)
     do(state, "roll 5-2")
     do(state, "k5 5: l5 m5 n5 o5 p5")  # CON-45: Red takes Orange's base; Orange is out, Red wins
     assert state.outcome() is not None
     assert all("threats" not in state.view(seat)["content"] for seat in (0, 1, None))
     assert state.view(None)["content"]["events"][-1] == "Red wins (the last player left in the game)"
+
+
+def test_the_warnings_pass_to_the_next_player_when_a_roll_ends() -> None:
+    state = position("pieces 1S k5 2A h2 2C p4\navailable 2 -\nreserve 2 -\nturn 1", players=2)
+    assert {threat["against"] for threat in state.view(None)["content"]["threats"]} == {1}
+    do(state, "roll 1-2")
+    do(state, "end")
+    assert {threat["against"] for threat in state.view(None)["content"]["threats"]} == {2}
 
 
 def test_the_figures_follow_the_position_through_apply_and_undo() -> None:

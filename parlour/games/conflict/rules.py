@@ -817,8 +817,9 @@ class ConflictState(State):
         item 2) and ``event_data`` the same events as data (``render.event_json``). Nothing here
         grows with the number of actions played: no record, no log, no seed.
 
-        While the game goes on, ``threats``: for every player in, what enemy pieces can reach of
-        its bases and pieces on their next roll (``threats.threats``), the same for every seat."""
+        While the game goes on, ``threats``: for the player on roll (the one who decides before
+        the roll ends), what enemy pieces can reach of its bases and pieces on their next roll,
+        one entry a square and enemy player (``threats.threats``), the same for every seat."""
         recent = self.recent_events()
         content: JSONDict = {
             "position": self.position_json(),

@@ -1,5 +1,8 @@
-"""Threat warnings (issue 16): the bases and pieces of each player that hostile pieces can reach on
-their player's next roll, with the exact chance that the roll lets them.
+"""Threat warnings (issue 16): "before a roll ends, the squares and home bases that enemy pieces can
+reach on their next roll are shown, with the chance". They are for the player on roll, the one who
+must decide before its roll ends: its bases and pieces that hostile pieces can reach on their
+player's next roll, one entry a square and hostile player, with the exact chance that the roll lets
+any of that player's pieces end there.
 
 A hostile piece threatens a square on a die value d when its player, to roll with the board as it
 stands and a roll showing d, would be offered a move of it (an entry from its base included) whose
@@ -7,8 +10,10 @@ walked path ends there: the engine's own move generation answers that (``moves_w
 capture rules such as CON-38 (no airplane takes an AA gun or a submarine) hold without being
 written again here. Chance: the sum over the 21 rolls (CON-61) of the rolls showing one such d.
 
-Per player in the game, six move generations (one per die value); the list is the same for every
-seat and spectator (nothing is hidden, CON-66) and kept on the state until its position changes.
+Per hostile player, six move generations (one per die value) looking only at the squares of the
+player on roll; the list is the same for every seat and spectator (nothing is hidden, CON-66) and
+kept on the state until its position changes. Only the player on roll's threats travel: every
+update carries the list, and the others' would be stale by the time they decide.
 """
 
 from __future__ import annotations
@@ -59,16 +64,28 @@ def die_values(dice: int) -> list[int]:
     return [die for die in DIE_VALUES if dice >> die & 1]
 
 
+def _guarded(state: ConflictState) -> int:
+    """The squares the player on roll must guard, as a mask: the bases of the seats it controls
+    (CON-23) and the pieces of those seats' colours."""
+    roller, controller, board = state.seat, state.controller, state.board
+    mask = 0
+    for seat, square in enumerate(board.bases):
+        if controller[seat] == roller:
+            mask |= 1 << square | state.seat_masks[seat]
+    return mask
+
+
 def reaches(state: ConflictState) -> dict[int, list[Reach]]:
-    """Every base or piece some hostile piece can end a move on, on its player's next roll:
-    square → reaches. The players in the game, each with six move generations, and nothing else;
-    the generations look only at bases and pieces (a flying airplane reaches a hundred squares)."""
+    """Every base or piece of the player on roll that some hostile piece can end a move on, on its
+    player's next roll: square → reaches. Each other player in the game, with six move
+    generations, and nothing else; the generations look only at the guarded squares (a flying
+    airplane reaches a hundred squares)."""
     size, squares = state.board.size, state.squares
-    targets = sum(1 << square for square in state.board.bases)
-    for mask in state.seat_masks:
-        targets |= mask
+    targets = _guarded(state)
     found: dict[tuple[int, int], Reach] = {}
     for player in state.players_in():
+        if player == state.seat:
+            continue
         for die in DIE_VALUES:
             for action in state.moves_with(player, die, targets):
                 decision = decode(action, size)
@@ -88,46 +105,55 @@ def reaches(state: ConflictState) -> dict[int, list[Reach]]:
 
 
 def threats(state: ConflictState, table: dict[int, list[Reach]]) -> list[JSONDict]:
-    """The threats to every player in the game, most dangerous first: bases before pieces, then by
-    chance. Each is ``against`` the seat (1-4) whose base or piece it is, and its text speaks to
-    the player controlling that seat: Conflict hides nothing, so every seat and spectator gets the
-    same list (a page shows its player the entries against seats it controls)."""
-    controller, board, squares = state.controller, state.board, state.squares
-    players = set(state.players_in())
+    """The threats to the player on roll, most dangerous first: bases before pieces, then by
+    chance. One entry a (square, hostile player): ``chance`` that the player's roll lets any of
+    its pieces end there; ``attacker``, ``from`` and ``dice`` name its most dangerous piece and
+    ``others`` counts the rest. Each is ``against`` the seat (1-4) whose base or piece it is, and
+    its text speaks to the player on roll: Conflict hides nothing, so every seat and spectator
+    gets the same list."""
+    roller, controller, board, squares = state.seat, state.controller, state.board, state.squares
     found = []
     for square, reach_list in table.items():
         code, base = squares[square], board.base_seat[square]
         against = base if base >= 0 else code // TYPES
-        if code == EMPTY and base < 0:
+        if (code == EMPTY and base < 0) or controller[against] != roller:
             continue
-        player = controller[against]
-        if player not in players:  # an unused seat's base, or one a player out for lack of pieces holds
-            continue
+        by_player: dict[int, list[Reach]] = {}
         for reach in reach_list:
-            if reach.player != player:
-                found.append(_threat(state, player, square, base if base >= 0 else None, reach))
+            by_player.setdefault(reach.player, []).append(reach)
+        for player, group in by_player.items():
+            found.append(_threat(state, square, base if base >= 0 else None, group, (square, player)))
     found.sort(key=lambda t: (t["target"] != "base", -t["chance"], t["order"]))
     for threat in found:
         del threat["order"]
     return found
 
 
-def _threat(state: ConflictState, player: int, square: int, base: int | None, reach: Reach) -> JSONDict:
+def _threat(
+    state: ConflictState, square: int, base: int | None, group: list[Reach], order: tuple[int, int]
+) -> JSONDict:
+    """One hostile player's threat to ``square``: its most dangerous piece (the likeliest, then the
+    first in square order), the chance of any of them."""
     board = state.board
     code = state.squares[square]
     against = base if base is not None else code // TYPES
+    best = min(group, key=lambda reach: -chance(reach.dice))
+    dice = 0
+    for reach in group:
+        dice |= reach.dice
     return {
         "square": board.names[square],
         "target": "base" if base is not None else "piece",
         "against": against + 1,
         "piece": TYPE_NAMES[code % TYPES] if code != EMPTY else None,
-        "by": reach.code // TYPES + 1,
-        "attacker": TYPE_NAMES[reach.code % TYPES],
-        "from": board.names[reach.start] if reach.start >= 0 else None,
-        "dice": die_values(reach.dice),
-        "chance": round(chance(reach.dice), 4),
-        "text": _text(state, player, square, base, reach),
-        "order": (player, square, reach.code, reach.start),
+        "by": best.code // TYPES + 1,
+        "attacker": TYPE_NAMES[best.code % TYPES],
+        "from": board.names[best.start] if best.start >= 0 else None,
+        "dice": die_values(best.dice),
+        "others": len(group) - 1,
+        "chance": round(chance(dice), 4),
+        "text": _text(state, square, base, best, (len(group) - 1, chance(dice))),
+        "order": order,
     }
 
 
@@ -176,14 +202,23 @@ def _on_hostile_mine(state: ConflictState, square: int, reach: Reach) -> bool:
     return bool(state.options["airplanes_on_mines"]) or reach.code % TYPES != AIRPLANE
 
 
-def _text(state: ConflictState, seat: int, square: int, base: int | None, reach: Reach) -> str:
-    """One plain sentence to the player of ``seat``: what of its is in danger, from which piece, on
-    which dice, how likely."""
-    names = state.board.names
-    attacker = _attacker_words(state, reach)
-    dice = f"with {dice_words(die_values(reach.dice))}"
-    odds = f"({round(chance(reach.dice) * 100)} %)"
-    how = f"{dice} {odds}"
+def _odds_words(others: int, odds: float) -> str:
+    """`` (31 %)``; with more pieces that can reach the square, ``; 2 more pieces can too (80 % in
+    all)``, the chance being that of any of them."""
+    percent = round(odds * 100)
+    if not others:
+        return f" ({percent} %)"
+    return f"; {others} more {'piece' if others == 1 else 'pieces'} can too ({percent} % in all)"
+
+
+def _text(state: ConflictState, square: int, base: int | None, best: Reach, more: tuple[int, float]) -> str:
+    """One plain sentence to the player on roll: what of its is in danger, from which piece (the
+    most dangerous), on which dice, how many more can, how likely."""
+    seat, names = state.seat, state.board.names
+    attacker = _attacker_words(state, best)
+    dice = f"with {dice_words(die_values(best.dice))}"
+    odds = _odds_words(*more)
+    how = f"{dice}{odds}"
     code = state.squares[square]
     if base is not None:
         held = "Your base" if base == seat else f"{_colour(base)}'s base on {names[square]}, now yours,"
@@ -191,7 +226,7 @@ def _text(state: ConflictState, seat: int, square: int, base: int | None, reach:
             return f"{held} is open: {attacker} reaches it {how}"
         return f"{held} is not safe: {attacker} can take {_own_piece_words(seat, code)} on it {how}"
     piece = _own_piece_words(seat, code)
-    if _on_hostile_mine(state, square, reach):
+    if _on_hostile_mine(state, square, best):
         where = f"the mine under {piece} on {names[square]}"
-        return f"{attacker} can run onto {where} {dice}, destroying both {odds}"
+        return f"{attacker} can run onto {where} {dice}, destroying both{odds}"
     return f"{attacker} can take {piece} on {names[square]} {how}"
