@@ -94,21 +94,25 @@ async def test_the_threat_warning_says_the_base_is_open_and_rings_it(server: Ser
     content = (await ann.match_json())["view"]["content"]
     threats = content.get("threats")
     assert threats, sorted(content)
-    # The view lists the threats against every seat in play (nothing is hidden); Red's page, Red's.
-    on_base = [t for t in threats if t["against"] == 1 and t["target"] == "base"]
+    # The view lists the threats to the player on roll, Red (the same for every viewer).
+    assert {t["against"] for t in threats} == {1}, threats
+    on_base = [t for t in threats if t["target"] == "base"]
     assert on_base, threats
     assert on_base[0]["square"] == "b2"
+    # One entry a rival: Orange's pieces entering from e2 that reach b2 are counted in it.
+    assert on_base[0]["others"] >= 1, on_base
     warning = page.locator("#cf-base-danger li[data-threat-item='b2']").first
     await warning.wait_for()
     words = await warning.locator(".cf-threat-first").text_content() or ""
     for said in ("Your base is open", "Orange's", "%"):
         assert said in words, words
     assert words.strip() == on_base[0]["text"]
-    # One line for the base, the other pieces that reach it folded under it.
+    assert f"; {on_base[0]['others']} more pieces can too (" in words, words
+    # One line for the base, the other rivals that reach it (none here) folded under it.
     assert await page.locator("#cf-base-danger > li").count() == 1
     others = await warning.locator(".cf-threat-more li").all_text_contents()
     assert [text.strip() for text in others] == [t["text"] for t in on_base[1:]]
-    # Orange's own danger (Red can reach e2 as well) is not on Red's page.
+    # Orange's own danger (Red can reach e2 as well) comes with Orange's roll, not on Red's.
     assert await page.locator("[data-threat-item='e2']").count() == 0
     # The base warning comes first, before any piece's.
     first = page.locator("#cf-threats li").first
@@ -127,6 +131,33 @@ async def test_the_threat_warning_says_the_base_is_open_and_rings_it(server: Ser
     assert await cid.page.locator("#cf-howto").count() == 0  # nor shown how to play: he is not playing
     assert ann.errors == [], ann.errors
     assert cid.errors == [], cid.errors
+
+
+@ASYNC
+async def test_only_the_player_on_roll_is_warned(server: Server, open_client: OpenClient) -> None:
+    # Issue 16: "before a roll ends, the squares and home bases that enemy pieces can reach on their
+    # next roll are shown": to the player whose roll it is. On NEAR_BASES each base is in the other's
+    # reach from the start; Bob's (Orange's) warning comes when his roll begins, and Ann's goes.
+    created = server.create(game="conflict", players=2, options={"board": NEAR_BASES}, seats=["open", "open"])
+    match_id = created["match"]["id"]
+    ann = await open_client("Ann")
+    bob = await open_client("Bob")
+    await join_from_lobby(ann, server, match_id, seat=0)
+    await join_from_lobby(bob, server, match_id, seat=1)
+    await ann.wait_my_turn()
+    await ann.page.locator("#cf-base-danger li[data-threat-item='b2']").wait_for()
+    await bob.page.wait_for_selector(".conflict-board [data-hit='b2']")
+    assert await bob.page.locator("#cf-threats").count() == 0
+    assert await bob.page.locator("[data-threat]").count() == 0
+    await ann.page.click("[data-action='end']")
+    await bob.wait_my_turn()
+    warning = bob.page.locator("#cf-base-danger li[data-threat-item='e2']")
+    await warning.wait_for()
+    assert "Your base is open: Red's" in (await warning.text_content() or "")
+    await ann.page.locator("#cf-threats").wait_for(state="detached")
+    assert await ann.page.locator("[data-threat]").count() == 0
+    assert ann.errors == [], ann.errors
+    assert bob.errors == [], bob.errors
 
 
 @ASYNC

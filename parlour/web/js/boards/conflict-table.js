@@ -138,14 +138,17 @@ function bySquare(threats) {
   return [...groups.values()];
 }
 
-/** One square in danger: the most dangerous threat in words, the others folded under it. */
+/**
+ * One square in danger: the most dangerous rival's threat in words (its likeliest piece, and how many
+ * more of its pieces can: `others`), the other rivals' folded under it.
+ */
 function threatItem(group) {
   const [first, ...others] = group;
   const line = (t) => [html("span", { class: `swatch swatch-${SEAT_COLOURS[t.by - 1]}`, "aria-hidden": "true" }), " ", threatWords(t)];
   return html("li", { "data-threat-item": first.square, "data-threat-target": first.target }, [
     html("span", { class: "cf-threat-first" }, line(first)),
     others.length ? html("details", { class: "cf-threat-more" }, [
-      html("summary", {}, [`${others.length} more ${others.length === 1 ? "piece" : "pieces"} can reach ${first.square}`]),
+      html("summary", {}, [`${others.length} more ${others.length === 1 ? "rival" : "rivals"} can reach ${first.square}`]),
       html("ul", {}, others.map((t) => html("li", {}, line(t)))),
     ]) : null,
   ]);
@@ -214,7 +217,7 @@ function howtoCard(play, cv) {
       html("li", {}, [mark("2"), html("strong", {}, [" Your pieces to enter: "]),
         "pick one, click squares from your base to draw its path, confirm with the die."]),
       html("li", {}, [mark("3"), html("strong", {}, [` Your base${base ? ` (${base})` : ""}: `]),
-        "a rival landing on it takes you over. Squares rivals can reach next roll are ringed in their colour."]),
+        "a rival landing on it takes you over. On your roll, squares rivals can reach on their next roll are ringed in their colour."]),
     ]),
     html("p", { class: "small" }, ["Land on a rival's base to take them over; the last player in wins. ",
       html("a", { href: "/help/conflict" }, ["All the rules"])]),
@@ -222,8 +225,9 @@ function howtoCard(play, cv) {
   ]);
 }
 
-/** The threats against the seats the page's player controls (the view lists them for every seat in
- * play, `against` naming whose base or piece: nothing in Conflict is hidden); none for a spectator. */
+/** The threats against the seats the page's player controls: the view lists the player on roll's
+ * (the one deciding before its roll ends), `against` naming whose base or piece, the same for every
+ * viewer, so only the player on roll is warned; a spectator never. */
 function threatsToMe(cv, me) {
   if (!me) return [];
   return (cv.threats ?? []).filter((t) => controllerOf(cv, t.against ?? me) === me);

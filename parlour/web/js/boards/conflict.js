@@ -259,7 +259,8 @@ function threatLayer(view) {
 
 /** "Orange's airplane reaches it with a 6 (31 %)": a threat in words, for the list and screen readers. */
 export function threatWords(threat) {
-  return threat.text ?? `${capitalise(SEAT_COLOURS[threat.by - 1])}'s ${threat.attacker} reaches ${threat.square} (${Math.round(threat.chance * 100)} %)`;
+  const more = threat.others ? ` and ${threat.others} more` : "";
+  return threat.text ?? `${capitalise(SEAT_COLOURS[threat.by - 1])}'s ${threat.attacker}${more} reach ${threat.square} (${Math.round(threat.chance * 100)} %)`;
 }
 
 function pieceLayer(view, marks) {
