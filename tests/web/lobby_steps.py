@@ -26,7 +26,11 @@ async def create_match(client: Client, server: Server, *, game: str, seats: dict
     if options:
         await page.click("#options-box summary")
         for name, value in options.items():
-            await page.fill(f"#opt-{name}", value)
+            field = page.locator(f"#opt-{name}")
+            if await field.evaluate("element => element.tagName") == "SELECT":  # a map picker
+                await field.select_option(value)
+            else:
+                await field.fill(value)
     if clock is not None:
         await page.select_option("#clock", clock)
     await page.select_option("#bot-seconds", "0.2")

@@ -12,7 +12,7 @@ from server_process import Server
 from web_helpers import PHONE, WAIT_MS, Client, OpenClient
 
 ASYNC = pytest.mark.asyncio(loop_scope="session")
-BASES = {1: "e5", 2: "p5", 3: "e16", 4: "p16"}  # parlour-20 (CON-15)
+BASES = {1: "e5", 2: "p5", 3: "e16", 4: "p16"}  # classic (CON-15)
 
 
 def square_xy(square: str) -> tuple[int, int]:
@@ -84,7 +84,7 @@ async def test_a_person_plays_conflict_against_a_bot_through_a_takeover(server: 
                                                                         open_client: OpenClient) -> None:
     ann = await open_client("Ann")
     await create_match(ann, server, game="conflict", seats={0: "you", 1: "bot:random"},
-                       options={"roll_limit": "120"})
+                       options={"roll_limit": "120", "board": "classic"})
     page = ann.page
     shots = server.log.parent
     await page.wait_for_selector(".conflict-board")
@@ -128,7 +128,7 @@ async def test_three_people_and_a_bot_play_four_player_conflict(server: Server,
     ann, bob, cid = await open_client("Ann"), await open_client("Bob"), await open_client("Cid")
     seats = {0: "you", 1: "open", 2: "open", 3: "bot:random"}
     match_id = await create_match(ann, server, game="conflict", players=4, seats=seats,
-                                  options={"roll_limit": "10"})
+                                  options={"roll_limit": "10", "board": "classic"})
     await join_from_lobby(bob, server, match_id, seat=1)
     await join_from_lobby(cid, server, match_id, seat=2)
     people = [ann, bob, cid]
