@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 import pytest_asyncio
+from postgres_server import PostgresServer
 from server_helpers import Client
 from server_process import Server
 
@@ -16,6 +17,15 @@ from server_process import Server
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     """One server shared by the tests that do not kill it."""
     running = Server(tmp_path_factory.mktemp("server")).start()
+    yield running
+    running.stop()
+
+
+@pytest.fixture(scope="session")
+def postgres() -> Iterator[PostgresServer]:
+    """One PostgreSQL for the whole session (started by the first test that asks); each test takes
+    a fresh schema of it (``postgres.fresh()``)."""
+    running = PostgresServer().start()
     yield running
     running.stop()
 

@@ -15,6 +15,7 @@ import pytest_asyncio
 
 from parlour.games import get_game
 from parlour.server import storage
+from parlour.server.postgres import PostgresStore
 from parlour.server.pubsub import MemoryPubSub
 from parlour.server.storage import (
     SCHEMA_VERSION,
@@ -43,9 +44,13 @@ def a_match(match_id: str = "m1", created: float = 100.0, game: str = "loa",
                     bot_seconds=0.5, created=created, progress=progress)
 
 
-@pytest_asyncio.fixture(params=["sqlite", "memory"])
+@pytest_asyncio.fixture(params=["sqlite", "memory", "postgresql"])
 async def store(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Store]:
-    made: Store = SQLiteStore(tmp_path / "events.sqlite3") if request.param == "sqlite" else MemoryStore()
+    made: Store
+    if request.param == "postgresql":  # the session's PostgreSQL, a schema of this test's own
+        made = PostgresStore(request.getfixturevalue("postgres").fresh())
+    else:
+        made = SQLiteStore(tmp_path / "events.sqlite3") if request.param == "sqlite" else MemoryStore()
     yield made
     await made.close()
 

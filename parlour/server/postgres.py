@@ -1,0 +1,572 @@
+"""The event store on PostgreSQL: the same tables, rows and guarantees as ``SQLiteStore``, for
+servers that outgrow one machine (``parlour serve --store postgresql://…``).
+
+Events are append-only rows keyed (match_id, version): two writers (two processes, later) can
+never both commit one version of a match, because the key is unique; the one that loses hears
+``VersionConflict``. Every write is one transaction that stores the match's progress with its
+change, so the lobby lists and pages matches by index without replaying any.
+
+Connections (psycopg's async API, no pool): one for writes, used under a lock (one transaction at a
+time, as SQLite's single writer), and a couple for reads. A connection that is lost is dropped and
+opened again by the next call; every call is bounded in time (``CALL_SECONDS``), so an unreachable
+database answers ``StoreError``, never a hang. A write whose connection turns out dead before its
+``COMMIT`` was sent is tried once more on a new one (nothing of it can have been committed); one
+lost during the ``COMMIT`` is reported, not repeated.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import time
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import replace
+from typing import Any, Final, TypeVar
+
+import psycopg
+from psycopg import AsyncConnection, errors
+
+from parlour.engine import Action
+from parlour.server.storage import (
+    SCHEMA_VERSION,
+    BoardRow,
+    BoardSaved,
+    ChatLine,
+    ChatRoom,
+    ClockMark,
+    MatchRow,
+    MatchStatus,
+    Progress,
+    SeatRecord,
+    StoreError,
+    VersionConflict,
+)
+
+T = TypeVar("T")
+Conn = AsyncConnection[tuple[Any, ...]]
+
+CONNECT_SECONDS: Final = 5
+STATEMENT_SECONDS: Final = 5
+CALL_SECONDS: Final = 10.0
+"""The most one call of the store may take, connecting included: then ``StoreError``."""
+
+SCHEMA_LOCK: Final = 0x70A7100
+"""The advisory lock under which a process makes or checks the tables (several may start at once)."""
+
+# The SQLite schema's tables, in PostgreSQL's types. Keys are compared byte by byte (COLLATE "C"),
+# as SQLite and Python compare them, so pages come in the same order on every store.
+SCHEMA: Final = """
+CREATE TABLE IF NOT EXISTS parlour_schema (
+    version INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS matches (
+    id TEXT COLLATE "C" PRIMARY KEY,
+    created DOUBLE PRECISION NOT NULL,
+    game TEXT COLLATE "C" NOT NULL,
+    players INTEGER NOT NULL,
+    options TEXT NOT NULL,
+    seed BIGINT NOT NULL,
+    start TEXT,
+    bot_seconds DOUBLE PRECISION NOT NULL,
+    status TEXT COLLATE "C" NOT NULL DEFAULT 'running',
+    version INTEGER NOT NULL DEFAULT 0,
+    to_move TEXT,
+    outcome TEXT,
+    updated DOUBLE PRECISION NOT NULL DEFAULT 0,
+    clock TEXT,
+    rematch_of TEXT COLLATE "C"
+);
+CREATE TABLE IF NOT EXISTS seats (
+    match_id TEXT COLLATE "C" NOT NULL REFERENCES matches(id),
+    seat INTEGER NOT NULL,
+    kind TEXT NOT NULL,
+    bot TEXT,
+    name TEXT,
+    token_hash TEXT,
+    PRIMARY KEY (match_id, seat)
+);
+CREATE TABLE IF NOT EXISTS events (
+    match_id TEXT COLLATE "C" NOT NULL REFERENCES matches(id),
+    version INTEGER NOT NULL,
+    action BIGINT NOT NULL,
+    created DOUBLE PRECISION NOT NULL,
+    clock TEXT,
+    PRIMARY KEY (match_id, version)
+);
+CREATE TABLE IF NOT EXISTS chat (
+    match_id TEXT COLLATE "C" NOT NULL REFERENCES matches(id),
+    id INTEGER NOT NULL,
+    room TEXT NOT NULL,
+    seat INTEGER,
+    name TEXT NOT NULL,
+    text TEXT NOT NULL,
+    at DOUBLE PRECISION NOT NULL,
+    PRIMARY KEY (match_id, id)
+);
+CREATE TABLE IF NOT EXISTS boards (
+    game TEXT COLLATE "C" NOT NULL,
+    name TEXT COLLATE "C" NOT NULL,
+    text TEXT NOT NULL,
+    cols INTEGER NOT NULL,
+    rows INTEGER NOT NULL,
+    author TEXT,
+    created DOUBLE PRECISION NOT NULL,
+    address TEXT NOT NULL,
+    PRIMARY KEY (game, name)
+);
+CREATE INDEX IF NOT EXISTS matches_by_status ON matches (status, created DESC, id DESC);
+CREATE INDEX IF NOT EXISTS matches_by_game ON matches (game, status, created DESC, id DESC);
+CREATE UNIQUE INDEX IF NOT EXISTS matches_by_rematch_of ON matches (rematch_of) WHERE rematch_of IS NOT NULL;
+CREATE INDEX IF NOT EXISTS boards_by_age ON boards (game, created DESC, name DESC);
+"""
+# As in SQLite: the lobby pages newest first within one status (and one game), a walk down one
+# index from the cursor; the rematch index finds a match's rematch and refuses a second one.
+
+MATCH_COLUMNS: Final = ("id, created, game, players, options, seed, start, bot_seconds,"
+                        " status, version, to_move, outcome, updated, clock, rematch_of")
+BOARD_COLUMNS: Final = "game, name, text, cols, rows, author, created, address"
+SET_PROGRESS: Final = ("UPDATE matches SET status = %s, version = %s, to_move = %s, outcome = %s,"
+                       " updated = %s WHERE id = %s")
+
+
+def schema_of(db: psycopg.Connection[tuple[Any, ...]]) -> None:
+    """Makes the tables of an empty database (or schema), or checks that those there are today's."""
+    with db.transaction():
+        db.execute("SELECT pg_advisory_xact_lock(%s)", (SCHEMA_LOCK,))
+        found = db.execute("SELECT to_regclass('parlour_schema') IS NOT NULL").fetchone()
+        version = None
+        if found is not None and found[0]:
+            row = db.execute("SELECT version FROM parlour_schema").fetchone()
+            version = None if row is None else int(row[0])
+        if version is not None and version > SCHEMA_VERSION:
+            raise StoreError(f"the database has schema {version}, newer than this parlour's {SCHEMA_VERSION}")
+        if version is None or version < SCHEMA_VERSION:
+            for statement in SCHEMA.split(";"):
+                if statement.strip():
+                    db.execute(statement)
+            db.execute("DELETE FROM parlour_schema")
+            db.execute("INSERT INTO parlour_schema (version) VALUES (%s)", (SCHEMA_VERSION,))
+
+
+class _Link:
+    """One connection to the database, opened when first needed and again after it was lost."""
+
+    def __init__(self, url: str, reads: bool = False) -> None:
+        self.url = url
+        self.reads = reads
+        self.db: Conn | None = None
+        self.lock = asyncio.Lock()
+        self._closing: set[asyncio.Future[None]] = set()
+
+    async def open(self) -> Conn:
+        if self.db is None or self.db.closed or self.db.broken:
+            self.db = await AsyncConnection.connect(
+                self.url, autocommit=True, connect_timeout=CONNECT_SECONDS)
+            await self.db.execute(f"SET statement_timeout = '{STATEMENT_SECONDS}s'")
+            await self.db.execute("SET lock_timeout = '2s'")
+            if self.reads:  # each read one snapshot of the database, BEGIN saying so (no round trip more)
+                await self.db.set_isolation_level(psycopg.IsolationLevel.REPEATABLE_READ)
+                await self.db.set_read_only(True)
+        return self.db
+
+    async def drop(self) -> None:
+        """Forgets the connection (lost, or in the middle of something a time-out interrupted)."""
+        db, self.db = self.db, None
+        if db is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(db.close(), 1.0)
+
+    def abandon(self, attempt: asyncio.Future[Any]) -> None:
+        """Forgets the connection an attempt that ran out of time is still using; it is closed
+        once the attempt lets go of it (its outcome goes unheard: nobody waits for it)."""
+        db, self.db = self.db, None
+
+        def closing(finished: asyncio.Future[Any]) -> None:
+            if not finished.cancelled():
+                finished.exception()
+            if db is not None:
+                task = asyncio.ensure_future(db.close())
+                self._closing.add(task)
+                task.add_done_callback(self._closing.discard)
+
+        attempt.add_done_callback(closing)
+
+    @property
+    def lost(self) -> bool:
+        return self.db is None or self.db.closed or self.db.broken
+
+
+class PostgresStore:
+    """The ``Store`` on a PostgreSQL database (``postgresql://user@host:port/database``)."""
+
+    READERS: Final = 2
+
+    def __init__(self, url: str, call_seconds: float = CALL_SECONDS) -> None:
+        self.url = url
+        self.call_seconds = call_seconds
+        # Synchronously, as SQLite opens its file: a server that cannot reach its database says so
+        # at start-up, before it listens.
+        try:
+            with psycopg.connect(url, autocommit=True, connect_timeout=CONNECT_SECONDS) as db:
+                db.execute(f"SET statement_timeout = '{4 * STATEMENT_SECONDS}s'")
+                schema_of(db)
+        except psycopg.Error as error:
+            raise StoreError(f"storage: {error}") from None
+        self._writer = _Link(url)
+        self._readers = [_Link(url, reads=True) for _ in range(self.READERS)]
+        self._next_reader = 0
+
+    # --- the interface: writes ---
+
+    async def create(self, match: MatchRow) -> None:
+        progress = match.progress
+        if progress is None:
+            raise StoreError(f"match {match.id} has no progress to store")
+
+        async def create(db: Conn) -> None:
+            try:
+                await db.execute(
+                    f"INSERT INTO matches ({MATCH_COLUMNS}) VALUES"
+                    " (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
+                    (match.id, match.created, match.game, match.players, _json(match.options), match.seed,
+                     None if match.start is None else _json(match.start), match.bot_seconds,
+                     *_progress_values(progress), None if match.clock is None else _json(match.clock),
+                     match.rematch_of),
+                )
+            except errors.UniqueViolation as error:
+                if error.diag.constraint_name == "matches_by_rematch_of":
+                    raise StoreError(f"match {match.rematch_of} has a rematch already") from None
+                raise StoreError(f"match {match.id} exists") from None
+            async with db.cursor() as cursor:
+                await cursor.executemany(
+                    "INSERT INTO seats (match_id, seat, kind, bot, name, token_hash)"
+                    " VALUES (%s, %s, %s, %s, %s, %s)",
+                    [(match.id, index, seat.kind, seat.bot, seat.name, seat.token_hash)
+                     for index, seat in enumerate(match.seats)],
+                )
+
+        await self._write(create)
+
+    async def claim_seat(
+        self, match_id: str, seat: int, token_hash: str, name: str | None, progress: Progress
+    ) -> bool:
+        async def claim(db: Conn) -> bool:
+            # One statement: a second claim waits for the first's row lock, then finds the seat taken.
+            cursor = await db.execute(
+                "UPDATE seats SET kind = 'person', token_hash = %s, name = %s"
+                " WHERE match_id = %s AND seat = %s AND kind = 'open'",
+                (token_hash, name, match_id, seat),
+            )
+            if cursor.rowcount != 1:
+                return False
+            await _store_progress(db, match_id, progress)
+            return True
+
+        return await self._write(claim)
+
+    async def append(
+        self, match_id: str, expected_version: int, actions: Sequence[Action], progress: Progress,
+        times: Sequence[ClockMark | None] | None = None,
+    ) -> None:
+        rows = list(actions)
+        marks = [None if mark is None else _json(mark) for mark in times] if times else [None] * len(rows)
+        now = time.time()
+
+        async def append(db: Conn) -> None:
+            found = await (await db.execute(
+                "SELECT COALESCE(MAX(version), 0) FROM events WHERE match_id = %s", (match_id,))).fetchone()
+            stored = 0 if found is None else int(found[0])
+            if stored != expected_version:
+                raise VersionConflict(f"match {match_id} is at version {stored}, not {expected_version}")
+            try:
+                async with db.cursor() as cursor:
+                    await cursor.executemany(
+                        "INSERT INTO events (match_id, version, action, created, clock)"
+                        " VALUES (%s, %s, %s, %s, %s)",
+                        [(match_id, expected_version + offset, action, now, mark)
+                         for offset, (action, mark) in enumerate(zip(rows, marks, strict=True), start=1)],
+                    )
+            except errors.UniqueViolation:
+                # Another writer committed this version between our look and our insert: the key fences it.
+                raise VersionConflict(f"match {match_id} moved past version {expected_version}") from None
+            except errors.ForeignKeyViolation:
+                raise StoreError(f"there is no match {match_id}") from None
+            await _store_progress(db, match_id, progress)
+
+        await self._write(append)
+
+    async def set_progress(self, match_id: str, progress: Progress) -> None:
+        async def store(db: Conn) -> None:
+            if await _store_progress(db, match_id, progress) != 1:
+                raise StoreError(f"there is no match {match_id}")
+
+        await self._write(store)
+
+    async def add_chat(self, match_id: str, said: ChatLine, most: int) -> ChatLine | None:
+        async def add(db: Conn) -> ChatLine | None:
+            found = await (await db.execute(
+                "SELECT COALESCE(MAX(id), 0) FROM chat WHERE match_id = %s", (match_id,))).fetchone()
+            latest = 0 if found is None else int(found[0])
+            if latest >= most:
+                return None
+            line = replace(said, id=latest + 1)
+            try:
+                await db.execute(
+                    "INSERT INTO chat (match_id, id, room, seat, name, text, at)"
+                    " VALUES (%s, %s, %s, %s, %s, %s, %s)",
+                    (match_id, line.id, line.room, line.seat, line.name, line.text, line.at))
+            except errors.ForeignKeyViolation:
+                raise StoreError(f"there is no match {match_id}") from None
+            return line
+
+        return await self._write(add)
+
+    async def add_board(self, board: BoardRow, most: int) -> BoardSaved:
+        async def add(db: Conn) -> BoardSaved:
+            if await (await db.execute("SELECT 1 FROM boards WHERE game = %s AND name = %s",
+                                       (board.game, board.name))).fetchone() is not None:
+                return "exists"
+            found = await (await db.execute("SELECT COUNT(*) FROM boards")).fetchone()
+            if found is not None and int(found[0]) >= most:
+                return "full"
+            cursor = await db.execute(
+                f"INSERT INTO boards ({BOARD_COLUMNS}) VALUES (%s, %s, %s, %s, %s, %s, %s, %s)"
+                " ON CONFLICT (game, name) DO NOTHING",
+                (board.game, board.name, board.text, board.cols, board.rows, board.author,
+                 board.created, board.address))
+            return "saved" if cursor.rowcount == 1 else "exists"  # another process saved it first
+
+        return await self._write(add)
+
+    # --- the interface: reads ---
+
+    async def load_board(self, game: str, name: str) -> BoardRow | None:
+        async def load(db: Conn) -> BoardRow | None:
+            found = await (await db.execute(
+                f"SELECT {BOARD_COLUMNS} FROM boards WHERE game = %s AND name = %s", (game, name))).fetchone()
+            return None if found is None else BoardRow(*found)
+
+        return await self._read(load)
+
+    async def list_boards(self, game: str, after: tuple[float, str] | None, limit: int) -> list[BoardRow]:
+        async def walk(db: Conn) -> list[BoardRow]:
+            where = "game = %s" + ("" if after is None else " AND (created, name) < (%s, %s)")
+            arguments = (game, *(() if after is None else after), max(limit, 0))
+            cursor = await db.execute(
+                f"SELECT {BOARD_COLUMNS} FROM boards WHERE {where}"
+                " ORDER BY created DESC, name DESC LIMIT %s", arguments)
+            return [BoardRow(*found) for found in await cursor.fetchall()]
+
+        return await self._read(walk)
+
+    async def load_chat(self, match_id: str, rooms: Sequence[ChatRoom], most: int) -> list[ChatLine]:
+        async def load(db: Conn) -> list[ChatLine]:
+            cursor = await db.execute(
+                "SELECT id, room, seat, name, text, at FROM chat WHERE match_id = %s AND room = ANY(%s)"
+                " ORDER BY id DESC LIMIT %s", (match_id, list(rooms), max(most, 0)))
+            return [ChatLine(*values) for values in await cursor.fetchall()][::-1]
+
+        return await self._read(load)
+
+    async def load_unfinished(self) -> list[MatchRow]:
+        async def load(db: Conn) -> list[MatchRow]:
+            cursor = await db.execute(
+                f"SELECT {MATCH_COLUMNS} FROM matches WHERE status IN ('open', 'running')"
+                " ORDER BY created, id")
+            rows = {row.id: row for row in map(_match_row, await cursor.fetchall())}
+            await _add_seats(db, rows)
+            await _add_events(db, rows)
+            return list(rows.values())
+
+        return await self._read(load)
+
+    async def load_match(self, match_id: str) -> MatchRow | None:
+        async def load(db: Conn) -> MatchRow | None:
+            found = await (await db.execute(
+                f"SELECT {MATCH_COLUMNS} FROM matches WHERE id = %s", (match_id,))).fetchone()
+            if found is None:
+                return None
+            row = _match_row(found)
+            await _add_seats(db, {match_id: row})
+            await _add_events(db, {match_id: row})
+            rematch = await (await db.execute(
+                "SELECT id FROM matches WHERE rematch_of = %s", (match_id,))).fetchone()
+            row.rematch = None if rematch is None else rematch[0]
+            return row
+
+        return await self._read(load)
+
+    async def list_matches(
+        self, statuses: Sequence[MatchStatus], game: str | None, after: tuple[float, str] | None, limit: int,
+        ids: Sequence[str] | None = None,
+    ) -> list[MatchRow]:
+        async def walk(db: Conn) -> list[MatchRow]:
+            return await _list_matches(db, statuses, game, after, limit, ids)
+
+        return await self._read(walk)
+
+    async def close(self) -> None:
+        for link in (self._writer, *self._readers):
+            async with link.lock:
+                await link.drop()
+
+    # --- connections ---
+
+    async def _write(self, work: Callable[[Conn], Awaitable[T]]) -> T:
+        """Runs ``work`` in one transaction on the writing connection; ``StoreError`` if it cannot."""
+        async with self._writer.lock:
+            return await self._transaction(self._writer, work)
+
+    async def _read(self, work: Callable[[Conn], Awaitable[T]]) -> T:
+        """Runs ``work`` in one read-only transaction (one snapshot) on a reading connection."""
+        free = [link for link in self._readers if not link.lock.locked()]
+        if free:
+            link = free[0]
+        else:  # all busy: queue behind them in turn
+            link = self._readers[self._next_reader]
+            self._next_reader = (self._next_reader + 1) % len(self._readers)
+        async with link.lock:
+            return await self._transaction(link, work)
+
+    async def _transaction(self, link: _Link, work: Callable[[Conn], Awaitable[T]]) -> T:
+        """``work`` in one transaction on ``link``, within ``call_seconds`` in all: a time-out leaves
+        the attempt behind (psycopg may take seconds more to cancel its query) on a connection the
+        link forgets, and says so at once."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + self.call_seconds
+        for retry in (True, False):
+            attempt = asyncio.ensure_future(self._attempt(link, work, retry))
+            try:
+                done, _ = await asyncio.wait({attempt}, timeout=max(deadline - loop.time(), 0.0))
+            except asyncio.CancelledError:
+                attempt.cancel()
+                link.abandon(attempt)
+                raise
+            if not done:
+                attempt.cancel()
+                link.abandon(attempt)
+                raise StoreError(f"storage: PostgreSQL did not answer within {self.call_seconds:g} s")
+            try:
+                return attempt.result()
+            except _Again:
+                continue
+        raise AssertionError("unreachable: the second attempt does not ask for a third")
+
+    async def _attempt(self, link: _Link, work: Callable[[Conn], Awaitable[T]], retry: bool) -> T:
+        committing = False
+        try:
+            db = await link.open()
+            async with db.transaction():
+                result = await work(db)
+                committing = True
+            return result
+        except StoreError:
+            raise  # the work's own refusal (a version conflict, a missing match): rolled back
+        except (psycopg.Error, UnicodeError, ValueError, TypeError, OverflowError) as error:
+            lost = link.lost
+            if lost:
+                await link.drop()
+            if lost and retry and not committing:
+                # Dead before COMMIT was sent: nothing of it was committed; once more on a new connection.
+                raise _Again from None
+            raise StoreError(f"storage: {_said(error)}") from None
+
+
+class _Again(Exception):
+    """The connection was found lost before anything could be committed: try once more."""
+
+
+def _said(error: BaseException) -> str:
+    return str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+
+
+def _json(value: Any) -> str:
+    # Not ASCII-escaped, as in SQLite: text that is not valid Unicode fails its call.
+    return json.dumps(value, ensure_ascii=False)
+
+
+def _progress_values(progress: Progress) -> tuple[Any, ...]:
+    outcome = None if progress.outcome is None else _json(progress.outcome)
+    to_move = progress.to_move
+    moving = str(to_move) if type(to_move) is int else _json(to_move)
+    return progress.status, progress.version, moving, outcome, progress.updated
+
+
+async def _store_progress(db: Conn, match_id: str, progress: Progress) -> int:
+    cursor = await db.execute(SET_PROGRESS, (*_progress_values(progress), match_id))
+    return cursor.rowcount
+
+
+def _match_row(values: Sequence[Any]) -> MatchRow:
+    (match_id, created, game, players, options, seed, start, bot_seconds,
+     status, version, to_move, outcome, updated, clock, rematch_of) = values
+    return MatchRow(
+        id=match_id, game=game, players=players, options=json.loads(options), seed=seed, seats=[],
+        bot_seconds=bot_seconds, created=created, start=None if start is None else json.loads(start),
+        clock=None if clock is None else json.loads(clock), rematch_of=rematch_of,
+        progress=Progress(status, version, json.loads(to_move) if to_move is not None else None,
+                          None if outcome is None else json.loads(outcome), updated),
+    )
+
+
+async def _add_seats(db: Conn, rows: dict[str, MatchRow]) -> None:
+    if not rows:
+        return
+    cursor = await db.execute(
+        "SELECT match_id, kind, bot, name, token_hash FROM seats WHERE match_id = ANY(%s)"
+        " ORDER BY match_id, seat",
+        (list(rows),))
+    for match_id, kind, bot, name, token_hash in await cursor.fetchall():
+        rows[match_id].seats.append(SeatRecord(kind, bot, name, token_hash))
+
+
+async def _add_events(db: Conn, rows: dict[str, MatchRow]) -> None:
+    """The matches' actions in order, with their clock marks for those with a clock."""
+    if not rows:
+        return
+    for row in rows.values():
+        row.actions, row.times = [], []
+    cursor = await db.execute(
+        "SELECT match_id, action, clock FROM events WHERE match_id = ANY(%s) ORDER BY match_id, version",
+        (list(rows),))
+    for match_id, action, mark in await cursor.fetchall():
+        row = rows[match_id]
+        row.actions.append(action)
+        if row.clock is not None:
+            row.times.append(None if mark is None else _clock_mark(json.loads(mark)))
+
+
+def _clock_mark(stored: Any) -> ClockMark:
+    seat, spent, left = stored
+    return int(seat), float(spent), float(left)
+
+
+async def _list_matches(
+    db: Conn, statuses: Sequence[MatchStatus], game: str | None, after: tuple[float, str] | None, limit: int,
+    ids: Sequence[str] | None,
+) -> list[MatchRow]:
+    """As SQLite's: one walk down an index per status from the cursor, at most a page each, the
+    newest of them the page; with ``ids``, those matches looked up by their key."""
+    where = "" if game is None else " AND game = %s"
+    where += "" if after is None else " AND (created, id) < (%s, %s)"
+    arguments = (*(() if game is None else (game,)), *(() if after is None else after))
+    found: list[MatchRow] = []
+    if ids is not None:
+        chosen = list(dict.fromkeys(ids))
+        if chosen and statuses:
+            cursor = await db.execute(
+                f"SELECT {MATCH_COLUMNS} FROM matches WHERE id = ANY(%s) AND status = ANY(%s){where}"
+                " ORDER BY created DESC, id DESC LIMIT %s",
+                (chosen, list(statuses), *arguments, max(limit, 0)))
+            found = list(map(_match_row, await cursor.fetchall()))
+    else:
+        for status in dict.fromkeys(statuses):
+            cursor = await db.execute(
+                f"SELECT {MATCH_COLUMNS} FROM matches WHERE status = %s{where}"
+                " ORDER BY created DESC, id DESC LIMIT %s", (status, *arguments, max(limit, 0)))
+            found += map(_match_row, await cursor.fetchall())
+        found.sort(key=lambda row: (row.created, row.id), reverse=True)
+    rows = {row.id: row for row in found[:max(limit, 0)]}
+    await _add_seats(db, rows)
+    return list(rows.values())

@@ -1,0 +1,241 @@
+"""The PostgreSQL event store (issue 17): what SQLite's guarantees become with a server in between
+(two writers fenced by the key, connections lost, text it cannot hold), and ``parlour serve
+--store postgresql://…`` playing, killed and restarted on the same database.
+
+The store tests every store passes are in ``test_server_storage.py`` (parametrised over it)."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+
+import psycopg
+import pytest
+import pytest_asyncio
+from postgres_server import PostgresServer, free_port
+from server_helpers import Client, open_client, replayed, until_over
+from server_process import WAIT, Server
+from test_server_storage import RUNNING, a_match, only
+
+from parlour.games import get_game
+from parlour.server.postgres import PostgresStore
+from parlour.server.storage import SCHEMA_VERSION, ChatLine, Progress, SeatRecord, StoreError, VersionConflict
+
+ASYNC = pytest.mark.asyncio(loop_scope="session")
+LOA = get_game("loa")
+
+
+@pytest.fixture
+def url(postgres: PostgresServer) -> str:
+    """A schema of this test's own in the session's PostgreSQL."""
+    return postgres.fresh()
+
+
+@pytest_asyncio.fixture
+async def store(url: str) -> AsyncIterator[PostgresStore]:
+    made = PostgresStore(url)
+    yield made
+    await made.close()
+
+
+def named(url: str, name: str) -> str:
+    """The URL with an ``application_name``, by which the test finds the store's connections."""
+    return f"{url}&application_name={name}"
+
+
+def backends(url: str, name: str) -> list[int]:
+    with psycopg.connect(url, autocommit=True) as db:
+        return [pid for (pid,) in db.execute(
+            "SELECT pid FROM pg_stat_activity WHERE application_name = %s", (name,)).fetchall()]
+
+
+@ASYNC
+async def test_two_writers_never_both_commit_a_version(url: str) -> None:
+    """'the store's expected-version check fences a writer … so two writers can never both commit':
+    two stores (as two processes would) append to the same match at the same version, again and
+    again; exactly one of each pair commits, the other hears VersionConflict."""
+    first, second = PostgresStore(url), PostgresStore(url)
+    try:
+        await first.create(a_match())
+        for version in range(20):
+            outcomes = await asyncio.wait_for(asyncio.gather(
+                first.append("m1", version, [100 + version], Progress("running", version + 1, 0, None)),
+                second.append("m1", version, [200 + version], Progress("running", version + 1, 1, None)),
+                return_exceptions=True,
+            ), WAIT)
+            assert None in outcomes, outcomes
+            assert any(isinstance(outcome, VersionConflict) for outcome in outcomes), outcomes
+        loaded = await only(first)
+        assert len(loaded.actions) == 20
+        assert loaded.progress is not None
+        assert loaded.progress.version == 20
+    finally:
+        await first.close()
+        await second.close()
+
+
+@ASYNC
+async def test_nul_text_fails_its_call_and_stores_nothing(store: PostgresStore) -> None:
+    """PostgreSQL's text cannot hold NUL: StoreError, the caller's state unchanged, the store writing on."""
+    with pytest.raises(StoreError):
+        await store.create(a_match(seats=[SeatRecord("person", name="A\x00nn", token_hash="h"),
+                                          SeatRecord("open")]))
+    assert await store.load_match("m1") is None
+    await store.create(a_match())
+    said = ChatLine(0, "players", 0, "Ann", "hello", 5.0)
+    with pytest.raises(StoreError):
+        await store.add_chat("m1", ChatLine(0, "players", 0, "Ann", "he\x00llo", 5.0), 10)
+    assert (await store.add_chat("m1", said, 10)) == ChatLine(1, "players", 0, "Ann", "hello", 5.0)
+    with pytest.raises(StoreError):
+        await store.claim_seat("m1", 0, "hash", "B\x00b", RUNNING)
+    assert (await only(store)).seats[0].kind == "open"
+    assert await store.claim_seat("m1", 0, "hash", "Bob", RUNNING) is True
+
+
+@ASYNC
+async def test_a_lost_connection_is_opened_again(url: str) -> None:
+    """Connections the database dropped (a restart, an administrator) are replaced: a read, and a
+    write that had not reached its COMMIT, go through on a new one, once, with nothing doubled."""
+    store = PostgresStore(named(url, "dropped"))
+    try:
+        await store.create(a_match())
+        await store.load_match("m1")  # a reading connection open too
+        pids = backends(url, "dropped")
+        assert len(pids) >= 2, pids
+        with psycopg.connect(url, autocommit=True) as db:
+            for pid in pids:
+                db.execute("SELECT pg_terminate_backend(%s)", (pid,))
+        await asyncio.wait_for(store.append("m1", 0, [7], RUNNING), WAIT)
+        loaded = await asyncio.wait_for(only(store), WAIT)
+        assert (loaded.actions, loaded.progress) == ([7], RUNNING)
+        assert not set(backends(url, "dropped")) & set(pids)
+    finally:
+        await store.close()
+
+
+@ASYNC
+async def test_a_database_that_does_not_answer_is_a_store_error_not_a_hang(url: str) -> None:
+    """A connection whose server process is frozen (SIGSTOP): the call fails within the store's
+    bound, the record is unchanged, and once it answers again the store writes on."""
+    store = PostgresStore(named(url, "frozen"), call_seconds=1.0)
+    try:
+        await store.create(a_match())
+        [pid] = backends(url, "frozen")  # the writer's
+        os.kill(pid, signal.SIGSTOP)
+        try:
+            with pytest.raises(StoreError, match="did not answer"):
+                await asyncio.wait_for(store.append("m1", 0, [7], RUNNING), WAIT)
+        finally:
+            os.kill(pid, signal.SIGCONT)
+        assert (await only(store)).actions == []
+        await asyncio.wait_for(store.append("m1", 0, [8], RUNNING), WAIT)
+        assert (await only(store)).actions == [8]
+    finally:
+        await store.close()
+
+
+def test_no_database_at_the_address_is_a_store_error() -> None:
+    with pytest.raises(StoreError):
+        PostgresStore(f"postgresql://parlour@127.0.0.1:{free_port()}/parlour")
+
+
+@ASYNC
+async def test_a_database_of_a_newer_parlour_is_refused(url: str, store: PostgresStore) -> None:
+    with psycopg.connect(url, autocommit=True) as db:
+        assert db.execute("SELECT version FROM parlour_schema").fetchall() == [(SCHEMA_VERSION,)]
+        db.execute("UPDATE parlour_schema SET version = %s", (SCHEMA_VERSION + 1,))
+    with pytest.raises(StoreError, match="newer"):
+        PostgresStore(url)
+
+
+@ASYNC
+async def test_a_restarted_postgresql_refuses_while_down_and_serves_when_back(tmp_path: Path) -> None:
+    """'PostgreSQL restarted: actions during the outage are refused … and the match is unchanged;
+    play continues when it is back' (the store's part: StoreError, then the same store writes on)."""
+    own = PostgresServer().start()
+    try:
+        store = PostgresStore(own.url(), call_seconds=3.0)
+        await store.create(a_match())
+        await store.append("m1", 0, [1], RUNNING)
+        own.halt("immediate")
+        with pytest.raises(StoreError):
+            await asyncio.wait_for(store.append("m1", 1, [2], RUNNING), WAIT)
+        with pytest.raises(StoreError):
+            await asyncio.wait_for(store.load_match("m1"), WAIT)
+        own.start()
+        await asyncio.wait_for(store.append("m1", 1, [3], RUNNING), WAIT)
+        assert (await only(store)).actions == [1, 3]
+        await store.close()
+    finally:
+        own.stop()
+
+
+# --- a real server on PostgreSQL ---
+
+
+@pytest.fixture
+def pg_server(tmp_path: Path, url: str) -> Iterator[Server]:
+    running = Server(tmp_path, flags=["--store", url]).start()
+    yield running
+    running.stop()
+
+
+@ASYNC
+async def test_serve_on_postgresql_plays_is_killed_and_resumes(
+    pg_server: Server, url: str, clients: list[Client],
+) -> None:
+    """``parlour serve --store postgresql://…`` plays a match to its end and another part-way, is
+    killed (SIGKILL) and restarted on the same database: both are there, their events replay."""
+    server = pg_server
+    bots = server.create(game="loa", seats=["bot:random", "bot:random"], bot_seconds=0.01, seed=4)
+    bots_id = bots["match"]["id"]
+    await until_over(server, bots_id)
+    people = server.create(game="loa", seats=["open", "open"], join=0, seed=1)
+    people_id = people["match"]["id"]
+    tokens = [people["token"], server.join(people_id)["token"]]
+    players = [await open_client(clients, server, people_id, f"person {seat}") for seat in (0, 1)]
+    for seat in (0, 1):
+        await players[seat].hello(tokens[seat])
+    played = []
+    for ply in range(3):
+        text = players[ply % 2].seen[-1]["legal"][0]["text"]
+        await players[ply % 2].send({"type": "action", "text": text, "version": ply})
+        played.append(text)
+        for client in players:
+            await client.expect("update", version=ply + 1)
+    finished = server.summary(bots_id)
+
+    server.kill()
+    server.start()
+
+    assert not server.db.exists(), "the SQLite file was used"
+    assert server.summary(bots_id) == finished
+    watcher = await open_client(clients, server, bots_id, "watching the finished match")
+    state = await watcher.hello()
+    assert state["status"] == "over"
+    end = replayed(LOA, state)
+    assert end.is_over()
+    assert state["view"]["outcome"] == end.outcome_json()
+    assert len(state["events"]) == finished["version"]
+    again = await open_client(clients, server, people_id, "person 1 again")
+    state = await again.hello(tokens[1])
+    assert (state["version"], [event["action"] for event in state["events"]]) == (3, played)
+    await again.send({"type": "action", "text": state["legal"][0]["text"], "version": 3})
+    await again.expect("update", version=4)
+    with psycopg.connect(url) as db:
+        counts = dict(db.execute("SELECT match_id, COUNT(*) FROM events GROUP BY match_id").fetchall())
+    assert counts == {bots_id: finished["version"], people_id: 4}
+
+
+def test_serve_refuses_a_store_url_it_does_not_know(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-m", "parlour.cli", "serve", "--store", "mysql://x/y"],
+                          capture_output=True, text=True, timeout=WAIT, check=False, stdin=subprocess.DEVNULL)
+    assert done.returncode == 2
+    assert "postgresql://" in done.stderr
+
