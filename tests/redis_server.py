@@ -77,6 +77,15 @@ class RedisServer:
             self.process.kill()
             self.process.wait(START_SECONDS)
 
+    def pause(self) -> None:
+        """SIGSTOP: connections stay open and nothing answers, as with a hung host."""
+        assert self.process is not None
+        self.process.send_signal(signal.SIGSTOP)
+
+    def resume(self) -> None:
+        assert self.process is not None
+        self.process.send_signal(signal.SIGCONT)
+
     def restart(self) -> None:
         self.stop()
         self.start()

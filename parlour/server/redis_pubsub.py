@@ -44,7 +44,9 @@ from parlour.server.pubsub import Listener, Message, Unsubscribe
 
 Resync = Callable[[str, str], None]
 """``on_resync(channel, reason)``: the listeners of ``channel`` may have missed messages and should
-read the store from their last version. ``reason`` is ``"reconnect"`` or ``"gap"``."""
+read the store from their last version. ``reason`` is ``"reconnect"`` (called once Redis listens on
+the channel again, before any later message) or ``"gap"`` (called before the message that came
+after the gap is delivered)."""
 
 PUBLISH = """
 local seq = redis.call('INCR', KEYS[1])
@@ -77,20 +79,25 @@ class RedisPubSub:
 
     def __init__(
         self, url: str, *, prefix: str = "parlour:", on_resync: Resync | None = None,
-        connect_seconds: float = 2.0, ping_seconds: float = 10.0, seq_seconds: int = 86_400,
+        connect_seconds: float = 2.0, answer_seconds: float = 5.0, ping_seconds: float = 10.0,
+        seq_seconds: int = 86_400,
     ) -> None:
-        """``url``: ``redis://host:port/db``. ``ping_seconds``: how often the listening connection
-        is pinged (a connection silent for three pings is taken for dead and reopened).
+        """``url``: ``redis://host:port/db``. ``connect_seconds``, ``answer_seconds``: how long a
+        connection and an answer may take before Redis counts as unreachable (a publish then
+        fails rather than holding up the match). ``ping_seconds``: how often the listening
+        connection is pinged (a connection silent for three pings is taken for dead and reopened).
         ``seq_seconds``: how long a quiet channel's counter is kept (it then starts again at 1,
         which its listeners see as a gap)."""
         self.prefix = prefix
         self.on_resync = on_resync
         self.ping_seconds = ping_seconds
         self.seq_seconds = seq_seconds
-        # One retry without delay: a pooled connection Redis dropped (a restart) is reopened at
-        # once, while a Redis that is down fails the publish without waiting.
-        options: dict[str, Any] = {"socket_connect_timeout": connect_seconds,
-                                   "retry": Retry(NoBackoff(), 1), "health_check_interval": 0}
+        # One retry without delay, on a lost connection only: a pooled connection Redis dropped
+        # (a restart) is reopened at once, while a Redis that is down or hung fails the publish.
+        options: dict[str, Any] = {
+            "socket_connect_timeout": connect_seconds, "socket_timeout": answer_seconds,
+            "retry": Retry(NoBackoff(), 1, supported_errors=(RedisConnectionError,)),
+            "health_check_interval": 0}
         self.redis = Redis.from_url(url, **options)
         self.script = self.redis.register_script(PUBLISH)
         kwargs = self.redis.connection_pool.connection_kwargs

@@ -48,6 +48,18 @@ class Heard:
         return self.messages
 
 
+    async def until_heard(self, message: Message) -> list[Message]:
+        async def heard() -> None:
+            while message not in self.messages:
+                self.more.clear()
+                await self.more.wait()
+        try:
+            await asyncio.wait_for(heard(), WAIT)
+        except TimeoutError:
+            pytest.fail(f"never heard {message}, only {self.messages}")
+        return self.messages
+
+
 class Resyncs:
     """What ``on_resync`` was told: (channel, reason), in order."""
 
@@ -69,6 +81,19 @@ async def settled(pubsub: RedisPubSub) -> None:
         await asyncio.wait_for(pubsub.settled(), WAIT)
     except TimeoutError:
         pytest.fail(f"Redis never confirmed the channels {sorted(pubsub.listeners)}")
+
+
+async def until(pubsub: RedisPubSub, state: Callable[[], bool], what: str) -> None:
+    async def reached() -> None:
+        while True:
+            moved = pubsub.moved  # taken before looking, so no change is missed in between
+            if state():
+                return
+            await moved.wait()
+    try:
+        await asyncio.wait_for(reached(), WAIT)
+    except TimeoutError:
+        pytest.fail(f"never {what}")
 
 
 def a_channel() -> str:
@@ -327,3 +352,32 @@ async def test_publishing_while_redis_is_down_fails_clearly(
     await settled(listening)
     await publisher.publish(channel, {"kind": "event", "version": 1})
     assert await heard.until(1) == [{"kind": "event", "version": 1}]
+
+
+@ASYNC
+async def test_a_redis_that_stops_answering_is_left_and_rejoined(
+        pubsubs: Callable[..., RedisPubSub], redis_server: RedisServer) -> None:
+    """A hung Redis (SIGSTOP) closes no connection: the listener finds out by its pings going
+    unanswered, and a publish gives up rather than holding up the match."""
+    resyncs = Resyncs()
+    listening = pubsubs(on_resync=resyncs, ping_seconds=0.1, answer_seconds=0.5)
+    publisher = pubsubs(answer_seconds=0.5)
+    channel = a_channel()
+    heard = Heard()
+    listening.subscribe(channel, heard)
+    await settled(listening)
+    redis_server.pause()
+    try:
+        await until(listening, lambda: not listening.connected, "noticed that Redis stopped answering")
+        with pytest.raises(PubSubUnavailable, match=f"cannot publish on {channel}"):
+            await publisher.publish(channel, {"kind": "event", "version": 1})
+    finally:
+        redis_server.resume()
+    assert await resyncs.next() == (channel, "reconnect")
+    await settled(listening)
+    await publisher.publish(channel, {"kind": "event", "version": 2})
+    # The publish that timed out may still have reached Redis once it woke: "unavailable" means
+    # "not known to be published", and the listener resyncs from the store either way.
+    heard_now = await heard.until_heard({"kind": "event", "version": 2})
+    assert heard_now[-1] == {"kind": "event", "version": 2}
+    assert heard_now[:-1] in ([], [{"kind": "event", "version": 1}])
