@@ -43,6 +43,17 @@ class BoardProblem:
         }
 
 
+def capped(problems: list[BoardProblem], most: int) -> list[BoardProblem]:
+    """``problems`` with those past the first ``most`` counted in one last problem (an error if
+    any of them is one): a text of rubbish has a problem a line, and an answer listing every one
+    would be many times the text's size."""
+    if len(problems) <= most:
+        return problems
+    rest = problems[most:]
+    severity = ERROR if any(problem.is_error for problem in rest) else WARNING
+    return [*problems[:most], BoardProblem(severity, rest[0].rule, f"…and {len(rest)} more problems")]
+
+
 class Boards(ABC):
     """A game whose board is a file people may draw and share (``Game.boards``)."""
 
@@ -59,6 +70,8 @@ class Boards(ABC):
     min_rows: int
     recommended: str
     """The shipped board the lobby offers first."""
+    max_name: int
+    """Characters in the name a board gives itself (what a library saves it under)."""
 
     @abstractmethod
     def shipped(self) -> dict[str, str]:
@@ -70,13 +83,19 @@ class Boards(ABC):
         return {}
 
     @abstractmethod
+    def is_text(self, value: str) -> bool:
+        """Whether the option's ``value`` is a board's text rather than the name of one."""
+
+    @abstractmethod
     def check(self, text: str) -> list[BoardProblem]:
         """Every problem of the board ``text``, errors and warnings, not just the first: no
-        errors means the option takes it. Problems that stop the reading end the list early."""
+        errors means the option takes it. Problems that stop the reading end the list early, and a
+        long list ends in one problem counting the rest (``capped``)."""
 
     @abstractmethod
     def name_of(self, text: str) -> str | None:
-        """The name the board's text gives itself, ``None`` if it gives none that can be read."""
+        """The name the board's text gives itself, ``None`` if it gives none that can be read.
+        Cheap: it reads no more of the text than it needs (a lobby shows a match's board by it)."""
 
     @abstractmethod
     def drawing(self, text: str) -> dict[str, Any]:

@@ -4,6 +4,7 @@ and the check that reports every problem on its squares (issue 16's map editor).
 
 from __future__ import annotations
 
+import re
 from collections import deque
 from pathlib import Path
 
@@ -17,6 +18,7 @@ from parlour.games.conflict.maps import (
     BASE,
     BLOCKED,
     LAND,
+    MAP_BOARDS,
     MAP_FILES,
     PARLOUR_20,
     RECOMMENDED_MAP,
@@ -542,3 +544,64 @@ def test_the_rules_page_and_the_option_name_the_shipped_maps() -> None:
     after = item[item.index(f"<em>{RECOMMENDED_MAP}</em>") + 1:]
     assert "recommended" in after[:after.index("<em>")]  # said of the recommended map itself
     assert "standard" not in board_option.help
+
+
+# --- texts no one draws (a review of issue 16): refused with problems, never a crash ----------------
+
+HUGE = "9" * 5000
+"""More digits than Python turns into an int (4,300): int() raises ValueError, not FormatError."""
+
+
+@pytest.mark.parametrize(("old", "new", "item"), [
+    ("size 6x5", f"size {HUGE}x5", "item 2"),
+    ("size 6x5", f"size 6x{HUGE}", "item 2"),
+    ("mine 4 f5", f"mine 4 f{HUGE}", "item 7"),
+    ("base 4 e5", f"base 4 e{HUGE}", "item 7"),
+])
+def test_a_number_of_thousands_of_digits_is_a_problem_of_the_map(old: str, new: str, item: str) -> None:
+    text = edit(old, new)
+    problems = check_map(text)
+    assert any(problem.rule == f"CON-12 {item}" for problem in problems), problems
+    assert f"CON-12 {item}" in error_of(text)
+    assert all(len(problem.message) < 200 for problem in problems)  # the number is not sent back
+
+
+def test_a_long_text_of_rubbish_gets_a_short_answer() -> None:
+    # Every unknown line and every '+' square named by no base is a problem: a page of them is
+    # cut to the first 100 and one problem counting the rest; a run of unknown lines stops the reading.
+    plus = "conflict-map 1\nname x\nsize 26x99\nterrain\n" + ("+" * 26 + "\n") * 99 + "end\n"
+    problems = check_map(plus)
+    assert len(problems) == 101
+    assert problems[-1].severity == "error"
+    assert re.fullmatch(r"…and [0-9]+ more problems", problems[-1].message)
+    rubbish = "conflict-map 1\n" + "hello there\n" * 2000
+    problems = check_map(rubbish)
+    assert [problem.line for problem in problems] == [2, 3, 4, 5, 6]
+    assert "5 unknown directives in a row" in problems[-1].message
+    # Unknown lines between good ones are each told (the run starts again).
+    spaced = edit("terrain\n", "colour red\nsize 6x5\nterrain\n")
+    assert "unknown directive 'colour'" in error_of(spaced)
+
+
+def test_a_name_is_60_characters_at_most() -> None:
+    # A map's name is shown in every lobby summary and names a saved map (the server's limit).
+    longest = "n" * 60
+    assert parse_map(edit("name small", f"name {longest}")).name == longest
+    assert map_name(edit("name small", f"name {longest}")) == longest
+    too_long = edit("name small", f"name {longest}n")
+    assert "at most 60 characters" in error_of(too_long)
+    assert map_name(too_long) is None
+    assert MAP_BOARDS.max_name == 60
+
+
+def test_the_name_is_read_from_its_line_alone() -> None:
+    # A lobby shows a match's map by its name: map_name reads the name line, as parse_map does.
+    assert map_name(SMALL) == "small"
+    assert map_name(edit("terrain\n", "terrain broken\n")) == "small"
+    assert map_name(edit("name small", "name Small")) is None
+    assert map_name(edit("name small", "name two words")) is None
+    assert map_name("hello\nname small\n") is None  # no map: its first line is no directive
+    assert map_name("; a comment\n\nconflict-map 1\nname small\n") == "small"
+    for text in mutations(SMALL):
+        name = map_name(text)
+        assert name is None or name == "small"

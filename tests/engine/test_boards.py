@@ -4,11 +4,13 @@ do. Checked here for every registered game that has boards, without naming one."
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
 
 from parlour.engine import BoardProblem, Boards, FormatError, Game, OptionError, State
+from parlour.engine.boards import capped
 from parlour.games import GAMES
 
 WITH_BOARDS = [pytest.param(game, id=name) for name, game in sorted(GAMES.items()) if game.boards is not None]
@@ -73,7 +75,8 @@ def test_aliases_are_taken_but_not_listed(game: Game[State]) -> None:
 
 
 @pytest.mark.parametrize("game", WITH_BOARDS)
-@pytest.mark.parametrize("text", ["", "\n", "nonsense\n", "\x00", "a" * 300])
+@pytest.mark.parametrize("text", ["", "\n", "nonsense\n", "\x00", "a" * 300, "9" * 5000, "9" * 5000 + "x9\n",
+                                  "9\n" * 3000, "a" * 300 + "\n" + "9 " * 3000])
 def test_a_text_that_is_no_board_has_errors_and_is_refused(game: Game[State], text: str) -> None:
     boards = boards_of(game)
     problems = boards.check(text)
@@ -115,3 +118,52 @@ def test_the_options_help_names_the_shipped_boards(game: Game[State]) -> None:
         assert name in option.help, (name, option.help)
     for alias in boards.aliases():
         assert alias not in option.help, (alias, option.help)
+
+
+@pytest.mark.parametrize("game", WITH_BOARDS)
+def test_a_shipped_board_with_huge_numbers_is_refused_not_crashed(game: Game[State]) -> None:
+    # Python turns at most 4,300 digits into an int (ValueError past it): a board whose numbers
+    # (its size, its squares) run to thousands of digits is a board with problems, as any other.
+    boards = boards_of(game)
+    for text in boards.shipped().values():
+        huge = re.sub(r"[0-9]+", "9" * 5000, text)
+        assert boards.errors(huge)
+        assert all(len(problem.message) < 500 for problem in boards.check(huge))
+        with pytest.raises(FormatError):
+            boards.drawing(huge)
+        with pytest.raises((FormatError, OptionError)):
+            game.new(options={boards.option: huge})
+
+
+@pytest.mark.parametrize("game", WITH_BOARDS)
+def test_a_long_text_has_a_short_list_of_problems(game: Game[State]) -> None:
+    # A check's answer is a few times the text at most: a text of a problem a line (every line
+    # of a shipped board repeated) lists 100 problems and one counting the rest.
+    boards = boards_of(game)
+    text = next(iter(boards.shipped().values()))
+    long_text = text + text.split("\n", 1)[1] * 40
+    problems = boards.check(long_text)
+    assert boards.errors(long_text)
+    assert len(problems) <= 101
+
+
+def test_capped_counts_the_rest_in_one_problem() -> None:
+    warnings = [BoardProblem("warning", "R-1", f"w{n}") for n in range(5)]
+    assert capped(warnings, 5) == warnings
+    assert capped(warnings, 3) == [*warnings[:3], BoardProblem("warning", "R-1", "…and 2 more problems")]
+    mixed = [*warnings, BoardProblem("error", "R-2", "e")]
+    assert capped(mixed, 2)[-1] == BoardProblem("error", "R-1", "…and 4 more problems")
+
+
+@pytest.mark.parametrize("game", WITH_BOARDS)
+def test_a_name_is_never_longer_than_max_name(game: Game[State]) -> None:
+    # The name a board gives itself shows in every lobby summary: the game bounds it.
+    boards = boards_of(game)
+    assert 1 <= boards.max_name <= 100
+    for name, text in boards.shipped().items():
+        assert len(name) <= boards.max_name
+        assert boards.is_text(text)
+        assert not boards.is_text(name)
+        longer = re.sub(rf"\b{re.escape(name)}\b", name + "x" * boards.max_name, text)
+        assert boards.name_of(longer) is None
+        assert boards.errors(longer)

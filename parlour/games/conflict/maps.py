@@ -13,14 +13,13 @@ from __future__ import annotations
 import re
 from collections import deque
 from collections.abc import Iterable
-from contextlib import suppress
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import Final
 
 from parlour.engine import BoardProblem, Boards, FormatError, JSONDict
-from parlour.engine.boards import ERROR, WARNING
+from parlour.engine.boards import ERROR, WARNING, capped
 
 LAND, WATER, BLOCKED, BASE = 0, 1, 2, 3
 """Terrain of a square (CON-7). A base counts as both land and water."""
@@ -34,11 +33,21 @@ EDITOR_MAX_ROWS: Final = 40
 """The rows a map may be drawn with (the issue's 40x40 within CON-4's 26 columns); a map file may
 have up to ``MAX_ROWS``."""
 
-_NAME: Final = re.compile(r"[a-z0-9][a-z0-9-]*")
-_SIZE: Final = re.compile(r"([0-9]+)x([0-9]+)")
-_SQUARE: Final = re.compile(r"([a-z])([1-9][0-9]*)")
+MAX_NAME: Final = 60
+"""Characters in a map's name: CON-10 sets no bound, but every lobby summary shows it, and the
+server's library names a saved map by it (parlour's limit, the one ``ConflictMaps.max_name`` says)."""
+_NAME: Final = re.compile(rf"[a-z0-9][a-z0-9-]{{0,{MAX_NAME - 1}}}")
+# Numbers of at most three digits: CON-4's largest board is 26x99, and Python refuses to turn more
+# than 4,300 digits into an int (a ValueError, not a problem of the map).
+_SIZE: Final = re.compile(r"([0-9]{1,3})x([0-9]{1,3})")
+_SQUARE: Final = re.compile(r"([a-z])([1-9][0-9]{0,2})")
 _NAME_LINE: Final = re.compile(r"^name[ \t]+[^ \t;\r\n]+", re.MULTILINE)
 _DIRECTIVES: Final = ("conflict-map", "name", "size", "terrain", "base", "mine")
+MAX_UNKNOWN: Final = 5
+"""Unknown directives in a row after which the reading stops: the rest is no map (a pasted
+text, say), and a problem a line would only bury the first ones."""
+MAX_PROBLEMS: Final = 100
+"""Problems a check lists; the rest are counted in one last problem."""
 
 
 @dataclass(frozen=True)
@@ -136,6 +145,12 @@ def neighbour_table(cols: int, rows: int) -> tuple[tuple[int, ...], ...]:
 # --- reading a map --------------------------------------------------------------------------------
 
 
+def _shown(text: str, longest: int = 30) -> str:
+    """A piece of the map's text quoted in a problem, cut short: a problem names what it found, it
+    does not send a long line back."""
+    return repr(text if len(text) <= longest else text[:longest] + "…")
+
+
 class _Stop(Exception):
     """After this problem the rest of the text cannot be read (no size to read the terrain by,
     say): the check ends with the problems found so far."""
@@ -176,6 +191,8 @@ class _Reader:
         """Whether the terrain block was read whole and clean: the checks of bases and mines need it."""
         self.placed: list[tuple[str, int, str, str]] = []
         """``base`` and ``mine`` lines: (directive, line number, seat text, square text)."""
+        self.unknown_run = 0
+        """Unknown directives met in a row (see ``MAX_UNKNOWN``)."""
         self.problems: list[BoardProblem] = []
 
     def error(
@@ -219,8 +236,13 @@ class _Reader:
         if not self.seen:
             self._first(directive, fields, content, number)
         if directive not in _DIRECTIVES:
-            self.error(number, f"unknown directive {directive!r}", 1)
+            self.unknown_run += 1
+            if self.unknown_run == MAX_UNKNOWN:
+                raise self.stop(number, f"{MAX_UNKNOWN} unknown directives in a row, the last "
+                                f"{_shown(directive)}: the rest is not read", 1)
+            self.error(number, f"unknown directive {_shown(directive)}", 1)
             return index
+        self.unknown_run = 0
         if directive in self.seen and directive not in ("base", "mine"):
             self.error(number, f"{directive!r} appears twice (first on line {self.seen[directive]})", 1)
             return self._after_end(index) if directive == "terrain" else index
@@ -233,16 +255,18 @@ class _Reader:
     def _first(self, directive: str, fields: list[str], content: str, number: int) -> None:
         """CON-12 item 1: the first directive says which format the rest is in."""
         if directive != "conflict-map":
-            self.error(number, f"the first directive must be 'conflict-map 1', not {content!r}", 1)
+            self.error(number, f"the first directive must be 'conflict-map 1', not {_shown(content)}", 1)
             if directive not in _DIRECTIVES:  # not a map at all: reading on would only list its lines
                 raise _Stop()
         elif fields[1:] != ["1"]:
-            raise self.stop(number, f"unsupported map format {content!r}: this reads 'conflict-map 1'", 1)
+            raise self.stop(number, f"unsupported map format {_shown(content)}: this reads 'conflict-map 1'",
+                            1)
 
     def _directive(self, directive: str, fields: list[str], number: int) -> None:
         if directive == "name":
             if len(fields) != 2 or not _NAME.fullmatch(fields[1]):
-                self.error(number, "'name' takes one identifier of a-z, 0-9 and '-', not starting with '-'")
+                self.error(number, f"'name' takes one identifier of a-z, 0-9 and '-', not starting with '-', "
+                           f"of at most {MAX_NAME} characters")
                 return
             self.name = fields[1]
         elif directive == "size":
@@ -259,7 +283,7 @@ class _Reader:
         match = _SIZE.fullmatch(fields[1]) if len(fields) == 2 else None
         if match is None:
             written = " ".join(fields)
-            self.error(number, f"'size' takes COLSxROWS, for example 'size 20x20', not {written!r}", 2)
+            self.error(number, f"'size' takes COLSxROWS, for example 'size 20x20', not {_shown(written)}", 2)
             return
         cols, rows = int(match[1]), int(match[2])
         if not (MIN_COLS <= cols <= MAX_COLS and MIN_ROWS <= rows <= MAX_ROWS):
@@ -293,7 +317,7 @@ class _Reader:
         if self.lines[index].split(";", 1)[0].strip() != "end":
             found = self.lines[index].strip()
             self.error(index + 1, f"the terrain block has more than {self.rows} lines or is not closed by "
-                       f"'end' (found {found!r})", 3)
+                       f"'end' (found {_shown(found)})", 3)
             return self._after_end(index)
         self.terrain_read = clean
         return index + 1
@@ -353,9 +377,9 @@ class _Reader:
             square = parse_square(square_text, cols, rows)
             if seat_text not in ("1", "2", "3", "4"):
                 on_board = [] if square is None else [square]
-                self.error(number, f"seat {seat_text!r} is not 1, 2, 3 or 4", 7, on_board)
+                self.error(number, f"seat {_shown(seat_text)} is not 1, 2, 3 or 4", 7, on_board)
             elif square is None:
-                self.error(number, f"{square_text!r} is not a square of the {cols}x{rows} board", 7)
+                self.error(number, f"{_shown(square_text)} is not a square of the {cols}x{rows} board", 7)
             else:
                 located.append((directive, number, int(seat_text) - 1, square))
         return located
@@ -450,16 +474,25 @@ def parse_map(text: str) -> Map:
 def check_map(text: str) -> list[BoardProblem]:
     """Every problem of a map's text, each with the squares it concerns: CON-12's errors (the
     map is refused) or, for a map without errors, CON-13's warnings. A problem that stops the
-    reading (no size, say) ends the list."""
-    return _read(text)[0].problems
+    reading (no size, say) ends the list, and past ``MAX_PROBLEMS`` one problem counts the rest."""
+    return capped(_read(text)[0].problems, MAX_PROBLEMS)
 
 
 def map_name(text: str) -> str | None:
-    """The name a map's text gives itself, ``None`` when it has no name that can be read."""
-    reader = _Reader(text)
-    with suppress(_Stop):
-        reader.read()
-    return reader.name or None
+    """The name a map's text gives itself, ``None`` when it has no name that can be read: its
+    first ``name`` line, read as ``parse_map`` reads it, without reading the rest (a lobby shows
+    every match's map by its name)."""
+    first = True
+    for line in text.removeprefix("\ufeff").split("\n"):
+        fields = line.split(";", 1)[0].split()
+        if not fields:
+            continue
+        if first and fields[0] not in _DIRECTIVES:  # not a map at all (CON-12 item 1)
+            return None
+        first = False
+        if fields[0] == "name":
+            return fields[1] if len(fields) == 2 and _NAME.fullmatch(fields[1]) else None
+    return None
 
 
 # --- CON-13: warnings -----------------------------------------------------------------------------
@@ -619,12 +652,16 @@ class ConflictMaps(Boards):
     min_cols, max_cols = MIN_COLS, MAX_COLS
     min_rows, max_rows = MIN_ROWS, EDITOR_MAX_ROWS
     recommended = RECOMMENDED_MAP
+    max_name = MAX_NAME
 
     def shipped(self) -> dict[str, str]:
         return dict(SHIPPED_MAPS)
 
     def aliases(self) -> dict[str, str]:
         return dict(ALIASES)
+
+    def is_text(self, value: str) -> bool:
+        return is_map_text(value)
 
     def check(self, text: str) -> list[BoardProblem]:
         return check_map(text)
