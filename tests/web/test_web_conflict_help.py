@@ -146,7 +146,9 @@ async def test_only_the_player_on_roll_is_warned(server: Server, open_client: Op
     await join_from_lobby(bob, server, match_id, seat=1)
     await ann.wait_my_turn()
     await ann.page.locator("#cf-base-danger li[data-threat-item='b2']").wait_for()
-    await bob.page.wait_for_selector(".conflict-board [data-hit='b2']")
+    # Bob's page has drawn the very position in which Ann is warned (not an older one without threats).
+    await bob.wait_version(await ann.version())
+    assert await bob.page.locator(".conflict-board [data-hit='b2']").count() == 1
     assert await bob.page.locator("#cf-threats").count() == 0
     assert await bob.page.locator("[data-threat]").count() == 0
     await ann.page.click("[data-action='end']")
@@ -302,4 +304,42 @@ async def test_on_a_phone_the_board_zooms_to_squares_of_32_px_and_pans(server: S
     await touch.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
     assert await square_px() >= 32
     assert await page.evaluate("() => window.visualViewport.scale") == 1
+    assert ann.errors == [], ann.errors
+
+
+@ASYNC
+async def test_a_drag_that_pans_the_board_does_not_eat_the_next_click(server: Server,
+                                                                      open_client: OpenClient) -> None:
+    # Issue 16's panning with the mouse: the click a release makes ends the drag and picks nothing,
+    # but a drag whose release made no click must not swallow the player's next real click.
+    ann = await seated(server, open_client, {"board": "classic"}, viewport=LAPTOP_768)
+    page = ann.page
+    legal = (await ann.match_json())["legal"]
+    enter = next(a for a in legal if a["parts"]["kind"] == "enter")
+    await page.click("button[aria-label='Zoom in']")
+    await page.click(f"[data-available='{enter['parts']['piece']}']")
+    await page.wait_for_selector("#cf-pick")
+    viewport = page.locator("#cf-viewport")
+    frame = await viewport.bounding_box()
+    assert frame is not None
+    # A real drag with the mouse: the board pans.
+    x, y = frame["x"] + frame["width"] / 2, frame["y"] + frame["height"] / 2
+    before = await viewport.evaluate("v => [v.scrollLeft, v.scrollTop]")
+    await page.mouse.move(x, y)
+    await page.mouse.down()
+    await page.mouse.move(x - 60, y - 60, steps=6)
+    await page.mouse.up()
+    assert await viewport.evaluate("v => [v.scrollLeft, v.scrollTop]") != before
+    # A drag ended where the browser made no click after it (the page sees the press, the move and the
+    # release only).
+    await viewport.evaluate("""v => {
+      const at = (type, dx, buttons) => v.dispatchEvent(new PointerEvent(type, { bubbles: true, pointerId: 1,
+        pointerType: "mouse", isPrimary: true, button: 0, buttons, clientX: 200 + dx, clientY: 200 + dx }));
+      at("pointerdown", 0, 1); at("pointermove", 30, 1); at("pointerup", 30, 0);
+    }""")
+    # The next real click on the first square of the path still draws it.
+    first = enter["parts"]["path"][0]
+    await page.locator(f"[data-hit='{first}']").scroll_into_view_if_needed()
+    await ann.click_square(first)
+    await page.wait_for_selector(f"[data-path='{first}']", state="attached")
     assert ann.errors == [], ann.errors

@@ -63,7 +63,17 @@ function pinchZoom(state) {
 /** Dragging with the mouse pans a zoomed board; the click that ends a drag picks nothing. */
 function mouseDrag({ viewport, memory }) {
   let press = null;
+  // Set when a drag ends: the click the release makes (if the browser makes one) is the end of the
+  // drag, not a square picked. Cleared by the next press, so a release that made no click cannot
+  // eat the player's next real one.
+  let justDragged = false;
+  viewport.addEventListener("click", (event) => {
+    if (!justDragged) return;
+    justDragged = false;
+    event.stopPropagation();
+  }, { capture: true });
   viewport.addEventListener("pointerdown", (event) => {
+    justDragged = false;
     if (event.pointerType !== "mouse" || event.button !== 0 || memory.zoom <= 1) return;
     press = { x: event.clientX, y: event.clientY, left: viewport.scrollLeft, top: viewport.scrollTop, dragging: false };
   });
@@ -86,8 +96,7 @@ function mouseDrag({ viewport, memory }) {
   const release = () => {
     if (press?.dragging) {
       viewport.classList.remove("dragging");
-      // The click that follows the release is the end of the drag, not a square picked.
-      viewport.addEventListener("click", (event) => event.stopPropagation(), { capture: true, once: true });
+      justDragged = true;
     }
     press = null;
   };
@@ -95,7 +104,6 @@ function mouseDrag({ viewport, memory }) {
   viewport.addEventListener("pointercancel", () => { viewport.classList.remove("dragging"); press = null; });
 }
 
-/**
 /** Scrolls a zoomed board so that `square` is in view, when it is not (the start of a piece just picked). */
 function reveal(viewport, square) {
   const hit = square ? viewport.querySelector(`[data-hit="${square}"]`) : null;
