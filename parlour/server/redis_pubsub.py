@@ -65,7 +65,9 @@ log = logging.getLogger("parlour.server")
 
 
 class PubSubUnavailable(RuntimeError):
-    """Redis cannot be reached: the message was not published."""
+    """Redis could not be reached, or did not answer in time: the message is not known to be
+    published (one that timed out may still go out once Redis wakes). Listeners that missed it
+    resync from the store by version either way."""
 
 
 class RedisPubSub:
@@ -101,7 +103,8 @@ class RedisPubSub:
         self.redis = Redis.from_url(url, **options)
         self.script = self.redis.register_script(PUBLISH)
         kwargs = self.redis.connection_pool.connection_kwargs
-        self.where = f"{kwargs.get('host', 'localhost')}:{kwargs.get('port', 6379)}"
+        address = f"{kwargs.get('host', 'localhost')}:{kwargs.get('port', 6379)}"
+        self.where = str(kwargs.get("path") or address)  # never the URL: it may hold a password
         listening = ConnectionPool.from_url(url, **options | {"retry": Retry(NoBackoff(), 0)}, protocol=2,
                                             client_name="parlour-listen")
         # A connection of its own, outside any pool: it stays in subscribed mode for good.
