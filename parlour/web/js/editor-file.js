@@ -38,16 +38,19 @@ async function request(method, path, body) {
   return data;
 }
 
+const MOST_PAGES = 5; // 100 boards a page: up to 500 listed
+
 const boardsPath = (game) => `/api/games/${encodeURIComponent(game)}/boards`;
 
 export const boards = {
   /** {ok, problems, board}: every problem of the engine's map check (a question, not a refusal). */
   check: (game, text) => request("POST", `${boardsPath(game)}/check`, { text }),
-  /** Every map the server offers: shipped first, then saved ones newest first (a few pages at most). */
+  /** Every map the server offers: shipped first, then saved ones newest first (the editor's menu and
+   * the lobby's picker; up to MOST_PAGES pages: the rest are a name away). */
   list: async (game) => {
     const all = [];
     let cursor = null;
-    for (let page = 0; page < 5; page += 1) {
+    for (let page = 0; page < MOST_PAGES; page += 1) {
       const answer = await request("GET", `${boardsPath(game)}${cursor ? `?cursor=${encodeURIComponent(cursor)}` : ""}`);
       all.push(...(answer.boards ?? []));
       cursor = answer.next;

@@ -3,6 +3,7 @@
 // for the seats a game lets one choose), each with its help and a link to the rules page section.
 
 import { boardFor } from "./boards/index.js";
+import { boards } from "./editor-file.js";
 import { decoration, swatchFor } from "./lobby-pictures.js";
 import { api, names, tokens } from "./net.js";
 import { html } from "./svg.js";
@@ -183,29 +184,10 @@ function seatToggles(game, option, id) {
 const boardLists = new Map(); // game name → Promise of its boards' entries (asked once a page)
 const boardDrawings = new Map(); // "game/name" → Promise of the board's drawing
 const boardChosen = new Map(); // game name → the board last chosen (kept when the form is drawn again)
-const MOST_PAGES = 5; // the picker lists up to 500 boards; the rest are a name away in the editor
-
-async function getJSON(path) {
-  const response = await fetch(path, { headers: { Accept: "application/json" } });
-  if (!response.ok) throw new Error(`${path}: ${response.status}`);
-  return response.json();
-}
-
-/** Every board of the game's library, shipped first then saved, newest first (GET …/boards, page by page). */
+/** Every board of the game's library, shipped first then saved, newest first (asked once a page). */
 function boardList(game) {
   if (!boardLists.has(game.name)) {
-    const listing = (async () => {
-      const entries = [];
-      let cursor = null;
-      for (let page = 0; page < MOST_PAGES; page += 1) {
-        const query = cursor ? `?cursor=${encodeURIComponent(cursor)}` : "";
-        const answer = await getJSON(`/api/games/${encodeURIComponent(game.name)}/boards${query}`);
-        entries.push(...answer.boards);
-        cursor = answer.next;
-        if (!cursor) break;
-      }
-      return entries;
-    })();
+    const listing = boards.list(game.name);
     listing.catch(() => boardLists.delete(game.name)); // asked again next time the form is drawn
     boardLists.set(game.name, listing);
   }
@@ -215,7 +197,7 @@ function boardList(game) {
 function boardDrawing(game, name) {
   const key = `${game.name}/${name}`;
   if (!boardDrawings.has(key)) {
-    const drawing = getJSON(`/api/games/${encodeURIComponent(game.name)}/boards/${encodeURIComponent(name)}`).then((a) => a.board);
+    const drawing = boards.open(game.name, name).then((a) => a.board);
     drawing.catch(() => boardDrawings.delete(key));
     boardDrawings.set(key, drawing);
   }

@@ -5,12 +5,10 @@
 
 import { html } from "../svg.js";
 import {
-  adjacent, boardPieces, boardSize, controllerOf, decisionOf, diceState, dieFace, drawConflictBoard, eventMarks, flat,
-  KIND_NAMES, mapOf, pieceRows, SEAT_COLOURS, threatWords,
+  adjacent, boardPieces, boardSize, capitalise, controllerOf, decisionOf, diceState, dieFace, drawConflictBoard, eventMarks,
+  flat, KIND_NAMES, mapOf, pieceRows, SEAT_COLOURS, threatsBySquare,
 } from "./conflict.js";
 import { boardViewport } from "./conflict-zoom.js";
-
-const capital = (s) => `${s[0].toUpperCase()}${s.slice(1)}`;
 
 /** Legal decisions of the picked piece: moves from its square, or entries of its (seat, type). */
 function decisionsFor(pick, decisions) {
@@ -103,7 +101,7 @@ function rollButtons(play, decisions) {
   const end = decisions.find((d) => d.kind === "end");
   return html("div", { class: "form-inline cf-buttons" }, [
     ...activations.map((d) => html("button", { type: "button", class: "btn btn-small btn-felt", "data-action": d.text, onclick: () => play.act(d.text) },
-      [`7: activate a ${KIND_NAMES[d.letter]} of ${capital(SEAT_COLOURS[d.seat - 1])}`])),
+      [`7: activate a ${KIND_NAMES[d.letter]} of ${capitalise(SEAT_COLOURS[d.seat - 1])}`])),
     end ? html("button", { type: "button", class: "btn btn-small", "data-action": end.text, onclick: () => play.act(end.text) }, ["End the roll"]) : null,
   ]);
 }
@@ -111,13 +109,13 @@ function rollButtons(play, decisions) {
 /** Who plays a colour (1–4), as the page names people ("Ann (Red)"), else the colour alone. */
 function player(play, cv, colour) {
   const seat = (cv.seats ?? []).indexOf(colour);
-  return seat >= 0 ? play.name(seat) : capital(SEAT_COLOURS[colour - 1]);
+  return seat >= 0 ? play.name(seat) : capitalise(SEAT_COLOURS[colour - 1]);
 }
 
 function messageArea(play, cv, mine) {
   const me = play.seat === null ? null : cv.seats?.[play.seat];
   const mover = typeof cv.to_move === "number" ? cv.seats?.[cv.to_move] : null;
-  const who = me ? `You are ${capital(SEAT_COLOURS[me - 1])} (seat ${me}).` : "You are watching.";
+  const who = me ? `You are ${capitalise(SEAT_COLOURS[me - 1])} (seat ${me}).` : "You are watching.";
   let turn = "";
   if (play.status === "over") turn = "The game is over.";
   else if (mine) turn = "Your roll.";
@@ -132,11 +130,7 @@ function messageArea(play, cv, mine) {
 }
 
 /** Threats grouped by the square they concern, in the order of the most dangerous of each. */
-function bySquare(threats) {
-  const groups = new Map();
-  for (const threat of threats) groups.set(threat.square, [...(groups.get(threat.square) ?? []), threat]);
-  return [...groups.values()];
-}
+const groups = (threats) => [...threatsBySquare(threats).values()];
 
 /**
  * One square in danger: the most dangerous rival's threat in words (its likeliest piece, and how many
@@ -144,7 +138,7 @@ function bySquare(threats) {
  */
 function threatItem(group) {
   const [first, ...others] = group;
-  const line = (t) => [html("span", { class: `swatch swatch-${SEAT_COLOURS[t.by - 1]}`, "aria-hidden": "true" }), " ", threatWords(t)];
+  const line = (t) => [html("span", { class: `swatch swatch-${SEAT_COLOURS[t.by - 1]}`, "aria-hidden": "true" }), " ", t.text];
   return html("li", { "data-threat-item": first.square, "data-threat-target": first.target }, [
     html("span", { class: "cf-threat-first" }, line(first)),
     others.length ? html("details", { class: "cf-threat-more" }, [
@@ -161,8 +155,8 @@ function threatItem(group) {
 function threatList(play, cv) {
   const threats = play.status === "over" ? [] : cv.threats ?? [];
   if (!threats.length) return null;
-  const onBase = bySquare(threats.filter((t) => t.target === "base"));
-  const onPieces = bySquare(threats.filter((t) => t.target !== "base"));
+  const onBase = groups(threats.filter((t) => t.target === "base"));
+  const onPieces = groups(threats.filter((t) => t.target !== "base"));
   const shown = onPieces.slice(0, 5);
   const more = onPieces.slice(5);
   return html("section", { class: "cf-threats", id: "cf-threats", "aria-labelledby": "cf-threats-title" }, [

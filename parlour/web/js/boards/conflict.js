@@ -8,13 +8,15 @@ import { clickLayer, crossPath, fileRank, html, roving, squareName, svg } from "
 export const SEAT_COLOURS = ["red", "orange", "green", "yellow"];
 const FILL = { red: "#d8352c", orange: "#f08a24", green: "#2f9e4f", yellow: "#e8c420" };
 const DARK = { red: "#7d1410", orange: "#a64d05", green: "#125a26", yellow: "#8a7000" };
+/** The map's ground by its glyph (CON-10), in the rules' words (CON-7: "impassable"). */
+export const TERRAIN_NAMES = { ".": "land", "~": "water", "#": "impassable", "+": "base" };
 export const KINDS = { C: "cannon", G: "aagun", A: "airplane", S: "ship", U: "submarine" };
 const KIND_NAMES = { C: "cannon", G: "anti-aircraft gun", A: "airplane", S: "ship", U: "submarine" };
 const LETTER = Object.fromEntries(Object.entries(KINDS).map(([k, v]) => [v, k]));
 const ORDER = "CGASU";
 const CELL = 30;
 const MARGIN = 18;
-const capitalise = (s) => `${s[0].toUpperCase()}${s.slice(1)}`;
+export const capitalise = (s) => `${s[0].toUpperCase()}${s.slice(1)}`;
 
 // ---- the map (CON-10, CON-11) ----
 
@@ -224,10 +226,11 @@ function markLayer(marks) {
   return overlay;
 }
 
-/** The threats of the view (`content.threats`, most dangerous first) by the square they concern. */
-export function threatsBySquare(view) {
+/** Threats (a view's `content.threats`, most dangerous first) by the square they concern, each square
+ * in the order of its most dangerous threat. */
+export function threatsBySquare(threats) {
   const found = new Map();
-  for (const threat of view.threats ?? []) found.set(threat.square, [...(found.get(threat.square) ?? []), threat]);
+  for (const threat of threats ?? []) found.set(threat.square, [...(found.get(threat.square) ?? []), threat]);
   return found;
 }
 
@@ -237,7 +240,7 @@ export function threatsBySquare(view) {
  */
 function threatLayer(view) {
   const layer = svg("g", { class: "cf-threat-layer", "aria-hidden": "true" });
-  for (const [square, threats] of threatsBySquare(view)) {
+  for (const [square, threats] of threatsBySquare(view.threats)) {
     const [x, y] = at(square);
     const base = threats.some((t) => t.target === "base");
     const group = svg("g", { class: `cf-threat${base ? " on-base" : ""}`, "data-threat": square });
@@ -255,12 +258,6 @@ function threatLayer(view) {
     layer.append(group);
   }
   return layer;
-}
-
-/** "Orange's airplane reaches it with a 6 (31 %)": a threat in words, for the list and screen readers. */
-export function threatWords(threat) {
-  const more = threat.others ? ` and ${threat.others} more` : "";
-  return threat.text ?? `${capitalise(SEAT_COLOURS[threat.by - 1])}'s ${threat.attacker}${more} reach ${threat.square} (${Math.round(threat.chance * 100)} %)`;
 }
 
 function pieceLayer(view, marks) {
@@ -306,11 +303,11 @@ function effectLayer(marks) {
 /** What a screen reader says of a square: "e5, land, red base, red cannon". */
 function squareText(view, map, square) {
   const [col, row] = colRow(square);
-  const ground = { ".": "land", "~": "water", "#": "blocked", "+": "base" }[map.terrain[row]?.[col]] ?? "";
+  const ground = TERRAIN_NAMES[map.terrain[row]?.[col]] ?? "";
   const piece = boardPieces(view).find((p) => p.square === square);
   const mine = map.mines[square] ? `${SEAT_COLOURS[map.mines[square] - 1]} mine` : null;
-  // The threats' words, so a screen reader hears the danger the rings show.
-  const danger = (threatsBySquare(view).get(square) ?? []).map((t) => `in danger: ${threatWords(t)}`);
+  // The threats' words (the server's "Your base is open: …"), so a screen reader hears the danger the rings show.
+  const danger = (threatsBySquare(view.threats).get(square) ?? []).map((t) => `in danger: ${t.text}`);
   return [square, ground, mine, piece ? `${SEAT_COLOURS[piece.seat - 1]} ${KIND_NAMES[piece.kind]}` : null, ...danger]
     .filter(Boolean).join(", ");
 }
@@ -398,7 +395,7 @@ export function pieceRows(view, { onPick, picked, enterable }) {
     rows.push(html("div", { class: "cf-row", "data-player": String(player) }, [
       html("div", { class: "cf-row-head" }, [
         html("span", { class: `swatch swatch-${SEAT_COLOURS[player - 1]}` }),
-        html("strong", {}, [`${SEAT_COLOURS[player - 1][0].toUpperCase()}${SEAT_COLOURS[player - 1].slice(1)} (seat ${player})`]),
+        html("strong", {}, [`${capitalise(SEAT_COLOURS[player - 1])} (seat ${player})`]),
         links ? html("span", { class: "muted small" }, [` controls ${links}`]) : null,
       ]),
       // The pieces that may enter are one tab stop per row, the arrow keys between them.
@@ -409,7 +406,7 @@ export function pieceRows(view, { onPick, picked, enterable }) {
   }
   const outs = Object.entries(view.out ?? {}).map(([seat, why]) => html("div", { class: "cf-row out" }, [
     html("span", { class: `swatch swatch-${SEAT_COLOURS[seat - 1]}` }),
-    ` ${SEAT_COLOURS[seat - 1][0].toUpperCase()}${SEAT_COLOURS[seat - 1].slice(1)} is out: ${view.out_words?.[seat] ?? why}`,
+    ` ${capitalise(SEAT_COLOURS[seat - 1])} is out: ${view.out_words?.[seat] ?? why}`,
   ]));
   return [...rows, ...outs];
 }
