@@ -11,7 +11,8 @@ itself, subscribes again, and calls ``on_resync(channel, "reconnect")`` for ever
 listens to once Redis has confirmed the channel again (messages published while it was away are
 gone: Redis pub/sub keeps nothing); a skipped ``seq`` calls ``on_resync(channel, "gap")``. The
 receiver then reads what it missed from the store, by version. ``publish`` while Redis is
-unreachable raises ``PubSubUnavailable`` at once.
+unreachable raises ``PubSubUnavailable`` at once (after ``answer_seconds`` when Redis is there but
+does not answer), so a match is never held up by Redis.
 
 What is missing (the multi-process design of issue 17, a later step): nothing uses this class
 yet. ``parlour serve --pubsub redis://`` is not wired, and ``Match`` still assumes it is the only
