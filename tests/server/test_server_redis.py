@@ -37,26 +37,20 @@ class Heard:
         self.more.set()
 
     async def until(self, count: int) -> list[Message]:
-        async def enough() -> None:
-            while len(self.messages) < count:
-                self.more.clear()
-                await self.more.wait()
-        try:
-            await asyncio.wait_for(enough(), WAIT)
-        except TimeoutError:
-            pytest.fail(f"heard {len(self.messages)} messages of {count}: {self.messages}")
-        return self.messages
-
+        return await self.waiting(lambda: len(self.messages) >= count, f"{count} messages")
 
     async def until_heard(self, message: Message) -> list[Message]:
-        async def heard() -> None:
-            while message not in self.messages:
+        return await self.waiting(lambda: message in self.messages, repr(message))
+
+    async def waiting(self, enough: Callable[[], bool], what: str) -> list[Message]:
+        async def wait() -> None:
+            while not enough():
                 self.more.clear()
                 await self.more.wait()
         try:
-            await asyncio.wait_for(heard(), WAIT)
+            await asyncio.wait_for(wait(), WAIT)
         except TimeoutError:
-            pytest.fail(f"never heard {message}, only {self.messages}")
+            pytest.fail(f"waited for {what}, heard only {self.messages}")
         return self.messages
 
 
