@@ -126,6 +126,28 @@ CREATE INDEX IF NOT EXISTS boards_by_age ON boards (game, created DESC, name DES
 MATCH_COLUMNS: Final = ("id, created, game, players, options, seed, start, bot_seconds,"
                         " status, version, to_move, outcome, updated, clock, rematch_of")
 BOARD_COLUMNS: Final = "game, name, text, cols, rows, author, created, address"
+APPEND: Final = """
+WITH stored AS (
+    SELECT COALESCE(MAX(version), 0) AS version FROM events WHERE match_id = %(id)s
+), added AS (
+    INSERT INTO events (match_id, version, action, created, clock)
+    SELECT %(id)s, %(expected)s + n, action, %(now)s, clock
+    FROM unnest(%(actions)s::bigint[], %(clocks)s::text[]) WITH ORDINALITY AS given (action, clock, n)
+    WHERE (SELECT version FROM stored) = %(expected)s
+    RETURNING version
+), moved AS (
+    UPDATE matches SET status = %(status)s, version = %(version)s, to_move = %(to_move)s,
+        outcome = %(outcome)s, updated = %(updated)s
+    WHERE id = %(id)s AND (SELECT version FROM stored) = %(expected)s
+    RETURNING id
+)
+SELECT (SELECT version FROM stored), (SELECT COUNT(*) FROM moved), (SELECT COUNT(*) FROM added)
+"""
+# An append in one statement (the expected-version check, its events, the match's progress): one
+# round trip between BEGIN and COMMIT instead of four (a fifth of a millisecond of the server's
+# CPU per append, not half); both changes happen only if the stored version is the expected one,
+# and a writer that looked at the same moment fails on the events' key, all of it undone.
+
 SET_PROGRESS: Final = ("UPDATE matches SET status = %s, version = %s, to_move = %s, outcome = %s,"
                        " updated = %s WHERE id = %s")
 
@@ -272,29 +294,47 @@ class PostgresStore:
         rows = list(actions)
         marks = [None if mark is None else _json(mark) for mark in times] if times else [None] * len(rows)
         now = time.time()
+        status, version, to_move, outcome, updated = _progress_values(progress)
+        given = {"id": match_id, "expected": expected_version, "actions": rows, "clocks": marks, "now": now,
+                 "status": status, "version": version, "to_move": to_move, "outcome": outcome,
+                 "updated": updated}
 
         async def append(db: Conn) -> None:
-            found = await (await db.execute(
-                "SELECT COALESCE(MAX(version), 0) FROM events WHERE match_id = %s", (match_id,))).fetchone()
-            stored = 0 if found is None else int(found[0])
-            if stored != expected_version:
-                raise VersionConflict(f"match {match_id} is at version {stored}, not {expected_version}")
             try:
-                async with db.cursor() as cursor:
-                    await cursor.executemany(
-                        "INSERT INTO events (match_id, version, action, created, clock)"
-                        " VALUES (%s, %s, %s, %s, %s)",
-                        [(match_id, expected_version + offset, action, now, mark)
-                         for offset, (action, mark) in enumerate(zip(rows, marks, strict=True), start=1)],
-                    )
-            except errors.UniqueViolation:
+                found = await (await db.execute(APPEND, given)).fetchone()
+            except (errors.UniqueViolation, errors.DeadlockDetected):
                 # Another writer committed this version between our look and our insert: the key fences it.
                 raise VersionConflict(f"match {match_id} moved past version {expected_version}") from None
             except errors.ForeignKeyViolation:
                 raise StoreError(f"there is no match {match_id}") from None
-            await _store_progress(db, match_id, progress)
+            assert found is not None
+            stored, moved = int(found[0]), int(found[1])
+            if stored != expected_version:
+                raise VersionConflict(f"match {match_id} is at version {stored}, not {expected_version}")
+            if moved != 1:
+                raise StoreError(f"there is no match {match_id}")
 
-        await self._write(append)
+        async def settled(db: Conn) -> bool:
+            """After a connection lost with the append sent: whether it was committed (our
+            events, to the second they were made, are there), not (nothing past the expected
+            version), or another writer's were (VersionConflict)."""
+            cursor = await db.execute(
+                "SELECT action, created FROM events WHERE match_id = %s AND version > %s ORDER BY version",
+                (match_id, expected_version))
+            there = await cursor.fetchall()
+            if there == [(action, now) for action in rows]:
+                return True
+            if not there:
+                return False
+            raise VersionConflict(f"match {match_id} moved past version {expected_version}")
+
+        for _ in range(2):
+            try:
+                return await self._write(append)
+            except _Unsure:
+                if await self._write(settled):
+                    return None
+        raise StoreError("storage: the connection to PostgreSQL was lost twice in a row")
 
     async def set_progress(self, match_id: str, progress: Progress) -> None:
         async def store(db: Conn) -> None:
@@ -414,7 +454,8 @@ class PostgresStore:
     # --- connections ---
 
     async def _write(self, work: Callable[[Conn], Awaitable[T]]) -> T:
-        """Runs ``work`` in one transaction on the writing connection; ``StoreError`` if it cannot."""
+        """Runs ``work`` in one transaction on the writing connection; ``StoreError`` if it cannot
+        (``_Unsure`` if the connection was lost during its COMMIT: only the record can tell)."""
         async with self._writer.lock:
             return await self._transaction(self._writer, work)
 
@@ -454,6 +495,9 @@ class PostgresStore:
         raise AssertionError("unreachable: the second attempt does not ask for a third")
 
     async def _attempt(self, link: _Link, work: Callable[[Conn], Awaitable[T]], retry: bool) -> T:
+        # In a transaction even when ``work`` is one statement: a call that runs out of time
+        # before its COMMIT is sent is then surely not committed (the connection is closed under
+        # it), where a statement committing itself might still be, after the caller was told no.
         committing = False
         try:
             db = await link.open()
@@ -470,7 +514,13 @@ class PostgresStore:
             if lost and retry and not committing:
                 # Dead before COMMIT was sent: nothing of it was committed; once more on a new connection.
                 raise _Again from None
+            if lost and committing:
+                raise _Unsure(f"storage: {_said(error)}") from None
             raise StoreError(f"storage: {_said(error)}") from None
+
+
+class _Unsure(StoreError):
+    """The connection was lost during a COMMIT: it may or may not have been committed."""
 
 
 class _Again(Exception):

@@ -7,10 +7,12 @@ The store tests every store passes are in ``test_server_storage.py`` (parametris
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import signal
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
+from typing import Any
 
 import psycopg
 import pytest
@@ -114,6 +116,41 @@ async def test_a_lost_connection_is_opened_again(url: str) -> None:
         assert not set(backends(url, "dropped")) & set(pids)
     finally:
         await store.close()
+
+
+class LosesTheAnswer:
+    """The writing connection, but the answer to its next COMMIT is lost once it is committed (the
+    connection closes under it), as when the network fails between PostgreSQL and the server."""
+
+    def __init__(self, db: Any) -> None:
+        self.db = db
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.db, name)
+
+    @contextlib.asynccontextmanager
+    async def transaction(self) -> AsyncIterator[None]:
+        async with self.db.transaction():
+            yield
+        await self.db.close()
+        raise psycopg.OperationalError("server closed the connection unexpectedly")
+
+
+@ASYNC
+async def test_an_append_whose_answer_was_lost_is_neither_lost_nor_doubled(store: PostgresStore) -> None:
+    """'no acknowledged action is lost or duplicated': an append committed but unconfirmed is
+    looked up in the record (ours: done), not sent again; one not committed is sent again."""
+    await store.create(a_match())
+    await store.append("m1", 0, [5], RUNNING)
+    store._writer.db = LosesTheAnswer(store._writer.db)  # type: ignore[assignment]
+    await asyncio.wait_for(store.append("m1", 1, [6, 7], Progress("running", 3, 1, None)), WAIT)
+    loaded = await only(store)
+    assert loaded.actions == [5, 6, 7]
+    assert loaded.progress == Progress("running", 3, 1, None, loaded.progress.updated)  # type: ignore[union-attr]
+    with pytest.raises(VersionConflict):  # the store knows where the match is
+        await store.append("m1", 1, [8], RUNNING)
+    await store.append("m1", 3, [8], RUNNING)
+    assert (await only(store)).actions == [5, 6, 7, 8]
 
 
 @ASYNC
