@@ -243,6 +243,16 @@ async def test_a_bad_upload_is_explained_and_loses_nothing_a_good_one_opens(
     await page.set_input_files("#ed-upload", files=[upload("picture.cmap", not_a_map, "image/png")])
     await page.wait_for_selector("#ed-file-problems:has-text('picture.cmap')")
     assert await map_text(ann) == before
+    # Longer than the server takes (GET /api/games: the boards' max_characters, else 16,384): refused
+    # before it is sent, the limit named.
+    _, games = server.call("GET", "/api/games")
+    limit = next(g for g in games["games"] if g["name"] == "conflict")["boards"].get("max_characters", 16384)
+    padded = before + "; a comment\n" * (limit // 12 + 1)
+    await page.set_input_files("#ed-upload", files=[upload("long.cmap", padded.encode())])
+    await page.wait_for_selector("#ed-file-problems:has-text('long.cmap')")
+    words = " ".join((await page.text_content("#ed-file-problems") or "").split())
+    assert f"{limit:,} characters at most" in words, words
+    assert await map_text(ann) == before
     # The shipped classic, as a file: it opens, 20 by 20, ready to play.
     status_code, classic = server.call("GET", "/api/games/conflict/boards/classic")
     assert status_code == 200

@@ -3,7 +3,9 @@
 
 import { tokens } from "./net.js";
 
-export const MAX_FILE_BYTES = 64 * 1024; // a 26×40 map is under 2 KB: anything much bigger is not a map
+/** The characters a board's text may have when the server does not say (GET /api/games: a game's
+ * boards' `max_characters`): the server refuses longer ones (a 26×40 map is under 2 KB). */
+export const DEFAULT_MAX_CHARACTERS = 16 * 1024;
 
 /** A refusal from the server, with the map's problems when the server listed them (bad_board). */
 export class Refusal extends Error {
@@ -87,12 +89,14 @@ export function download(filename, text) {
   setTimeout(() => URL.revokeObjectURL(url), 0);
 }
 
-/** The text of a file the person chose; a clear error for one too big or not text. */
-export async function readMapFile(file) {
-  if (file.size > MAX_FILE_BYTES) {
-    throw new Error(`${file.name} is ${Math.round(file.size / 1024)} KB: a map file is a few KB at most.`);
-  }
+/** The text of a file the person chose; a clear error for one longer than the server takes
+ * (`maxCharacters`) or not text. */
+export async function readMapFile(file, maxCharacters = DEFAULT_MAX_CHARACTERS) {
+  const tooLong = () => new Error(`${file.name} is ${Math.ceil(file.size / 1024)} KB: the server takes map files of `
+    + `${maxCharacters.toLocaleString("en")} characters at most (${Math.floor(maxCharacters / 1024)} KB).`);
+  if (file.size > 4 * maxCharacters) throw tooLong(); // not read at all: even 4-byte characters would be too many
   const text = await file.text();
+  if (text.length > maxCharacters) throw tooLong();
   if (text.includes("\u0000")) throw new Error(`${file.name} is not a text file.`);
   return text;
 }

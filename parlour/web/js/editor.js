@@ -2,21 +2,26 @@
 // concerns (asked as the map changes, a moment after the last change), mirror it for fairness, try
 // it against a bot, save it to the server's library, download and upload map files.
 //
-// The drawing is kept in the browser (localStorage) as it changes, so leaving the page to try the
-// map, or a reload, loses nothing; Undo takes back each stroke, mirror, load or new map.
+// The drawing is kept in the browser (localStorage, as JSON of the drawing) as it changes, so leaving
+// the page to try the map, or a reload, loses nothing; Undo takes back each stroke, mirror, load or new map.
+//
+// This page knows no game: the game named in its address has an editor module (EDITORS, as
+// boards/index.js gives the match page its board; the interface is described in boards/conflict-editor.js)
+// that draws the grid, holds the tools and reads and writes the game's board files.
 
 import { gameInfo } from "./page.js";
 import { names } from "./net.js";
 import { html } from "./svg.js";
-import { SIZE, blank, fromBoard, fromText, mirror, paint, placeBase, placeMine, rename, resize, toText } from "./editor-grid.js";
-import { makeGrid } from "./editor-cells.js";
-import { boards, download, readMapFile, tryAgainstBots } from "./editor-file.js";
+import conflict from "./boards/conflict-editor.js";
+import { DEFAULT_MAX_CHARACTERS, boards, download, readMapFile, tryAgainstBots } from "./editor-file.js";
 import { makeChecker, plural } from "./editor-check.js";
 
+const EDITORS = { conflict };
+
 const $ = (id) => document.getElementById(id);
-const GAME = decodeURIComponent(location.pathname.split("/")[2] ?? "conflict");
+const GAME = decodeURIComponent(location.pathname.split("/")[2] ?? "");
+const EDITOR = EDITORS[GAME] ?? null;
 const STORE_KEY = `parlour.editor.${GAME}`;
-const GLYPH = { land: ".", water: "~", block: "#" };
 const NAME_RULE = /^[a-z0-9][a-z0-9-]*$/;
 
 const state = {
@@ -26,19 +31,12 @@ const state = {
   strokeOpen: false,
   info: null,
   lastKind: "",
-  seatNames: ["Red", "Orange", "Green", "Yellow"],
+  maxCharacters: DEFAULT_MAX_CHARACTERS, // the server's limit on a board's text (GET /api/games)
 };
 
+let tools; // the game's tools on this page (EDITOR.create)
 let grid;
 let checker;
-
-function tool() {
-  return document.querySelector("input[name='tool']:checked").value;
-}
-
-function seat() {
-  return Number(document.querySelector("input[name='seat']:checked").value);
-}
 
 function announce(text) {
   // The same words twice in a row are still said: the region is emptied first.
@@ -67,7 +65,7 @@ function setDrawing(next, { undoable = true, kind = "drawing" } = {}) {
   if (document.activeElement !== $("ed-name")) $("ed-name").value = next.name;
   draw();
   try {
-    localStorage.setItem(STORE_KEY, toText(next));
+    localStorage.setItem(STORE_KEY, JSON.stringify(next));
   } catch (error) {
     // A full or forbidden storage only loses the copy kept for a reload.
   }
@@ -75,13 +73,8 @@ function setDrawing(next, { undoable = true, kind = "drawing" } = {}) {
 }
 
 function use(square, { drag }) {
-  const chosen = tool();
-  if (drag && (chosen === "base" || chosen === "mine")) return; // bases and mines are placed one click at a time
   const before = state.drawing;
-  let next = before;
-  if (chosen === "base") next = placeBase(before, square, seat());
-  else if (chosen === "mine") next = placeMine(before, square, seat());
-  else next = paint(before, square, GLYPH[chosen]);
+  const next = tools.use(before, square, { drag });
   setDrawing(next);
   if (next !== before) state.strokeOpen = true; // the rest of a drag is the same step for Undo
 }
@@ -90,19 +83,9 @@ function endStroke() {
   state.strokeOpen = false;
 }
 
-function chooseTool(name) {
-  document.querySelector(`input[name='tool'][value='${name}']`).checked = true;
-}
-
-function chooseSeat(number) {
-  document.querySelector(`input[name='seat'][value='${number}']`).checked = true;
-  announce(`${state.seatNames[number - 1]} (seat ${number})`);
-}
-
 /** A key used on a square: the square is said again as it now is (a focused cell's new name is
  * not read out by itself). */
-function keyUse(name, square) {
-  if (name) chooseTool(name);
+function keyUse(square) {
   use(square, { drag: false });
   endStroke();
   announce(grid.describe(square));
@@ -156,7 +139,7 @@ async function upload(file) {
   showFileProblems("");
   let text;
   try {
-    text = await readMapFile(file);
+    text = await readMapFile(file, state.maxCharacters);
   } catch (error) {
     showFileProblems(`${file.name} was not opened.`, [error.message]);
     return;
@@ -169,7 +152,8 @@ async function upload(file) {
     return;
   }
   const errors = (answer.problems ?? []).filter((p) => p.severity === "error");
-  const read = answer.board ? { drawing: fromBoard(answer.board) } : fromText(text);
+  // A map the engine accepts comes drawn; one it refuses is read as far as the grid can hold it.
+  const read = answer.board ? { drawing: EDITOR.fromBoard(answer.board) } : EDITOR.fromText(text);
   if (errors.length || !read.drawing) {
     const lines = errors.length ? errors.map(problemLine) : [read.error];
     showFileProblems(`${file.name} was not opened: ${plural(lines.length, "problem")}. Your drawing is unchanged.`, lines);
@@ -200,7 +184,7 @@ async function save() {
   $("ed-save").disabled = true;
   try {
     const author = names.get().trim() || undefined;
-    const answer = await boards.save(GAME, { name, text: toText(state.drawing), author });
+    const answer = await boards.save(GAME, { name, text: EDITOR.toText(state.drawing), author });
     box.className = "notice";
     box.replaceChildren(`Saved as “${answer.name}”. It is offered when `, html("a", { href: "/" }, ["creating a match"]), ".");
     box.hidden = false;
@@ -225,7 +209,7 @@ async function tryIt() {
     const info = await state.info;
     const option = info.boards?.option ?? "board";
     location.href = await tryAgainstBots(GAME, {
-      option, text: toText(state.drawing), bot: info.default_bot ?? "greedy", players: Number($("ed-players").value), name: names.get().trim(),
+      option, text: EDITOR.toText(state.drawing), bot: info.default_bot ?? "greedy", players: Number($("ed-players").value), name: names.get().trim(),
     });
   } catch (error) {
     showFileProblems("The match was not created.", [error.message]);
@@ -255,10 +239,10 @@ async function openFromLibrary() {
   showFileProblems("");
   try {
     const answer = await boards.open(GAME, name);
-    const read = answer.board ? { drawing: fromBoard(answer.board) } : fromText(answer.text);
-    if (!read.drawing) throw new Error(read.error);
-    if (read.drawing.cols > SIZE.maxCols || read.drawing.rows > SIZE.maxRows) throw new Error(`${name} is larger than the editor draws.`);
-    setDrawing({ ...read.drawing, name: answer.name ?? name });
+    const drawing = EDITOR.fromBoard(answer.board); // the library holds only maps the engine accepts
+    const { maxCols, maxRows } = EDITOR.size;
+    if (drawing.cols > maxCols || drawing.rows > maxRows) throw new Error(`${name} is larger than the editor draws.`);
+    setDrawing(EDITOR.rename(drawing, answer.name ?? name));
     announce(`Opened ${name}`);
   } catch (error) {
     showFileProblems(`${name} was not opened.`, [error.message]);
@@ -269,8 +253,9 @@ async function openFromLibrary() {
 function sizeAsked() {
   const cols = Number($("ed-cols").value);
   const rows = Number($("ed-rows").value);
-  if (cols >= SIZE.minCols && cols <= SIZE.maxCols && rows >= SIZE.minRows && rows <= SIZE.maxRows) return [cols, rows];
-  showFileProblems("The size was not changed.", [`Choose ${SIZE.minCols}–${SIZE.maxCols} columns and ${SIZE.minRows}–${SIZE.maxRows} rows.`]);
+  const { minCols, maxCols, minRows, maxRows } = EDITOR.size;
+  if (cols >= minCols && cols <= maxCols && rows >= minRows && rows <= maxRows) return [cols, rows];
+  showFileProblems("The size was not changed.", [`Choose ${minCols}–${maxCols} columns and ${minRows}–${maxRows} rows.`]);
   return null;
 }
 
@@ -278,7 +263,7 @@ function newBlank() {
   const size = sizeAsked();
   if (!size) return;
   showFileProblems("");
-  setDrawing(blank(...size, state.drawing?.name ?? "my-map"));
+  setDrawing(EDITOR.blank(...size, state.drawing?.name ?? "my-map"));
   announce(`New blank map, ${size[0]} by ${size[1]}`);
 }
 
@@ -286,7 +271,7 @@ function resizeDrawing() {
   const size = sizeAsked();
   if (!size) return;
   showFileProblems("");
-  setDrawing(resize(state.drawing, ...size));
+  setDrawing(EDITOR.resize(state.drawing, ...size));
   announce(`Resized to ${size[0]} by ${size[1]}`);
 }
 
@@ -295,36 +280,39 @@ function nameTyped() {
   const input = $("ed-name");
   const cleaned = input.value.toLowerCase().replace(/\s+/g, "-");
   if (cleaned !== input.value) input.value = cleaned;
-  setDrawing(rename(state.drawing, cleaned || "my-map"), { kind: "name" });
+  setDrawing(EDITOR.rename(state.drawing, cleaned || "my-map"), { kind: "name" });
 }
 
 // ---- the page ----
 
 /** The sizes the game's boards take, as the server says them (the fields' limits and the help line). */
 function sizeFrom(limits) {
-  Object.assign(SIZE, { minCols: limits.min_cols, maxCols: limits.max_cols, minRows: limits.min_rows, maxRows: limits.max_rows });
-  Object.assign($("ed-cols"), { min: SIZE.minCols, max: SIZE.maxCols });
-  Object.assign($("ed-rows"), { min: SIZE.minRows, max: SIZE.maxRows });
-  $("ed-size-help").textContent = `${SIZE.minCols}–${SIZE.maxCols} columns and ${SIZE.minRows}–${SIZE.maxRows} rows: `
-    + `squares are named by a letter and a number (a1 to ${String.fromCharCode(96 + SIZE.maxCols)}${SIZE.maxRows}), `
-    + `so a map has at most ${SIZE.maxCols} columns (the rules' CON-4).`;
+  const size = EDITOR.size;
+  Object.assign(size, { minCols: limits.min_cols, maxCols: limits.max_cols, minRows: limits.min_rows, maxRows: limits.max_rows });
+  Object.assign($("ed-cols"), { min: size.minCols, max: size.maxCols });
+  Object.assign($("ed-rows"), { min: size.minRows, max: size.maxRows });
+  $("ed-size-help").textContent = EDITOR.sizeHelp();
 }
 
+/** The drawing kept from the last visit (JSON of it), or a new blank map. */
 function startingDrawing() {
-  const kept = localStorage.getItem(STORE_KEY);
-  const read = kept ? fromText(kept) : {};
-  return read.drawing ?? blank(20, 20, "my-map");
+  let kept = null;
+  try {
+    kept = EDITOR.fromKept(JSON.parse(localStorage.getItem(STORE_KEY) ?? "null"));
+  } catch (error) {
+    // Storage refused, or a copy an older page kept as text: start afresh.
+  }
+  return kept ?? EDITOR.blank(20, 20, "my-map");
 }
 
-function wire() {
-  grid = makeGrid($("ed-grid"), {
-    onUse: use,
-    onStroke: endStroke,
-    onKeyTool: keyUse,
-    onSeat: chooseSeat,
-  });
+function wire(seatNames) {
+  tools = EDITOR.create({ toolbar: $("ed-toolbar"), announce, seatNames });
+  grid = tools.makeGrid($("ed-grid"), { onUse: use, onStroke: endStroke, onKeyUse: keyUse });
+  $("ed-keys").textContent = EDITOR.keysHelp;
+  $("ed-mirror").hidden = !EDITOR.mirror;
+  $("ed-mirror-help").textContent = EDITOR.mirrorHelp ?? "";
   checker = makeChecker({
-    game: GAME, status: $("ed-status"), list: $("ed-problems"), text: () => toText(state.drawing), announce,
+    game: GAME, status: $("ed-status"), list: $("ed-problems"), text: () => EDITOR.toText(state.drawing), announce,
     onProblems: (problems) => { state.bySquare = problems; draw(); },
     onGoTo: (square) => grid.focus(square),
   });
@@ -337,7 +325,7 @@ function wire() {
   });
   for (const button of document.querySelectorAll("[data-mirror]")) {
     button.addEventListener("click", () => {
-      setDrawing(mirror(state.drawing, button.dataset.mirror));
+      setDrawing(EDITOR.mirror(state.drawing, button.dataset.mirror));
       announce(`Mirrored: ${button.textContent}`);
     });
   }
@@ -348,7 +336,7 @@ function wire() {
   $("ed-open").addEventListener("click", openFromLibrary);
   $("ed-save").addEventListener("click", save);
   $("ed-try").addEventListener("click", tryIt);
-  $("ed-download").addEventListener("click", () => download(`${state.drawing.name}.cmap`, toText(state.drawing)));
+  $("ed-download").addEventListener("click", () => download(`${state.drawing.name}${state.extension}`, EDITOR.toText(state.drawing)));
   $("ed-upload").addEventListener("change", async (event) => {
     const [file] = event.target.files;
     event.target.value = ""; // the same file may be chosen again after fixing it
@@ -357,17 +345,31 @@ function wire() {
   window.addEventListener("resize", fitCells);
 }
 
+/** The page of a game with boards but no editor module: it says so, and draws nothing. */
+function noEditor(info) {
+  $("ed-title").textContent = `${info.title}: no editor`;
+  $("ed-status").textContent = `The browser has no editor for ${info.title}'s boards yet.`;
+  for (const part of document.querySelectorAll(".ed-board, .ed-side > .ed-card:not(:first-child)")) part.hidden = true;
+}
+
 async function main() {
   state.info = gameInfo(GAME);
-  wire();
-  setDrawing(startingDrawing(), { undoable: false });
   const info = await state.info;
+  if (!EDITOR) {
+    noEditor(info);
+    return;
+  }
+  // Before the drawing is read back: the sizes it may have are the server's.
   if (info.boards) sizeFrom(info.boards);
-  if (info.seat_names?.length === 4) state.seatNames = info.seat_names;
+  state.maxCharacters = info.boards?.max_characters ?? DEFAULT_MAX_CHARACTERS;
+  state.extension = info.boards?.extension ?? ".txt";
+  $("ed-upload").accept = `${state.extension},text/plain`;
+  wire(info.seat_names?.length === 4 ? info.seat_names : undefined);
+  setDrawing(startingDrawing(), { undoable: false });
   document.title = `${info.title} map editor — parlour`;
   $("ed-title").textContent = `${info.title} map editor`;
   await refreshLibrary();
-  window.parlourEditor = { text: () => toText(state.drawing) }; // what the page would save, for tests
+  window.parlourEditor = { text: () => EDITOR.toText(state.drawing) }; // what the page would save, for tests
   document.body.dataset.ready = "true";
 }
 

@@ -1,6 +1,6 @@
-// The map being drawn in the editor, as plain data, and what can be done to it: paint a square,
-// place a base or a mine, mirror a half or a quarter onto the rest, read and write the map file
-// format (CON-10). No page here: editor-cells.js draws it, editor.js wires the page.
+// A Conflict map being drawn in the editor, as plain data, and what can be done to it: paint a square,
+// place a base or a mine, mirror a half or a quarter onto the rest, write the map file (CON-10).
+// No page here: conflict-editor-cells.js draws it, conflict-editor.js is the editor page's interface.
 //
 // A drawing: {name, cols, rows, terrain: [glyph per square in reading order, one of ". ~ # +"],
 // bases: {seat (1-4): square | null}, mines: {square: seat}}. Squares are named as the game names
@@ -8,7 +8,7 @@
 
 export const SIZE = { minCols: 5, maxCols: 26, minRows: 5, maxRows: 40 }; // the page takes the server's figures when it says them
 export const SEATS = [1, 2, 3, 4];
-export const TERRAIN_NAMES = { ".": "land", "~": "water", "#": "impassable", "+": "base" };
+const GLYPHS = /^[.~#+]$/;
 
 /** The square in column `col`, row `row` (both from 0). */
 export function squareAt(col, row) {
@@ -90,8 +90,24 @@ export function toText(drawing) {
   return `${lines.join("\n")}\n`;
 }
 
+/** A drawing kept in the browser (JSON of the drawing itself), or null if it is not one the editor
+ * draws (an older page's copy, a size out of range, anything else). */
+export function fromKept(kept) {
+  const { name, cols, rows, terrain, bases, mines } = kept ?? {};
+  const sized = Number.isInteger(cols) && Number.isInteger(rows) && cols >= SIZE.minCols && cols <= SIZE.maxCols
+    && rows >= SIZE.minRows && rows <= SIZE.maxRows;
+  if (!sized || typeof name !== "string" || !Array.isArray(terrain) || terrain.length !== cols * rows
+    || !terrain.every((glyph) => GLYPHS.test(glyph)) || typeof bases !== "object" || typeof mines !== "object") return null;
+  const drawing = empty(name, cols, rows);
+  drawing.terrain = [...terrain];
+  for (const seat of SEATS) if (colRow(bases?.[seat], cols, rows)) drawing.bases[seat] = bases[seat];
+  for (const [square, seat] of Object.entries(mines ?? {})) if (colRow(square, cols, rows) && SEATS.includes(seat)) drawing.mines[square] = seat;
+  return drawing;
+}
+
 /**
- * Reads a map file as far as a drawing can hold it, checking only what the drawing needs (a size in
+ * Reads a map file the engine refused as far as a drawing can hold it, to open it and mend it
+ * (the upload's "Open it anyway"; a map the engine accepts comes as the check's drawing), checking only what the drawing needs (a size in
  * the editor's range, a full terrain block of known glyphs): the engine's check says the rest.
  * Returns {drawing} or {error: "line N: …"}.
  */

@@ -1,10 +1,10 @@
-// The editor's grid: one cell a square (role "grid", one tab stop, the arrow keys between squares),
+// The Conflict map editor's grid: one cell a square (role "grid", one tab stop, the arrow keys between squares),
 // painted with the mouse or a finger (press and drag) or the keyboard, each cell showing its
 // ground, its base or mine in the seat's colour, and the problems the engine's check found there.
 
-import { html } from "./svg.js";
-import { SEATS, TERRAIN_NAMES, baseSeatAt, colRow, glyphAt, squareAt } from "./editor-grid.js";
-import { SEAT_COLOURS } from "./boards/conflict.js";
+import { html } from "../svg.js";
+import { SEAT_COLOURS, TERRAIN_NAMES } from "./conflict.js";
+import { SEATS, baseSeatAt, colRow, glyphAt, squareAt } from "./conflict-editor-grid.js";
 
 const GROUND_CLASS = { ".": "t-land", "~": "t-water", "#": "t-block", "+": "t-base" };
 const STEP = { ArrowRight: [1, 0], ArrowLeft: [-1, 0], ArrowDown: [0, 1], ArrowUp: [0, -1] };
