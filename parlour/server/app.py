@@ -25,7 +25,6 @@ from starlette.types import Scope
 from starlette.websockets import WebSocket, WebSocketState
 
 from parlour.games import GAMES
-from parlour.server.boards import BoardRefused
 from parlour.server.bots import BotPool
 from parlour.server.connection import Connection
 from parlour.server.limits import UNKNOWN_ADDRESS, AddressBuckets, FaultLog, Limits, Rates
@@ -72,9 +71,7 @@ def error_response(error: ProtocolError, headers: dict[str, str] | None = None) 
     headers = dict(headers or {})
     if error.retry_after is not None:
         headers["Retry-After"] = str(error.retry_after)
-    answer: dict[str, Any] = {"error": error.to_json()}
-    if isinstance(error, BoardRefused):  # beside the error, as a check answers them
-        answer["problems"] = error.problems
+    answer: dict[str, Any] = {**error.extra, "error": error.to_json()}
     return JSONError(answer, status_code=error.status, headers=headers)
 
 
@@ -115,7 +112,10 @@ def page(path: Path) -> Response:
 
 
 async def games(request: Request) -> Response:
-    return JSONResponse({"games": [game_json(game, help_address(name)) for name, game in GAMES.items()]})
+    limits: Limits = request.app.state.limits
+    board_characters = int(limits.board_characters)
+    return JSONResponse({"games": [game_json(game, help_address(name), board_characters)
+                                   for name, game in GAMES.items()]})
 
 
 async def game_start(request: Request) -> Response:
@@ -328,7 +328,7 @@ class LobbyHandlers:
 
     async def save_board(self, request: Request) -> Response:
         try:
-            await self.spend(self.rates.boards, request)
+            await self.spend(self.rates.board_saves, request)
             body = await read_body(request, int(self.limits.body_bytes))
             saved = await self.lobby.library.save(request.path_params["game"], body, client_address(request))
         except ProtocolError as error:

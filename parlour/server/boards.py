@@ -20,13 +20,17 @@ from typing import Any, Final, TypeVar
 from parlour.engine import BoardProblem, Boards, FormatError, Game, State
 from parlour.games import GAMES, get_game
 from parlour.server.limits import UNKNOWN_ADDRESS, Limits
-from parlour.server.messages import ProtocolError, check_text, json_kind, read_name
+from parlour.server.messages import (
+    ProtocolError,
+    check_text,
+    decode_cursor,
+    encode_cursor,
+    json_kind,
+    read_name,
+)
 from parlour.server.storage import BoardRow, Store, StoreError
 
 log = logging.getLogger("parlour.server")
-
-MAX_BOARD_NAME: Final = 60
-"""Characters in a board's name (the game's own rules may allow fewer)."""
 
 NAME_RULE: Final = "name"
 """The rule of the problem a save reports when the name asked for is not the one the text gives."""
@@ -43,16 +47,19 @@ def boards_of(game_name: str) -> tuple[Game[State], Boards]:
     return game, game.boards
 
 
-def boards_json(game: Game[State]) -> dict[str, Any] | None:
+def boards_json(game: Game[State], max_characters: int) -> dict[str, Any] | None:
     """What ``GET /api/games`` says of a game's boards (``None``: it has no library): the option
     that takes a board, what a board is called, its file extension, the shipped board to offer
-    first and the sizes a drawn one may have."""
+    first, the sizes a drawn one may have, the longest name it may give itself, and the most
+    characters of its text the server takes (``Limits.board_characters``: an editor says so
+    before sending one)."""
     boards = game.boards
     if boards is None:
         return None
     return {"option": boards.option, "noun": boards.noun, "extension": boards.extension,
             "recommended": boards.recommended, "min_cols": boards.min_cols, "max_cols": boards.max_cols,
-            "min_rows": boards.min_rows, "max_rows": boards.max_rows}
+            "min_rows": boards.min_rows, "max_rows": boards.max_rows, "max_name": boards.max_name,
+            "max_characters": max_characters}
 
 
 @functools.cache
@@ -83,39 +90,42 @@ class BoardRefused(ProtocolError):
     def __init__(self, problems: Sequence[BoardProblem], noun: str) -> None:
         first = problems[0].message if problems else "it cannot be read"
         more = f" (and {len(problems) - 1} more problems)" if len(problems) > 1 else ""
-        super().__init__("bad_board", f"the {noun} cannot be used: {first}{more}")
-        self.problems = problems_json(problems)
+        super().__init__("bad_board", f"the {noun} cannot be used: {first}{more}",
+                         extra={"problems": problems_json(problems)})
 
 
-def read_board_text(value: Any, longest: int) -> str:
-    """A board's text from a request: a string of at most ``longest`` characters (``413
-    too_large`` past it), of text fit to store (``bad_text`` for a lone surrogate or a control
+def read_board_text(value: Any, longest: int, field: str = "text") -> str:
+    """A board's text from a request (``field``: where the request gives it): a string of at most
+    ``longest`` characters (``413 too_large`` past it: ``Limits.board_characters``, for checks,
+    saves and matches alike), of text fit to store (``bad_text`` for a lone surrogate or a control
     character other than line breaks and tabs)."""
     if not isinstance(value, str):
-        raise ProtocolError("bad_request", f'"text" must be the board\'s text (a string), not '
+        raise ProtocolError("bad_request", f'"{field}" must be the board\'s text (a string), not '
                                            f"{json_kind(value)}")
     if len(value) > longest:
-        raise ProtocolError("too_large", f"the board's text is longer than {longest} characters", 413)
-    return check_text(value, "text", longest, lines=True)
+        raise ProtocolError("too_large", f"{field}: the board's text is longer than {longest} characters",
+                            413)
+    return check_text(value, field, longest, lines=True)
 
 
-def read_board_name(value: Any) -> str:
-    """A board's name from a request: one line of text, 1 to ``MAX_BOARD_NAME`` characters."""
+def read_board_name(value: Any, boards: Boards) -> str:
+    """A board's name from a request: one line of text, 1 to ``boards.max_name`` characters (the
+    game's limit of the name a board's text gives itself, which a save must repeat)."""
     if not isinstance(value, str) or not value.strip():
         raise ProtocolError("bad_request", f'"name" must be the board\'s name: a string of 1 to '
-                                           f"{MAX_BOARD_NAME} characters")
-    return check_text(value, "name", MAX_BOARD_NAME)
+                                           f"{boards.max_name} characters")
+    return check_text(value, "name", boards.max_name)
 
 
-def engine_knows(boards: Boards, name: str) -> bool:
+def is_shipped_or_alias(boards: Boards, name: str) -> bool:
     """Whether the game's option takes ``name`` by itself: a shipped board or an alias of one."""
     return name in boards.shipped() or name in boards.aliases()
 
 
-def drawn_board(game: Game[State], options: Mapping[str, Any]) -> bool:
-    """Whether ``options`` give the game's board as a text (not by a shipped board's name)."""
+def board_given_as_text(game: Game[State], options: Mapping[str, Any]) -> bool:
+    """Whether ``options`` give the game's board as a text (not by a name)."""
     value = options.get(game.boards.option) if game.boards is not None else None
-    return isinstance(value, str) and "\n" in value
+    return isinstance(value, str) and game.boards is not None and game.boards.is_text(value)
 
 
 @dataclass(frozen=True)
@@ -137,7 +147,7 @@ class Checked:
 
 
 @functools.lru_cache(maxsize=64)
-def checked(game_name: str, text: str) -> Checked:
+def check_cached(game_name: str, text: str) -> Checked:
     """The game's check of a board's text, worked out once for the latest texts asked about (a
     shipped or saved board never changes; an editor asks again about a text it undid to). The
     drawing is shared: callers only send it."""
@@ -168,7 +178,7 @@ def shown_options(game_name: str, options: Mapping[str, Any]) -> dict[str, Any]:
     if boards is None:
         return shown
     value = shown.get(boards.option)
-    if isinstance(value, str) and "\n" in value:  # a name is one line: only a text is worth reading
+    if isinstance(value, str) and boards.is_text(value):
         name = _own_name(game_name, value)
         if name is not None:
             shown[boards.option] = name
@@ -183,21 +193,22 @@ class Library:
         self.limits = limits
         self.now = now
         self.checking = asyncio.Semaphore(1)
-        """Checks worked out at once: one, in a worker thread. A check costs tens of milliseconds
-        (a third of a second for the largest Conflict map) that the event loop must not wait out,
-        and several at once would only share one interpreter lock."""
+        """Checks worked out at once: one, in a worker thread. A check costs milliseconds (1-2
+        for a shipped Conflict map, about 10 for the largest, 26x99, measured for issue 16): kept
+        off the event loop, it gives the interpreter back every switch interval (5 ms) instead of
+        holding every other client until it ends, which a burst of checks from many addresses
+        would add up; several at once would only share one interpreter lock."""
 
-    async def checked(self, game_name: str, text: str) -> Checked:
+    async def check_in_worker(self, game_name: str, text: str) -> Checked:
+        """``check_cached`` in a worker thread, one at a time."""
         async with self.checking:
-            return await asyncio.to_thread(checked, game_name, text)
+            return await asyncio.to_thread(check_cached, game_name, text)
 
     # --- reading -----------------------------------------------------------------------------------
 
     async def page(self, game_name: str, query: Mapping[str, str]) -> dict[str, Any]:
         """``GET /api/games/{game}/boards``: the shipped boards (on the first page), then saved
         ones newest first, ``page_size`` of them at most, and the cursor of the next page."""
-        from parlour.server.lobby import decode_cursor, encode_cursor  # the lobby's cursors, one shape
-
         boards_of(game_name)
         size = int(self.limits.page_size)
         cursor = query.get("cursor")
@@ -222,12 +233,12 @@ class Library:
         else:
             board = await self.saved(game_name, name)
             if board is None:
-                raise ProtocolError("no_board", f"{boards.noun} {name[:MAX_BOARD_NAME]!r}: there is no "
+                raise ProtocolError("no_board", f"{boards.noun} {name[:boards.max_name]!r}: there is no "
                                                 f"{boards.noun} of that name", 404)
             text = board.text
             answer = {"name": name, "text": text, "shipped": False, "author": board.author,
                       "created": board.created}
-        found = await self.checked(game_name, text)
+        found = await self.check_in_worker(game_name, text)
         if found.drawing is None:  # the game's rules changed since it was saved: say what is wrong now
             raise BoardRefused(found.errors, boards.noun)
         answer["board"] = found.drawing
@@ -236,7 +247,8 @@ class Library:
 
     async def saved(self, game_name: str, name: str) -> BoardRow | None:
         """A saved board of a game (``None``: none of that name)."""
-        if not 0 < len(name) <= MAX_BOARD_NAME:  # no saved name is longer: not worth asking the store
+        _, boards = boards_of(game_name)
+        if not 0 < len(name) <= boards.max_name:  # no saved name is longer: not worth asking the store
             return None
         return await self._read(lambda: self.store.load_board(game_name, name))
 
@@ -245,7 +257,8 @@ class Library:
         game's option takes (and what the match keeps: it never depends on the library again)."""
         boards = game.boards
         value = options.get(boards.option) if boards is not None else None
-        if boards is None or not isinstance(value, str) or "\n" in value or engine_knows(boards, value):
+        if (boards is None or not isinstance(value, str) or boards.is_text(value)
+                or is_shipped_or_alias(boards, value)):
             return options
         board = await self.saved(game.info.name, value)
         return options if board is None else {**options, boards.option: board.text}
@@ -257,7 +270,7 @@ class Library:
         it has no errors (a question: a board with errors is an answer, not a refusal)."""
         boards_of(game_name)
         text = read_board_text(fields(body).get("text"), int(self.limits.board_characters))
-        found = await self.checked(game_name, text)
+        found = await self.check_in_worker(game_name, text)
         return {"ok": found.drawing is not None, "problems": problems_json(found.problems),
                 "board": found.drawing}
 
@@ -266,12 +279,12 @@ class Library:
         check and gives itself that name; nothing is stored otherwise."""
         _, boards = boards_of(game_name)
         given = fields(body)
-        name = read_board_name(given.get("name"))
+        name = read_board_name(given.get("name"), boards)
         text = read_board_text(given.get("text"), int(self.limits.board_characters))
         author = read_name(given.get("author"))
-        if engine_knows(boards, name):
+        if is_shipped_or_alias(boards, name):
             raise taken(boards, name, "is one of the game's own")
-        found = await self.checked(game_name, text)
+        found = await self.check_in_worker(game_name, text)
         if found.drawing is None:
             raise BoardRefused(found.errors, boards.noun)
         own = found.name

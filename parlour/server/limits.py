@@ -223,8 +223,8 @@ class Rates:
                                    "chat messages from your address", clock)
         self.chat_list = AddressBuckets(limits.chat_list_burst, limits.chat_list_per_minute,
                                         "reads of a match's chat from your address", clock)
-        self.boards = AddressBuckets(limits.boards_burst, limits.boards_per_hour / 60,
-                                     "boards saved from your address", clock)
+        self.board_saves = AddressBuckets(limits.boards_burst, limits.boards_per_hour / 60,
+                                          "boards saved from your address", clock)
         self.board_checks = AddressBuckets(limits.board_checks_burst, limits.board_checks_per_minute,
                                            "board checks and library reads from your address", clock)
 

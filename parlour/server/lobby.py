@@ -8,12 +8,9 @@ finished ones and leaves it when newer ones come, and open matches nobody joined
 from __future__ import annotations
 
 import asyncio
-import base64
-import binascii
 import collections
 import contextlib
 import functools
-import json
 import logging
 import math
 import secrets
@@ -25,11 +22,18 @@ from parlour.bots import DEFAULT_BOT, KINDS, bot_kinds
 from parlour.engine import Game, ParlourError, State
 from parlour.games import GAMES, get_game
 from parlour.server import collector
-from parlour.server.boards import Library, boards_json, drawn_board
+from parlour.server.boards import Library, board_given_as_text, boards_json, read_board_text
 from parlour.server.bots import BotPool
 from parlour.server.limits import UNKNOWN_ADDRESS, Limits
 from parlour.server.match import Match, ServerTime, Timer, new_token
-from parlour.server.messages import ProtocolError, check_json_text, json_kind, read_name
+from parlour.server.messages import (
+    ProtocolError,
+    check_json_text,
+    decode_cursor,
+    encode_cursor,
+    json_kind,
+    read_name,
+)
 from parlour.server.pubsub import PubSub
 from parlour.server.storage import MatchRow, MatchStatus, SeatRecord, Store, StoreError, progress_of
 from parlour.server.summary import seat_names_of, summary_json
@@ -71,9 +75,10 @@ class ListQuery:
     ids: list[str] | None
 
 
-def game_json(game: Game[State], help_page: str | None) -> dict[str, Any]:
+def game_json(game: Game[State], help_page: str | None, board_characters: int) -> dict[str, Any]:
     """A game's declaration for ``GET /api/games``: all from ``GameInfo`` and the bot registry,
-    and the address of its rules page (``None`` when the game has none)."""
+    the address of its rules page (``None`` when the game has none) and its boards, if it has
+    any (``board_characters``: the server's limit of a board's text)."""
     info = game.info
     kinds = bot_kinds(info.name)
     return {
@@ -100,7 +105,7 @@ def game_json(game: Game[State], help_page: str | None) -> dict[str, Any]:
         "bots": [{"kind": kind, "summary": KINDS[kind].summary} for kind in kinds],
         "default_bot": DEFAULT_BOT if DEFAULT_BOT in kinds else (kinds[-1] if kinds else None),
         "help": help_page,
-        "boards": boards_json(game),
+        "boards": boards_json(game, board_characters),
     }
 
 
@@ -427,14 +432,16 @@ class Lobby:
         if not isinstance(body, dict):
             raise ProtocolError("bad_request", f"the body must be a JSON object, not {json_kind(body)}")
         game = read_game(body.get("game"))
-        players, options = read_players(body.get("players")), read_options(body.get("options"))
+        longest = int(self.limits.board_characters)  # the one limit of a board's text: here as in the library
+        players, options = read_players(body.get("players")), read_options(game, body.get("options"), longest)
         options = await self.library.resolve(game, options)
         secret = secrets.randbits(62)  # the seed: the server's secret
         make = functools.partial(game.new, players, options, secret)
         try:
-            # A board given by its text is read (and kept by the game) in a worker thread: the
-            # largest Conflict map takes a third of a second, which the event loop must not wait out.
-            state = await asyncio.to_thread(make) if drawn_board(game, options) else make()
+            # A board given by its text is read (and kept by the game) in a worker thread, as the
+            # library checks one: up to about 10 ms for the largest Conflict map, which the event
+            # loop's other clients need not wait out whole.
+            state = await asyncio.to_thread(make) if board_given_as_text(game, options) else make()
         except ParlourError as error:
             raise ProtocolError("bad_option", str(error)) from None
         seats = read_seats(game, state.players, body.get("seats"))
@@ -543,12 +550,17 @@ def read_players(players: Any) -> int | None:
     return players
 
 
-def read_options(options: Any) -> dict[str, Any]:
+def read_options(game: Game[State], options: Any, longest: int) -> dict[str, Any]:
+    """A match's options: texts fit to store of at most ``longest`` characters (a board's text,
+    the longest an option holds: ``413 too_large`` past it, as the library answers)."""
     if options is None:
         return {}
     if not isinstance(options, dict):
         raise ProtocolError("bad_request", f'"options" must be an object, not {json_kind(options)}')
-    check_json_text(options, "options")
+    boards = game.boards
+    if boards is not None and isinstance(options.get(boards.option), str):
+        read_board_text(options[boards.option], longest, f"options.{boards.option}")
+    check_json_text(options, "options", longest)
     return options
 
 
@@ -608,24 +620,6 @@ def read_page_size(text: str, most: int) -> int:
     if not (text.isascii() and text.isdigit()) or not 1 <= int(text) <= most:
         raise ProtocolError("bad_request", f"limit: {text[:40]!r} is not a whole number from 1 to {most}")
     return int(text)
-
-
-def encode_cursor(created: float, match_id: str) -> str:
-    """An opaque cursor: the next page starts after this creation time and id."""
-    return base64.urlsafe_b64encode(json.dumps([created, match_id]).encode()).decode().rstrip("=")
-
-
-def decode_cursor(text: str) -> tuple[float, str]:
-    wrong = ProtocolError("bad_request", 'cursor: not a cursor this server gave (use the list\'s "next")')
-    try:
-        decoded = json.loads(base64.urlsafe_b64decode(text + "=" * (-len(text) % 4)))
-    except (ValueError, binascii.Error, RecursionError):
-        raise wrong from None
-    if not (isinstance(decoded, list) and len(decoded) == 2 and isinstance(decoded[1], str)
-            and isinstance(decoded[0], int | float) and not isinstance(decoded[0], bool)
-            and math.isfinite(decoded[0])):
-        raise wrong
-    return float(decoded[0]), decoded[1]
 
 
 def read_seats(game: Game[State], players: int, given: Any) -> list[SeatRecord]:

@@ -6,6 +6,8 @@ about extra fields (ignored), so newer clients still talk to this server.
 
 from __future__ import annotations
 
+import base64
+import binascii
 import json
 import math
 import unicodedata
@@ -24,10 +26,6 @@ MAX_TEXT: Final = 1000
 MAX_NAME: Final = 40
 """Characters in a player's display name."""
 
-MAX_OPTION_TEXT: Final = 16 * 1024
-"""Characters in one text of a match's options: a Conflict map may be given as its text (the
-largest map the format allows, 26 by 99 squares, takes about 3,000)."""
-
 TYPES: Final = ("hello", "join", "action", "resign", "offer", "accept", "decline", "claim", "chat", "ping")
 
 MAX_CHAT: Final = 500
@@ -45,12 +43,17 @@ class ProtocolError(Exception):
     at least 1) says when a refused request may be made again (a ``Retry-After`` header on HTTP).
     """
 
-    def __init__(self, code: str, message: str, status: int = 400, retry_after: int | None = None) -> None:
+    def __init__(
+        self, code: str, message: str, status: int = 400, retry_after: int | None = None,
+        extra: dict[str, Any] | None = None,
+    ) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
         self.status = status
         self.retry_after = retry_after
+        self.extra = extra or {}
+        """Fields an HTTP answer carries beside ``error`` (a refused board's ``problems``)."""
 
     def to_json(self) -> dict[str, Any]:
         answer: dict[str, Any] = {"code": self.code, "message": self.message}
@@ -330,9 +333,10 @@ PATH_SHOWN: Final = 200
 """Characters of a JSON path an error shows at most (a deeply nested value is cut short)."""
 
 
-def check_json_text(value: Any, field: str, longest: int = MAX_OPTION_TEXT) -> None:
+def check_json_text(value: Any, field: str, longest: int) -> None:
     """Checks every string inside a decoded JSON value with ``check_text``: values may be texts of
-    several lines up to ``longest`` (a map), object keys are names (one line, ``MAX_TEXT``). The
+    several lines up to ``longest`` (a board's text in a match's options: ``Limits.board_characters``),
+    object keys are names (one line, ``MAX_TEXT``). The
     error names the path, e.g. ``options.colours[2]``. Iterative: a value nested as deep as the
     JSON reader allows must not exhaust the stack."""
     pending: list[tuple[Any, str]] = [(value, field)]
@@ -348,3 +352,28 @@ def check_json_text(value: Any, field: str, longest: int = MAX_OPTION_TEXT) -> N
         elif isinstance(item, list):
             pending.extend((inner, f"{path}[{index}]" if len(path) < PATH_SHOWN else path)
                            for index, inner in enumerate(item))
+
+
+# --- cursors ------------------------------------------------------------------------------------
+
+
+def encode_cursor(created: float, key: str) -> str:
+    """An opaque cursor of a list a page at a time (matches, a game's boards): the next page starts
+    after this creation time and key (a match's id, a board's name)."""
+    return base64.urlsafe_b64encode(json.dumps([created, key]).encode()).decode().rstrip("=")
+
+
+def decode_cursor(text: str) -> tuple[float, str]:
+    """The creation time and key of a cursor ``encode_cursor`` gave; ``bad_request`` for anything
+    else, a key that is not text fit to store too (a JSON ``\\ud800`` escape decodes to a lone
+    surrogate, which no store can look up)."""
+    wrong = ProtocolError("bad_request", 'cursor: not a cursor this server gave (use the list\'s "next")')
+    try:
+        decoded = json.loads(base64.urlsafe_b64decode(text + "=" * (-len(text) % 4)))
+    except (ValueError, binascii.Error, RecursionError):
+        raise wrong from None
+    if not (isinstance(decoded, list) and len(decoded) == 2 and isinstance(decoded[1], str)
+            and isinstance(decoded[0], int | float) and not isinstance(decoded[0], bool)
+            and math.isfinite(decoded[0]) and text_fault(decoded[1]) is None):
+        raise wrong
+    return float(decoded[0]), decoded[1]

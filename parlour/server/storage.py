@@ -188,8 +188,9 @@ class Store(Protocol):
 
     async def list_boards(self, game: str, after: tuple[float, str] | None, limit: int) -> list[BoardRow]:
         """At most ``limit`` of a game's saved boards, newest first by (created, name), strictly
-        after the cursor ``after`` = (created, name) of the last one of the previous page; with
-        their text. Fast at any size (an index)."""
+        after the cursor ``after`` = (created, name) of the last one of the previous page; without
+        their text (``text`` is ""): a page lists names and sizes, and a hundred texts of up to
+        16 KB each are not worth reading for it (``load_board`` reads one). Fast at any size (an index)."""
 
     async def close(self) -> None: ...
 
@@ -477,8 +478,9 @@ class SQLiteStore:
         def walk(db: sqlite3.Connection) -> list[BoardRow]:
             where = "game = ?" + ("" if after is None else " AND (created, name) < (?, ?)")
             arguments = (game, *(() if after is None else after), max(limit, 0))
+            columns = "game, name, '' AS text, cols, rows, author, created, address"  # no text: see Store
             return [BoardRow(*found) for found in db.execute(
-                f"SELECT {BOARD_COLUMNS} FROM boards WHERE {where} ORDER BY created DESC, name DESC LIMIT ?",
+                f"SELECT {columns} FROM boards WHERE {where} ORDER BY created DESC, name DESC LIMIT ?",
                 arguments)]
 
         return await self._read(walk)
@@ -989,7 +991,7 @@ class MemoryStore:
         newest = sorted((board for board in self.boards.values() if board.game == game
                          and (after is None or (board.created, board.name) < after)),
                         key=lambda board: (board.created, board.name), reverse=True)
-        return newest[:max(limit, 0)]
+        return [replace(board, text="") for board in newest[:max(limit, 0)]]  # no text, as SQLite's
 
     async def add_chat(self, match_id: str, said: ChatLine, most: int) -> ChatLine | None:
         self._get(match_id)

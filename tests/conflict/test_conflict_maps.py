@@ -557,7 +557,7 @@ HUGE = "9" * 5000
     ("size 6x5", f"size 6x{HUGE}", "item 2"),
     ("mine 4 f5", f"mine 4 f{HUGE}", "item 7"),
     ("base 4 e5", f"base 4 e{HUGE}", "item 7"),
-])
+], ids=["cols", "rows", "mine", "base"])
 def test_a_number_of_thousands_of_digits_is_a_problem_of_the_map(old: str, new: str, item: str) -> None:
     text = edit(old, new)
     problems = check_map(text)

@@ -8,6 +8,9 @@ library of boards").
 
 from __future__ import annotations
 
+import base64
+import json
+import re
 import sqlite3
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
@@ -50,8 +53,9 @@ def broken(name: str) -> str:
 
 @pytest.fixture(scope="module")
 def library(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    """A server whose library takes many saves and pages two saved maps at a time."""
-    server = Server(tmp_path_factory.mktemp("boards"), limits={"boards_burst": 1000, "page_size": 2}).start()
+    """A server whose library takes many saves and checks and pages two saved maps at a time."""
+    server = Server(tmp_path_factory.mktemp("boards"),
+                    limits={"boards_burst": 1000, "board_checks_burst": 1000, "page_size": 2}).start()
     yield server
     server.stop()
 
@@ -135,6 +139,76 @@ def test_a_check_answers_ok_and_the_drawing_for_a_good_map(library: Server) -> N
     status, answer = library.call("POST", f"{LIBRARY}/check", {"text": drawn("fine")})
     assert status == 200, answer
     assert answer == {"ok": True, "problems": [], "board": BOARDS.drawing(drawn("fine"))}
+
+
+def test_a_map_of_thousands_of_digits_is_checked_not_a_server_fault(library: Server) -> None:
+    # Python turns at most 4,300 digits into an int: such a map was a 500 and a traceback (a
+    # review of issue 16). It is a map with problems, on a check and when a match is created.
+    huge = re.sub(r"\bsize [0-9]+x", "size " + "9" * 5000 + "x", drawn("digits"))
+    status, answer = library.call("POST", f"{LIBRARY}/check", {"text": huge})
+    assert status == 200, answer
+    assert answer["ok"] is False
+    assert any(problem["rule"] == "CON-12 item 2" for problem in answer["problems"]), answer
+    status, answer = library.call("POST", "/api/matches", {"game": GAME, "options": {OPTION: huge}})
+    assert (status, answer["error"]["code"]) == (400, "bad_option"), answer
+
+
+def test_a_check_of_rubbish_answers_in_a_few_kilobytes(library: Server) -> None:
+    # A 14 KB text got a 790 KB answer, a problem a line (a review of issue 16): the problems are
+    # the first 100 and one counting the rest, and a run of unknown lines stops the reading.
+    lines = SHIPPED[FIRST].split("\n")
+    top = lines.index("terrain") + 1
+    every_base = [*lines[:top], *("+" * len(line) for line in lines[top:top + 20]), *lines[top + 20:]]
+    for text in ("\n".join(every_base), drawn("rubbish") + "what is this\n" * 1100):
+        assert len(text) < 16_384
+        status, answer = library.call("POST", f"{LIBRARY}/check", {"text": text})
+        assert status == 200, answer
+        assert answer["ok"] is False
+        assert len(answer["problems"]) <= 101
+        assert len(json.dumps(answer)) < 32_000, len(json.dumps(answer))
+
+
+def test_a_cursor_that_is_no_text_is_a_bad_request(library: Server) -> None:
+    # A cursor decoding to a lone surrogate (a JSON \ud800 escape) was a 500 (a review of issue 16):
+    # both lists answer 400, as for any cursor the server did not give.
+    lone = base64.urlsafe_b64encode(b'[1.0, "\\ud800"]').decode().rstrip("=")
+    for path in (f"{LIBRARY}?cursor={lone}", f"/api/matches?cursor={lone}"):
+        status, answer = library.call("GET", path)
+        assert (status, answer["error"]["code"]) == (400, "bad_request"), (path, answer)
+
+
+def test_a_map_s_own_name_is_60_characters_at_most(library: Server) -> None:
+    # A map's name shows in every lobby summary: a 15,000-character one was taken (a review of
+    # issue 16). One limit, the game's: a match and a save refuse a longer one alike.
+    longest = "n" * BOARDS.max_name
+    assert save(library, longest, drawn(longest)) == (201, {"name": longest})
+    created = library.create(game=GAME, options={OPTION: drawn(longest)}, seats=["open", "bot:random"])
+    assert created["match"]["options"][OPTION] == longest
+    longer = longest + "n"
+    status, answer = library.call("POST", "/api/matches", {"game": GAME, "options": {OPTION: drawn(longer)}})
+    assert (status, answer["error"]["code"]) == (400, "bad_option"), answer
+    status, answer = save(library, longer, drawn(longer))
+    assert status == 400, answer
+    assert longer not in saved_names(library)
+
+
+def test_a_match_s_map_text_has_the_library_s_limit(tmp_path: Path) -> None:
+    # One limit of a map's text, board_characters: a match created with a longer one is refused as
+    # a check or a save is (413), not by another limit of 16 KB (a review of issue 16).
+    server = Server(tmp_path, limits={"board_characters": 2000}).start()
+    try:
+        games = {entry["name"]: entry for entry in server.call("GET", "/api/games")[1]["games"]}
+        assert games[GAME]["boards"]["max_characters"] == 2000
+        text = drawn("padded") + "; a comment that makes it longer\n" * 60
+        assert 2000 < len(text) < 16_384
+        for path, body in (("/api/matches", {"game": GAME, "options": {OPTION: text}}),
+                           (f"{LIBRARY}/check", {"text": text})):
+            status, answer = server.call("POST", path, body)
+            assert (status, answer["error"]["code"]) == (413, "too_large"), (path, answer)
+        short = {"game": GAME, "options": {OPTION: drawn("short")}}
+        assert server.call("POST", "/api/matches", short)[0] == 201
+    finally:
+        server.stop()
 
 
 # --- saving ----------------------------------------------------------------------------------------------
@@ -309,7 +383,8 @@ def test_a_game_without_boards_has_no_library_and_no_editor(library: Server) -> 
     assert games[GAME]["boards"] == {
         "option": OPTION, "noun": BOARDS.noun, "extension": BOARDS.extension,
         "recommended": BOARDS.recommended, "min_cols": BOARDS.min_cols, "max_cols": BOARDS.max_cols,
-        "min_rows": BOARDS.min_rows, "max_rows": BOARDS.max_rows}
+        "min_rows": BOARDS.min_rows, "max_rows": BOARDS.max_rows, "max_name": BOARDS.max_name,
+        "max_characters": 16_384}  # the server's board_characters, which an editor says before sending
 
 
 # --- the stores ------------------------------------------------------------------------------------------
@@ -335,7 +410,8 @@ async def test_both_stores_keep_boards_by_game_and_name_page_them_and_cap_them(s
     assert await store.add_board(row(GAME, "c", 4.0), 3) == "full", "the cap counts every game's boards"
     assert await store.load_board(GAME, "a") == row(GAME, "a", 1.0)
     assert await store.load_board(GAME, "c") is None
-    assert [board.name for board in await store.list_boards(GAME, None, 10)] == ["b", "a"]
+    # A page lists names and sizes: no text is read for it (a review of issue 16).
+    assert await store.list_boards(GAME, None, 10) == [row(GAME, "b", 2.0, ""), row(GAME, "a", 1.0, "")]
     assert [board.name for board in await store.list_boards(GAME, None, 1)] == ["b"]
     assert [board.name for board in await store.list_boards(GAME, (2.0, "b"), 10)] == ["a"]
     with pytest.raises(StoreError):  # text that is not Unicode is refused, by either store
