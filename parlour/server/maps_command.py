@@ -76,8 +76,9 @@ def main(argv: Sequence[str]) -> int:
 
 
 def saved_boards(db: Path, game: str, name: str | None = None) -> list[BoardRow]:
-    """The saved boards of ``game`` in the server's file, newest first (the one called ``name``
-    when given); none when there is no file or it is older than the library."""
+    """The saved boards of ``game`` in the server's file, newest first, without their text (``""``);
+    the one called ``name``, with its text, when given. None when there is no file or it is older
+    than the library."""
     if not db.is_file():
         return []
     # Read only: a mistyped path must not become a new empty database, nor a server's file change.
@@ -88,8 +89,10 @@ def saved_boards(db: Path, game: str, name: str | None = None) -> list[BoardRow]
                               ).fetchone() is None:
             return []
         where, arguments = ("game = ?", (game,)) if name is None else ("game = ? AND name = ?", (game, name))
+        # A list shows names and sizes: only the map asked for by name is read with its text.
+        columns = BOARD_COLUMNS if name is not None else BOARD_COLUMNS.replace("text", "'' AS text")
         return [BoardRow(*row) for row in connection.execute(
-            f"SELECT {BOARD_COLUMNS} FROM boards WHERE {where} ORDER BY created DESC, name DESC", arguments)]
+            f"SELECT {columns} FROM boards WHERE {where} ORDER BY created DESC, name DESC", arguments)]
     finally:
         connection.close()
 
