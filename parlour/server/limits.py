@@ -84,7 +84,8 @@ class Limits:
         MAX_MESSAGE, "bytes in one HTTP request body, characters in one WebSocket message")
     page_size: float = count(100, "matches in one page of the lobby list (the most a client may ask for)")
     board_characters: float = count(
-        16 * 1024, "characters in the text of one board (a map) checked or saved in a game's library")
+        16 * 1024, "characters in the text of one board (a map) checked or saved in a game's library, or "
+                   "given in a match's options")
     boards_per_hour: float = limit(10, "boards (maps) one address may save an hour (after its burst)")
     boards_burst: float = count(5, "boards (maps) one address may save at once")
     boards_total: float = count(10_000, "boards (maps) the libraries of all games may hold together")
