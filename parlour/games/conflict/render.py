@@ -8,7 +8,7 @@ marked by ``+``, ``*`` or ``o`` before it (``+S1``). Colour is never needed (CON
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from parlour.engine import ABANDONED, JSONDict
 from parlour.engine.leaving import RETIRED_WORDS
@@ -21,6 +21,10 @@ if TYPE_CHECKING:
 
 _TERRAIN = {LAND: ".", WATER: "~", BASE: "+"}
 
+SEAT_NAMES: Final = tuple(colour.capitalize() for colour in SEAT_COLOURS)
+"""A seat's name, its colour: ``Red``, ``Orange``, ``Green``, ``Yellow`` (CON-17). The one source for
+the texts, the threat warnings and the names the game gives its players."""
+
 
 def _piece_name(code: int) -> str:
     """``orange cannon``: the piece's colour and type."""
@@ -32,26 +36,27 @@ def _a(words: str) -> str:
     return f"{'an' if words[0] in 'aeiou' else 'a'} {words}"
 
 
-def _mover_piece(seat: int, code: int) -> str:
-    """The piece a player moves or brings in, as the player's own (``ship``) or, for a piece of a
-    colour it took over, with that colour (``orange ship``)."""
+def mover_piece(seat: int, code: int) -> str:
+    """A piece as the player of ``seat`` calls it: its own (``ship``) or, for a piece of a colour it
+    took over, with that colour (``orange ship``). The events say what it moves, the threat warnings
+    which piece threatens it and which of its pieces is in danger."""
     kind = LONG_NAMES[code % TYPES]
     return kind if code // TYPES == seat else _piece_name(code)
 
 
-def _names(colours: list[str]) -> str:
+def _names(seats: list[int]) -> str:
     """``Red``, ``Red and Green``, ``Red, Green and Yellow``."""
-    names = [colour.capitalize() for colour in colours]
+    names = [SEAT_NAMES[seat] for seat in seats]
     return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
 
 
 def _seat_name(seat: int) -> str:
-    return f"{SEAT_COLOURS[seat].capitalize()} (seat {seat + 1})"
+    return f"{SEAT_NAMES[seat]} (seat {seat + 1})"
 
 
 def _player_name(state: ConflictState, seat: int, viewer: int | None) -> str:
     you = " (you)" if viewer is not None and state.player_of[seat] == viewer else ""
-    return f"{SEAT_COLOURS[seat].capitalize()}{you}"
+    return f"{SEAT_NAMES[seat]}{you}"
 
 
 def out_words(state: ConflictState, seat: int) -> str | None:
@@ -62,7 +67,7 @@ def out_words(state: ConflictState, seat: int) -> str | None:
     if reason is None:
         return None
     if reason == TAKEN_OVER:
-        return f"{SEAT_COLOURS[state.owner[seat]].capitalize()} took its home base"
+        return f"{SEAT_NAMES[state.owner[seat]]} took its home base"
     if reason == NO_PIECES:
         return "it has no pieces left"
     return RETIRED_WORDS[reason]
@@ -160,8 +165,8 @@ def turn_line(state: ConflictState, viewer: int | None) -> str:
         words = state.game.info.reason_words(outcome.reason)  # CON-59: the game's own words
         if outcome.winner is not None:
             winner = state.occupied[outcome.winner]
-            return f"Game over: {SEAT_COLOURS[winner].capitalize()} wins ({words})"
-        drawn = _names([SEAT_COLOURS[state.occupied[p]] for p, score in enumerate(outcome.scores) if score])
+            return f"Game over: {SEAT_NAMES[winner]} wins ({words})"
+        drawn = _names([state.occupied[p] for p, score in enumerate(outcome.scores) if score])
         if outcome.reason == ABANDONED:  # CON-58: no winner and no draw
             return f"Game over: nobody wins, with {drawn} still in ({words})"
         return f"Game over: a draw between {drawn} ({words})"
@@ -180,30 +185,30 @@ def event_text(state: ConflictState, event: Event) -> str:
 
 def _event_words(state: ConflictState, event: Event) -> str:
     names = state.board.names
-    who = SEAT_COLOURS[event.seat].capitalize()
+    who = SEAT_NAMES[event.seat]
     detail = event.detail
     if event.kind == "roll":
         return f"{who} rolls {detail[0]}-{detail[1]}"
     if event.kind == "move":
         code, start, final, die = detail
-        piece = _mover_piece(event.seat, code)
+        piece = mover_piece(event.seat, code)
         if start < 0:  # an entry walks from its seat's base (CON-32)
             base = names[state.board.bases[code // TYPES]]
             return f"{who} enters {_a(piece)} at {base} and moves it to {names[final]} with the {die}"
         its = "its" if code // TYPES == event.seat else "the"
         return f"{who} moves {its} {piece} from {names[start]} to {names[final]} with the {die}"
     if event.kind == "activate":
-        return f"{who} activates {_a(_mover_piece(event.seat, detail[0]))}"
+        return f"{who} activates {_a(mover_piece(event.seat, detail[0]))}"
     if event.kind == "capture":
         return f"the {_piece_name(detail[0])} on {names[detail[1]]} is captured"
     if event.kind == "mine":
         code, square, mine_seat = detail
-        mine = f"{SEAT_COLOURS[mine_seat].capitalize()}'s mine on {names[square]}"
+        mine = f"{SEAT_NAMES[mine_seat]}'s mine on {names[square]}"
         return f"the {_piece_name(code)} is destroyed by {mine}"
     if event.kind == "takeover":
         taken, owner = detail  # CON-45: the taken seat's owner is the capturing piece's seat
         link = f"{taken + 1}→{owner + 1}"
-        new_owner = f"{SEAT_COLOURS[owner].capitalize()} (seat {owner + 1}, {link})"
+        new_owner = f"{SEAT_NAMES[owner]} (seat {owner + 1}, {link})"
         return f"{who} takes over {_seat_name(taken)}: its owner is now {new_owner}"
     if event.kind == "out":
         return f"{who} is out ({_out_reason(state, event.seat)})"

@@ -22,7 +22,8 @@ from typing import TYPE_CHECKING, Final, NamedTuple
 
 from parlour.engine import JSONDict
 from parlour.games.conflict.actions import ROLL, ROLL_ODDS, decode
-from parlour.games.conflict.pieces import AIRPLANE, EMPTY, LONG_NAMES, SEAT_COLOURS, TYPE_NAMES, TYPES
+from parlour.games.conflict.pieces import AIRPLANE, EMPTY, TYPE_NAMES, TYPES
+from parlour.games.conflict.render import SEAT_NAMES, mover_piece
 
 if TYPE_CHECKING:
     from parlour.games.conflict.rules import ConflictState
@@ -38,30 +39,30 @@ ROLL_DICE: Final = tuple(
 class Reach(NamedTuple):
     """A hostile piece's way onto one square: the player whose roll it is (seat 0…3), the piece's
     code, its square (-1: entering from its seat's base), and the die values that take it there
-    (a bitmask, bit d for the value d)."""
+    as a bitmask (bit d for the value d; the view's ``dice`` lists them, ``die_values``)."""
 
     player: int
     code: int
     start: int
-    dice: int
+    dice_mask: int
 
 
-def _chance(dice: int) -> float:
-    return sum(odds for a, b, odds in ROLL_DICE if (dice >> a | dice >> b) & 1)
+def _chance(dice_mask: int) -> float:
+    return sum(odds for a, b, odds in ROLL_DICE if (dice_mask >> a | dice_mask >> b) & 1)
 
 
-CHANCES: Final = tuple(_chance(dice) for dice in range(1 << 7))
+CHANCES: Final = tuple(_chance(dice_mask) for dice_mask in range(1 << 7))
 """Per mask of die values (bit d for the value d), the chance that a roll shows one of them."""
 
 
-def chance(dice: int) -> float:
-    """The probability that a roll shows one of the die values in the mask ``dice`` (bit d)."""
-    return CHANCES[dice]
+def chance(dice_mask: int) -> float:
+    """The probability that a roll shows one of the die values in ``dice_mask`` (bit d)."""
+    return CHANCES[dice_mask]
 
 
-def die_values(dice: int) -> list[int]:
+def die_values(dice_mask: int) -> list[int]:
     """The die values of a mask (bit d for the value d), lowest first."""
-    return [die for die in DIE_VALUES if dice >> die & 1]
+    return [die for die in DIE_VALUES if dice_mask >> die & 1]
 
 
 def _guarded(state: ConflictState) -> int:
@@ -97,7 +98,7 @@ def reaches(state: ConflictState) -> dict[int, list[Reach]]:
                     source, code, start = size + decision.code, decision.code, -1
                 key = (decision.final, source)
                 known = found.get(key)
-                found[key] = Reach(player, code, start, (known.dice if known else 0) | 1 << die)
+                found[key] = Reach(player, code, start, (known.dice_mask if known else 0) | 1 << die)
     table: dict[int, list[Reach]] = {}
     for (final, _), reach in sorted(found.items()):
         table.setdefault(final, []).append(reach)
@@ -137,10 +138,10 @@ def _threat(
     board = state.board
     code = state.squares[square]
     against = base if base is not None else code // TYPES
-    best = min(group, key=lambda reach: -chance(reach.dice))
-    dice = 0
+    best = min(group, key=lambda reach: -chance(reach.dice_mask))
+    any_mask = 0  # the die values that let any of the player's pieces end there
     for reach in group:
-        dice |= reach.dice
+        any_mask |= reach.dice_mask
     return {
         "square": board.names[square],
         "target": "base" if base is not None else "piece",
@@ -149,19 +150,15 @@ def _threat(
         "by": best.code // TYPES + 1,
         "attacker": TYPE_NAMES[best.code % TYPES],
         "from": board.names[best.start] if best.start >= 0 else None,
-        "dice": die_values(best.dice),
+        "dice": die_values(best.dice_mask),
         "others": len(group) - 1,
-        "chance": round(chance(dice), 4),
-        "text": _text(state, square, base, best, (len(group) - 1, chance(dice))),
+        "chance": round(chance(any_mask), 4),
+        "text": _text(state, square, base, best, len(group) - 1, chance(any_mask)),
         "order": order,
     }
 
 
 # --- the words ----------------------------------------------------------------------------------------
-
-
-def _colour(seat: int) -> str:
-    return SEAT_COLOURS[seat].capitalize()
 
 
 def dice_words(values: list[int]) -> str:
@@ -179,18 +176,9 @@ def dice_words(values: list[int]) -> str:
 def _attacker_words(state: ConflictState, reach: Reach) -> str:
     """``Orange's cannon on k6``, ``Orange's airplane entering at p5``; a piece of a colour its
     player took over names both: ``Red's orange ship on m6``."""
-    colour = reach.code // TYPES
-    kind = LONG_NAMES[reach.code % TYPES]
-    piece = kind if colour == reach.player else f"{SEAT_COLOURS[colour]} {kind}"
-    names, bases = state.board.names, state.board.bases
-    where = f"on {names[reach.start]}" if reach.start >= 0 else f"entering at {names[bases[colour]]}"
-    return f"{_colour(reach.player)}'s {piece} {where}"
-
-
-def _own_piece_words(seat: int, code: int) -> str:
-    """``your ship``; ``your orange ship`` for a piece of a colour the viewer took over."""
-    kind = LONG_NAMES[code % TYPES]
-    return f"your {kind}" if code // TYPES == seat else f"your {SEAT_COLOURS[code // TYPES]} {kind}"
+    names, base = state.board.names, state.board.bases[reach.code // TYPES]  # an entry walks from it
+    where = f"on {names[reach.start]}" if reach.start >= 0 else f"entering at {names[base]}"
+    return f"{SEAT_NAMES[reach.player]}'s {mover_piece(reach.player, reach.code)} {where}"
 
 
 def _on_hostile_mine(state: ConflictState, square: int, reach: Reach) -> bool:
@@ -202,30 +190,32 @@ def _on_hostile_mine(state: ConflictState, square: int, reach: Reach) -> bool:
     return bool(state.options["airplanes_on_mines"]) or reach.code % TYPES != AIRPLANE
 
 
-def _odds_words(others: int, odds: float) -> str:
+def _odds_words(others: int, chance: float) -> str:
     """`` (31 %)``; with more pieces that can reach the square, ``; 2 more pieces can too (80 % in
     all)``, the chance being that of any of them."""
-    percent = round(odds * 100)
+    percent = round(chance * 100)
     if not others:
         return f" ({percent} %)"
     return f"; {others} more {'piece' if others == 1 else 'pieces'} can too ({percent} % in all)"
 
 
-def _text(state: ConflictState, square: int, base: int | None, best: Reach, more: tuple[int, float]) -> str:
+def _text(
+    state: ConflictState, square: int, base: int | None, best: Reach, others: int, chance: float
+) -> str:
     """One plain sentence to the player on roll: what of its is in danger, from which piece (the
-    most dangerous), on which dice, how many more can, how likely."""
+    most dangerous), on which dice, how many ``others`` can, and the ``chance`` of any of them."""
     seat, names = state.seat, state.board.names
     attacker = _attacker_words(state, best)
-    dice = f"with {dice_words(die_values(best.dice))}"
-    odds = _odds_words(*more)
+    dice = f"with {dice_words(die_values(best.dice_mask))}"
+    odds = _odds_words(others, chance)
     how = f"{dice}{odds}"
     code = state.squares[square]
     if base is not None:
-        held = "Your base" if base == seat else f"{_colour(base)}'s base on {names[square]}, now yours,"
+        held = "Your base" if base == seat else f"{SEAT_NAMES[base]}'s base on {names[square]}, now yours,"
         if code == EMPTY:
             return f"{held} is open: {attacker} reaches it {how}"
-        return f"{held} is not safe: {attacker} can take {_own_piece_words(seat, code)} on it {how}"
-    piece = _own_piece_words(seat, code)
+        return f"{held} is not safe: {attacker} can take your {mover_piece(seat, code)} on it {how}"
+    piece = f"your {mover_piece(seat, code)}"
     if _on_hostile_mine(state, square, best):
         where = f"the mine under {piece} on {names[square]}"
         return f"{attacker} can run onto {where} {dice}, destroying both{odds}"
