@@ -40,7 +40,6 @@ from parlour.games.conflict.pieces import (
     CLASS_OF,
     CODES,
     EMPTY,
-    SEAT_COLOURS,
     SUBMARINE,
     TYPES,
     piece_text,
@@ -60,10 +59,8 @@ from parlour.games.conflict.position import (
     read_position,
     write_position,
 )
-from parlour.games.conflict.render import board_text, event_json, event_texts, out_words
+from parlour.games.conflict.render import SEAT_NAMES, board_text, event_json, event_texts, out_words
 from parlour.games.conflict.threats import reaches, threats
-
-SEAT_NAMES: Final = tuple(colour.capitalize() for colour in SEAT_COLOURS)
 
 WIN: Final = "last-player-in"
 MUTUAL: Final = "mutual-elimination"
