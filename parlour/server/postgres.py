@@ -20,12 +20,12 @@ import asyncio
 import contextlib
 import json
 import time
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import replace
 from typing import Any, Final, TypeVar
 
 import psycopg
-from psycopg import AsyncConnection, errors
+from psycopg import AsyncConnection, errors, sql
 
 from parlour.engine import Action
 from parlour.server.storage import (
@@ -169,6 +169,32 @@ def schema_of(db: psycopg.Connection[tuple[Any, ...]]) -> None:
                     db.execute(statement)
             db.execute("DELETE FROM parlour_schema")
             db.execute("INSERT INTO parlour_schema (version) VALUES (%s)", (SCHEMA_VERSION,))
+
+
+def copy_rows(url: str, tables: Sequence[tuple[str, str, Iterable[Sequence[Any]]]]) -> dict[str, int]:
+    """Copies rows into tables that must be empty, in one transaction (all of them or nothing),
+    by ``COPY``; the rows copied, by table."""
+    counts: dict[str, int] = {}
+    try:
+        with psycopg.connect(url, autocommit=True, connect_timeout=CONNECT_SECONDS) as db, db.transaction():
+            for table, _, _ in tables:
+                counting = sql.SQL("SELECT COUNT(*) FROM {}").format(sql.Identifier(table))
+                found = db.execute(counting).fetchone()
+                if found is not None and found[0]:
+                    raise StoreError(f"the database already holds {found[0]} rows of {table}: "
+                                     "migrate into an empty one")
+            for table, columns, rows in tables:
+                copied = 0
+                names = sql.SQL(", ").join(sql.Identifier(name.strip()) for name in columns.split(","))
+                statement = sql.SQL("COPY {} ({}) FROM STDIN").format(sql.Identifier(table), names)
+                with db.cursor().copy(statement) as copy:
+                    for row in rows:
+                        copy.write_row(row)
+                        copied += 1
+                counts[table] = copied
+    except psycopg.Error as error:
+        raise StoreError(f"storage: {_said(error)}") from None
+    return counts
 
 
 class _Link:
@@ -393,8 +419,9 @@ class PostgresStore:
         async def walk(db: Conn) -> list[BoardRow]:
             where = "game = %s" + ("" if after is None else " AND (created, name) < (%s, %s)")
             arguments = (game, *(() if after is None else after), max(limit, 0))
+            columns = "game, name, '' AS text, cols, rows, author, created, address"  # no text: see Store
             cursor = await db.execute(
-                f"SELECT {BOARD_COLUMNS} FROM boards WHERE {where}"
+                f"SELECT {columns} FROM boards WHERE {where}"
                 " ORDER BY created DESC, name DESC LIMIT %s", arguments)
             return [BoardRow(*found) for found in await cursor.fetchall()]
 

@@ -11,6 +11,7 @@ import contextlib
 import os
 import signal
 from collections.abc import AsyncIterator, Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -20,11 +21,28 @@ import pytest_asyncio
 from postgres_server import PostgresServer, free_port
 from server_helpers import Client, open_client, replayed, until_over
 from server_process import WAIT, Server
-from test_server_storage import RUNNING, a_match, only
+from test_server_boards import (
+    test_both_stores_keep_boards_by_game_and_name_page_them_and_cap_them as boards_as_the_stores_keep_them,
+)
+from test_server_chat import (
+    test_both_stores_number_a_match_s_chat_and_read_only_the_latest_asked_for as chat_as_the_stores_keep_it,
+)
+from test_server_storage import RUNNING, a_match, only, played
 
 from parlour.games import get_game
+from parlour.server import database
 from parlour.server.postgres import PostgresStore
-from parlour.server.storage import SCHEMA_VERSION, ChatLine, Progress, SeatRecord, StoreError, VersionConflict
+from parlour.server.storage import (
+    SCHEMA_VERSION,
+    BoardRow,
+    ChatLine,
+    Progress,
+    SeatRecord,
+    SQLiteStore,
+    StoreError,
+    VersionConflict,
+    progress_of,
+)
 
 ASYNC = pytest.mark.asyncio(loop_scope="session")
 LOA = get_game("loa")
@@ -52,6 +70,18 @@ def backends(url: str, name: str) -> list[int]:
     with psycopg.connect(url, autocommit=True) as db:
         return [pid for (pid,) in db.execute(
             "SELECT pid FROM pg_stat_activity WHERE application_name = %s", (name,)).fetchall()]
+
+
+@ASYNC
+async def test_it_keeps_chat_as_the_other_stores_do(store: PostgresStore) -> None:
+    """test_server_chat.py's store test (its fixture has the other two stores)."""
+    await chat_as_the_stores_keep_it(store)
+
+
+@ASYNC
+async def test_it_keeps_boards_as_the_other_stores_do(store: PostgresStore) -> None:
+    """test_server_boards.py's store test (its fixture has the other two stores)."""
+    await boards_as_the_stores_keep_them(store)
 
 
 @ASYNC
@@ -276,3 +306,87 @@ def test_serve_refuses_a_store_url_it_does_not_know(tmp_path: Path) -> None:
     assert done.returncode == 2
     assert "postgresql://" in done.stderr
 
+
+
+# --- parlour db migrate ---
+
+
+async def a_club_file(path: Path) -> list[str]:
+    """A SQLite file with a bit of everything: a finished match with chat, a clocked one part-way,
+    its rematch waiting, an expired one, a saved board. The match ids."""
+    store = SQLiteStore(path)
+    try:
+        finished, end = played(None)
+        seats = [SeatRecord("person", name="Ann", token_hash="a"), SeatRecord("bot", bot="random")]
+        await store.create(a_match("done", created=1.0, seats=seats))
+        await store.append("done", 0, finished, replace(progress_of(end, []), updated=3.0))
+        for number, text in enumerate(["good game", "thanks — again?"]):
+            await store.add_chat("done", ChatLine(0, "players", number, "Ann", text, 4.0 + number), 100)
+        midway, now = played(6, seed=8)
+        clocked = replace(a_match("clocked", created=2.0), clock={"base": 300, "increment": 2})
+        await store.create(clocked)
+        await store.append("clocked", 0, midway, Progress("running", 6, now.to_move_json(), None, 5.0),
+                           [(ply % 2, 1.5, 298.5 - ply) if ply != 3 else None for ply in range(6)])
+        await store.create(replace(a_match("again", created=6.0), rematch_of="done"))
+        await store.create(a_match("quiet", created=0.5, progress=Progress("expired", 0, 0, None, 9.0)))
+        board = BoardRow("conflict", "islands", "map text\n", 12, 10, "Bob", 7.0, "10.0.0.9")
+        await store.add_board(board, 10)
+    finally:
+        await store.close()
+    return ["again", "clocked", "done", "quiet"]
+
+
+def test_migrate_copies_everything_and_checks_it(
+    tmp_path: Path, url: str, capsys: pytest.CaptureFixture[str],
+) -> None:
+    """'parlour db migrate --from FILE.sqlite --to postgresql://… copies everything, checked by
+    counts and by replaying every match on both sides.'"""
+    path = tmp_path / "club.sqlite3"
+    ids = asyncio.run(a_club_file(path))
+    assert database.main(["migrate", "--from", str(path), "--to", url]) == 0
+    said = capsys.readouterr().out
+    assert "4 matches, 8 seats, " in said, said
+    assert "2 chat lines, 1 boards" in said, said
+    assert "4 matches replay to the same position on both" in said, said
+
+    async def both() -> tuple[list[Any], list[Any]]:
+        sides: list[list[Any]] = []
+        for store in (SQLiteStore(path), PostgresStore(url)):
+            try:
+                sides.append([
+                    [await store.load_match(match_id) for match_id in ids],
+                    [row.id for row in await store.load_unfinished()],
+                    await store.load_chat("done", ["players", "spectators"], 10),
+                    await store.list_boards("conflict", None, 10),
+                    [row.id for row in await store.list_matches(["over", "expired", "open"], None, None, 10)],
+                ])
+            finally:
+                await store.close()
+        return sides[0], sides[1]
+
+    sqlite_side, postgres_side = asyncio.run(both())
+    assert postgres_side == sqlite_side
+    copied = {row.id: row for row in postgres_side[0]}
+    assert copied["clocked"].times[3] is None
+    assert copied["clocked"].times[0] == (0, 1.5, 298.5)
+    assert (copied["done"].rematch, copied["again"].rematch_of) == ("again", "done")
+    assert len(copied["done"].actions) > 6
+    # A second time into the same database: refused, nothing added.
+    assert database.main(["migrate", "--from", str(path), "--to", url]) == 1
+    assert "already holds" in capsys.readouterr().err
+    assert asyncio.run(both())[1] == postgres_side
+
+
+def test_the_check_finds_a_copy_that_differs(tmp_path: Path, url: str) -> None:
+    path = tmp_path / "club.sqlite3"
+    asyncio.run(a_club_file(path))
+    done = database.migrate(path, url)
+    with psycopg.connect(url, autocommit=True) as db:
+        db.execute("DELETE FROM events WHERE match_id = 'clocked' AND version = 6")
+    with pytest.raises(database.MigrateError, match="clocked"):
+        asyncio.run(database.check_copy(SQLiteStore(path), PostgresStore(url), done.counts))
+
+
+def test_migrate_from_no_file_or_to_no_postgresql(tmp_path: Path, url: str) -> None:
+    assert database.main(["migrate", "--from", str(tmp_path / "none.sqlite3"), "--to", url]) == 1
+    assert database.main(["migrate", "--from", str(tmp_path / "none.sqlite3"), "--to", "mysql://x/y"]) == 2
