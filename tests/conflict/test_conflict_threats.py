@@ -216,6 +216,23 @@ def test_a_seat_taken_over_is_warned_of_for_its_new_controller() -> None:
                                    "1 more piece can too (97 % in all)")
 
 
+def test_a_warning_names_the_piece_as_the_event_of_its_move_does() -> None:
+    # Conflict's words have one source: Green is warned of "Red's orange ship" (a piece of the
+    # colour Red took over, CON-45) and, when Red's roll carries the threat out, the event names the
+    # same piece and player in the same words.
+    rows = "".join(f"available {seat} -\nreserve {seat} -\n" for seat in (1, 2, 3))
+    board = f"pieces 1S k5 2S o6 3A p8\nowner 2 1\n{rows}"
+    warning = threats(position(board + "turn 3", players=3), 2)[0]
+    assert warning["text"].startswith("Red's orange ship on o6 can take your airplane on p8 with a 2")
+    assert warning["dice"] == [2, 3, 4, 5, 6]
+    state = position(board + "turn 1", players=3)
+    do(state, "roll 2-1")
+    do(state, "o6 2: o7 p8")
+    events = state.view(None)["content"]["events"]
+    assert events[:2] == ["Red moves the orange ship from o6 to p8 with the 2",
+                          "The green airplane on p8 is captured"]
+
+
 def test_no_threat_out_of_reach() -> None:
     # Nothing of Orange's is on the board or can enter anywhere near Red's pieces.
     state = position("pieces 1C a20\navailable 2 C\nreserve 2 -\nturn 1", players=2)
