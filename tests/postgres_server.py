@@ -45,7 +45,9 @@ class PostgresServer:
     """``initdb`` and ``pg_ctl start`` in a temporary directory; ``url`` reaches its database."""
 
     def __init__(self) -> None:
-        self.dir = Path(tempfile.mkdtemp(prefix="parlour-postgres-"))
+        # In /tmp whatever TMPDIR says: the postgres user must reach it, and the socket's path
+        # (DIR/.s.PGSQL.PORT) must stay within the 107 bytes a Unix socket's name may have.
+        self.dir = Path(tempfile.mkdtemp(prefix="parlour-postgres-", dir="/tmp"))
         self.data = self.dir / "data"
         self.port = 0
         self._schemas = itertools.count(1)
