@@ -438,12 +438,13 @@ class PostgresStore:
 
     async def load_unfinished(self) -> list[MatchRow]:
         async def load(db: Conn) -> list[MatchRow]:
+            # One snapshot (a REPEATABLE READ transaction): the seats and events are of these matches.
             cursor = await db.execute(
                 f"SELECT {MATCH_COLUMNS} FROM matches WHERE status IN ('open', 'running')"
                 " ORDER BY created, id")
             rows = {row.id: row for row in map(_match_row, await cursor.fetchall())}
-            await _add_seats(db, rows)
-            await _add_events(db, rows)
+            await _add_seats(db, rows, unfinished=True)
+            await _add_events(db, rows, unfinished=True)
             return list(rows.values())
 
         return await self._read(load)
@@ -587,26 +588,33 @@ def _match_row(values: Sequence[Any]) -> MatchRow:
     )
 
 
-async def _add_seats(db: Conn, rows: dict[str, MatchRow]) -> None:
+UNFINISHED_IDS: Final = "SELECT id FROM matches WHERE status IN ('open', 'running')"
+
+
+async def _add_seats(db: Conn, rows: dict[str, MatchRow], unfinished: bool = False) -> None:
+    """The matches' seats; ``unfinished``: ``rows`` are every unfinished match (named by a query
+    rather than by thousands of ids sent along)."""
     if not rows:
         return
+    chosen = f"IN ({UNFINISHED_IDS})" if unfinished else "= ANY(%s)"
     cursor = await db.execute(
-        "SELECT match_id, kind, bot, name, token_hash FROM seats WHERE match_id = ANY(%s)"
+        f"SELECT match_id, kind, bot, name, token_hash FROM seats WHERE match_id {chosen}"
         " ORDER BY match_id, seat",
-        (list(rows),))
+        () if unfinished else (list(rows),))
     for match_id, kind, bot, name, token_hash in await cursor.fetchall():
         rows[match_id].seats.append(SeatRecord(kind, bot, name, token_hash))
 
 
-async def _add_events(db: Conn, rows: dict[str, MatchRow]) -> None:
+async def _add_events(db: Conn, rows: dict[str, MatchRow], unfinished: bool = False) -> None:
     """The matches' actions in order, with their clock marks for those with a clock."""
     if not rows:
         return
     for row in rows.values():
         row.actions, row.times = [], []
+    chosen = f"IN ({UNFINISHED_IDS})" if unfinished else "= ANY(%s)"
     cursor = await db.execute(
-        "SELECT match_id, action, clock FROM events WHERE match_id = ANY(%s) ORDER BY match_id, version",
-        (list(rows),))
+        f"SELECT match_id, action, clock FROM events WHERE match_id {chosen} ORDER BY match_id, version",
+        () if unfinished else (list(rows),))
     for match_id, action, mark in await cursor.fetchall():
         row = rows[match_id]
         row.actions.append(action)

@@ -390,3 +390,48 @@ def test_the_check_finds_a_copy_that_differs(tmp_path: Path, url: str) -> None:
 def test_migrate_from_no_file_or_to_no_postgresql(tmp_path: Path, url: str) -> None:
     assert database.main(["migrate", "--from", str(tmp_path / "none.sqlite3"), "--to", url]) == 1
     assert database.main(["migrate", "--from", str(tmp_path / "none.sqlite3"), "--to", "mysql://x/y"]) == 2
+
+
+class Explained:
+    """A reading connection that, before each statement, asks PostgreSQL how it would run it
+    (scans of the table and sorts priced out: where an index can serve, the plan shows that it
+    does; with the few rows of a test, a sort would be cheaper)."""
+
+    def __init__(self, db: Any) -> None:
+        self.db = db
+        self.plans: list[tuple[str, str]] = []
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.db, name)
+
+    async def execute(self, query: Any, params: Any = None) -> Any:
+        for plan in ("seqscan", "bitmapscan", "sort"):
+            await self.db.execute(f"SET LOCAL enable_{plan} = off")
+        cursor = await self.db.execute(f"EXPLAIN {query}", params)
+        self.plans.append((str(query), " / ".join(line for (line,) in await cursor.fetchall())))
+        return await self.db.execute(query, params)
+
+
+@ASYNC
+async def test_every_list_query_walks_an_index_and_sorts_nothing(store: PostgresStore) -> None:
+    """As SQLite's: each page of the lobby, of a game's library and of a match's chat is a walk
+    down an index from the cursor, never a sort of the table."""
+    await store.create(a_match())
+    watched = []
+    for link in store._readers:
+        await link.open()
+        link.db = Explained(link.db)  # type: ignore[assignment]
+        watched.append(link.db)
+    for game in (None, "loa"):
+        for after in (None, (5.0, "m5")):
+            await store.list_matches(["open", "running", "over"], game, after, 100)
+    await store.list_boards("conflict", None, 100)
+    await store.list_boards("conflict", (5.0, "islands"), 100)
+    await store.load_chat("m1", ["players"], 50)
+    plans = [plan for explained in watched for plan in explained.plans]  # type: ignore[attr-defined]
+    listing = [(query, plan) for query, plan in plans
+               if "ORDER BY created DESC" in query or "FROM chat" in query]
+    assert len(listing) == 15, plans
+    for query, plan in listing:
+        assert "Index" in plan, (query, plan)
+        assert "Sort" not in plan, (query, plan)
