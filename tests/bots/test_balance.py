@@ -11,6 +11,7 @@ from parlour.bots import balance
 from parlour.bots.arena import Series, play_game
 from parlour.bots.balance import BalanceGame, RollCount, figures, median, play_balance_game, quartiles
 from parlour.engine import CHANCE
+from parlour.games.conflict.maps import BASE, LAND, MAP_BOARDS, WATER, load_map, route_length
 
 
 def game(index: int, winner: int | None, rolls: int, first_rolls: int) -> BalanceGame:
@@ -124,3 +125,19 @@ def test_an_interrupted_run_reports_the_games_it_finished(
     assert "board classic (interrupted: the first 2 of 50 games to finish):" in out
     assert "score 0.500" in out
     assert "rolls per game: median 15" in out
+
+
+@pytest.mark.parametrize("name", [name for name in MAP_BOARDS.shipped() if name != "classic"])
+def test_no_piece_reaches_another_base_within_two_rolls_on_the_new_maps(name: str) -> None:
+    # Issue 16: the first mover must not win "within its first two rolls". A piece covers at most
+    # 6 squares a roll (CON-32), so two rolls reach 12: every base is further than that from every
+    # other, even for an airplane (land, water and bases, CON-8) and past no hostile mine (CON-42).
+    board = load_map(name)
+    flying = (LAND, WATER, BASE)
+    for seat, start in enumerate(board.bases):
+        avoid = {square for other, pair in enumerate(board.mines) if other != seat for square in pair}
+        for goal in board.bases:
+            if goal != start:
+                steps = route_length(board.cols, board.rows, board.terrain, flying, start, goal, avoid)
+                assert steps is not None
+                assert steps > 2 * 6, (name, board.square_name(start), board.square_name(goal), steps)
