@@ -11,9 +11,11 @@ interval, the share of games it won within its first two rolls, and how long the
 
 A *roll* is a chance action (a throw of the dice) in a game with chance, a turn (a seat's run of
 decisions) in a game without. A chance action counts for the seat that decides after it, as the
-scoresheet numbers turns (``parlour.engine.turns``). The games, their seats and seeds are the
-arena's (``parlour.bots.arena``): bot A in seat ``i % P`` of game ``i``; the figures are those of
-the *first mover*, whichever bot it is, so two bots of one kind measure the board alone.
+scoresheet numbers turns (``parlour.engine.turns``): a roll that ends at once, nothing being
+playable (Conflict's CON-31), counts for the next seat that decides, which is rare. The games,
+their seats and seeds are the arena's (``parlour.bots.arena``): bot A in seat ``i % P`` of game
+``i``; the figures are those of the *first mover*, whichever bot it is, so two bots of one kind
+measure the board alone.
 """
 
 from __future__ import annotations
@@ -34,7 +36,7 @@ from parlour.engine.boards import Boards
 from parlour.games import get_game
 
 EARLY_ROLLS: Final = 2
-"""Issue 16: a first mover that wins within its first two rolls won before the others could act."""
+"""Issue 16: a first mover that wins within its first two rolls won before the others could answer."""
 
 DEFAULT_BOT: Final = "greedy"
 DEFAULT_GAMES: Final = 1000
