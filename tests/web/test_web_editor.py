@@ -314,7 +314,15 @@ async def test_the_keyboard_alone_draws_and_the_download_is_the_maps_file(
     await page.wait_for_selector("body[data-ready='true']", state="attached")
     await checked(ann)
     assert await map_text(ann) == written
+    # Kept as the drawing itself (JSON), not as a map file to read back.
+    kept = await page.evaluate("JSON.parse(localStorage.getItem('parlour.editor.conflict'))")
+    assert kept["mines"]["d7"] == 3, kept
     await assert_accessible(ann, "the map editor in dark mode")
+    # A copy an older page kept as the map's text comes back too.
+    await page.evaluate("text => localStorage.setItem('parlour.editor.conflict', text)", written)
+    await page.reload()
+    await page.wait_for_selector("body[data-ready='true']", state="attached")
+    assert await map_text(ann) == written
     assert ann.errors == [], ann.errors
 
 

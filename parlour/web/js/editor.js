@@ -32,6 +32,7 @@ const state = {
   info: null,
   lastKind: "",
   maxCharacters: DEFAULT_MAX_CHARACTERS, // the server's limit on a board's text (GET /api/games)
+  extension: ".txt", // the ending of the game's board files (GET /api/games)
 };
 
 let tools; // the game's tools on this page (EDITOR.create)
@@ -296,11 +297,17 @@ function sizeFrom(limits) {
 
 /** The drawing kept from the last visit (JSON of it), or a new blank map. */
 function startingDrawing() {
+  let raw = null;
+  try {
+    raw = localStorage.getItem(STORE_KEY);
+  } catch (error) {
+    // Storage refused: start afresh.
+  }
   let kept = null;
   try {
-    kept = EDITOR.fromKept(JSON.parse(localStorage.getItem(STORE_KEY) ?? "null"));
+    kept = EDITOR.fromKept(JSON.parse(raw ?? "null"));
   } catch (error) {
-    // Storage refused, or a copy an older page kept as text: start afresh.
+    kept = EDITOR.fromText(raw).drawing ?? null; // a copy kept by an older page, as the map's text
   }
   return kept ?? EDITOR.blank(20, 20, "my-map");
 }
@@ -366,8 +373,9 @@ async function main() {
   $("ed-upload").accept = `${state.extension},text/plain`;
   wire(info.seat_names?.length === 4 ? info.seat_names : undefined);
   setDrawing(startingDrawing(), { undoable: false });
-  document.title = `${info.title} map editor — parlour`;
-  $("ed-title").textContent = `${info.title} map editor`;
+  const noun = info.boards?.noun ?? "board"; // Conflict's boards are maps
+  document.title = `${info.title} ${noun} editor — parlour`;
+  $("ed-title").textContent = `${info.title} ${noun} editor`;
   await refreshLibrary();
   window.parlourEditor = { text: () => EDITOR.toText(state.drawing) }; // what the page would save, for tests
   document.body.dataset.ready = "true";
