@@ -48,6 +48,9 @@ Conn = AsyncConnection[tuple[Any, ...]]
 
 CONNECT_SECONDS: Final = 5
 STATEMENT_SECONDS: Final = 5
+IDLE_SECONDS: Final = 3
+"""A transaction of ours idle this long is a process that stopped: PostgreSQL ends it."""
+LOCK_SECONDS: Final = 4
 CALL_SECONDS: Final = 10.0
 """The most one call of the store may take, connecting included: then ``StoreError``."""
 
@@ -211,8 +214,12 @@ class _Link:
         if self.db is None or self.db.closed or self.db.broken:
             self.db = await AsyncConnection.connect(
                 self.url, autocommit=True, connect_timeout=CONNECT_SECONDS)
+            # A transaction left open by a process that stopped (SIGSTOP, a hung host) would hold
+            # its rows' locks, and a match's next writer, for ever: PostgreSQL ends it after
+            # IDLE_SECONDS, and a writer waiting for those locks waits that long and a little more.
             await self.db.execute(f"SET statement_timeout = '{STATEMENT_SECONDS}s'")
-            await self.db.execute("SET lock_timeout = '2s'")
+            await self.db.execute(f"SET lock_timeout = '{LOCK_SECONDS}s'")
+            await self.db.execute(f"SET idle_in_transaction_session_timeout = '{IDLE_SECONDS}s'")
             if self.reads:  # each read one snapshot of the database, BEGIN saying so (no round trip more)
                 await self.db.set_isolation_level(psycopg.IsolationLevel.REPEATABLE_READ)
                 await self.db.set_read_only(True)

@@ -110,6 +110,27 @@ async def test_two_writers_never_both_commit_a_version(url: str) -> None:
 
 
 @ASYNC
+async def test_a_writer_stopped_mid_transaction_neither_commits_nor_blocks_the_next(url: str) -> None:
+    """A process stopped between its INSERT and its COMMIT (SIGSTOP, a hung host) holds the
+    version's key: PostgreSQL ends its transaction, the next writer then commits that version,
+    and the stopped one's action is not in the record."""
+    stopped, next_writer = PostgresStore(url), PostgresStore(url)
+    try:
+        await stopped.create(a_match())
+        db = await stopped._writer.open()
+        await db.execute("BEGIN")
+        await db.execute("INSERT INTO events (match_id, version, action, created) VALUES ('m1', 1, 666, 0)")
+        await asyncio.wait_for(next_writer.append("m1", 0, [5], RUNNING), WAIT)
+        assert (await only(next_writer)).actions == [5]
+        with pytest.raises(psycopg.Error):  # its session was ended under it
+            await db.execute("COMMIT")
+        assert (await only(stopped)).actions == [5]  # and its store reconnects
+    finally:
+        await stopped.close()
+        await next_writer.close()
+
+
+@ASYNC
 async def test_nul_text_fails_its_call_and_stores_nothing(store: PostgresStore) -> None:
     """PostgreSQL's text cannot hold NUL: StoreError, the caller's state unchanged, the store writing on."""
     with pytest.raises(StoreError):
