@@ -10,6 +10,8 @@ import asyncio
 import contextlib
 import os
 import signal
+import subprocess
+import sys
 from collections.abc import AsyncIterator, Iterator
 from dataclasses import replace
 from pathlib import Path
@@ -318,15 +320,21 @@ async def test_serve_on_postgresql_plays_is_killed_and_resumes(
     assert counts == {bots_id: finished["version"], people_id: 4}
 
 
-def test_serve_refuses_a_store_url_it_does_not_know(tmp_path: Path) -> None:
-    import subprocess
-    import sys
-
-    done = subprocess.run([sys.executable, "-m", "parlour.cli", "serve", "--store", "mysql://x/y"],
+def serve(*flags: str) -> subprocess.CompletedProcess[str]:
+    """``parlour serve`` with these flags, expected to stop before it listens."""
+    return subprocess.run([sys.executable, "-m", "parlour.cli", "serve", "--port", "0", *flags],
                           capture_output=True, text=True, timeout=WAIT, check=False, stdin=subprocess.DEVNULL)
+
+
+def test_serve_refuses_a_store_it_cannot_use(tmp_path: Path) -> None:
+    done = serve("--store", "mysql://x/y")
     assert done.returncode == 2
     assert "postgresql://" in done.stderr
-
+    nobody = f"postgresql://parlour:secret@127.0.0.1:{free_port()}/parlour"
+    done = serve("--store", nobody)
+    assert done.returncode == 1
+    assert "cannot open the database postgresql://parlour:***@127.0.0.1" in done.stderr  # no password shown
+    assert "secret" not in done.stderr
 
 
 # --- parlour db migrate ---
