@@ -54,6 +54,9 @@ LOCK_SECONDS: Final = 4
 CALL_SECONDS: Final = 10.0
 """The most one call of the store may take, connecting included: then ``StoreError``."""
 
+CHAT_TRIES: Final = 5
+"""Chat lines of one match said at once through several processes: each takes the next number."""
+
 SCHEMA_LOCK: Final = 0x70A7100
 """The advisory lock under which a process makes or checks the tables (several may start at once)."""
 
@@ -391,8 +394,15 @@ class PostgresStore:
                     (match_id, line.id, line.room, line.seat, line.name, line.text, line.at))
             except errors.ForeignKeyViolation:
                 raise StoreError(f"there is no match {match_id}") from None
+            except errors.UniqueViolation:
+                raise _NumberTaken(f"match {match_id}'s chat line {line.id} was taken meanwhile") from None
             return line
 
+        # Another process may number a line of the same match at the same moment: the key lets
+        # one of them have the number, and the other takes the next.
+        for _ in range(CHAT_TRIES - 1):
+            with contextlib.suppress(_NumberTaken):
+                return await self._write(add)
         return await self._write(add)
 
     async def add_board(self, board: BoardRow, most: int) -> BoardSaved:
@@ -552,6 +562,10 @@ class PostgresStore:
             if lost and committing:
                 raise _Unsure(f"storage: {_said(error)}") from None
             raise StoreError(f"storage: {_said(error)}") from None
+
+
+class _NumberTaken(StoreError):
+    """A chat line's number was taken by another writer in the meantime."""
 
 
 class _Unsure(StoreError):

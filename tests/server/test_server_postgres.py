@@ -133,6 +133,24 @@ async def test_a_writer_stopped_mid_transaction_neither_commits_nor_blocks_the_n
 
 
 @ASYNC
+async def test_chat_said_through_two_writers_at_once_takes_the_next_numbers(url: str) -> None:
+    first, second = PostgresStore(url), PostgresStore(url)
+    try:
+        await first.create(a_match())
+        for round_ in range(5):
+            said = await asyncio.wait_for(asyncio.gather(
+                first.add_chat("m1", ChatLine(0, "players", 0, "Ann", f"hi {round_}", 1.0), 100),
+                second.add_chat("m1", ChatLine(0, "players", 1, "Bob", f"hello {round_}", 1.0), 100),
+            ), WAIT)
+            assert sorted(line.id for line in said if line is not None) == [2 * round_ + 1, 2 * round_ + 2]
+        lines = await first.load_chat("m1", ["players"], 100)
+        assert [line.id for line in lines] == list(range(1, 11))
+    finally:
+        await first.close()
+        await second.close()
+
+
+@ASYNC
 async def test_nul_text_fails_its_call_and_stores_nothing(store: PostgresStore) -> None:
     """PostgreSQL's text cannot hold NUL: StoreError, the caller's state unchanged, the store writing on."""
     with pytest.raises(StoreError):
