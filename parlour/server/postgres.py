@@ -10,8 +10,13 @@ Connections (psycopg's async API, no pool): one for writes, used under a lock (o
 time, as SQLite's single writer), and a couple for reads. A connection that is lost is dropped and
 opened again by the next call; every call is bounded in time (``CALL_SECONDS``), so an unreachable
 database answers ``StoreError``, never a hang. A write whose connection turns out dead before its
-``COMMIT`` was sent is tried once more on a new one (nothing of it can have been committed); one
-lost during the ``COMMIT`` is reported, not repeated.
+``COMMIT`` was sent is tried once more on a new one (nothing of it can have been committed). An
+append whose ``COMMIT`` went unanswered is settled by reading the record (its own events there:
+done; none: sent again; another writer's: ``VersionConflict``), so it is never stored twice;
+other writes lost during their ``COMMIT`` are reported, not repeated. A call that runs out of
+time before its ``COMMIT`` is sent is surely not committed: every write runs in a transaction,
+which PostgreSQL rolls back when the connection closes (or, for a process that stopped, after
+``IDLE_SECONDS``).
 """
 
 from __future__ import annotations
