@@ -97,8 +97,9 @@ def bot_kind(spec: str) -> str:
     return spec.removeprefix("bot:")
 
 
-def play_game(series: Series, index: int) -> GameResult:
-    """Plays game number ``index`` of ``series``; every bot sees only its seat's view."""
+def play_game(series: Series, index: int, before: Callable[[int], None] | None = None) -> GameResult:
+    """Plays game number ``index`` of ``series``; every bot sees only its seat's view.
+    ``before`` is told who makes each action (a seat, or ``CHANCE``) before it is made."""
     game = get_game(series.game)
     game_seed = series.game_seed(index)
     state = game.new(series.players, series.options, seed=game_seed)
@@ -112,6 +113,8 @@ def play_game(series: Series, index: int) -> GameResult:
     limit = ply_limit(series.game)
     while not state.is_over() and len(state.history) < limit:
         seat = state.to_move()
+        if before is not None:
+            before(seat)
         if seat == CHANCE:
             state.apply(state.sample_chance())
             continue

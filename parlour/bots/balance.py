@@ -21,7 +21,6 @@ measure the board alone.
 from __future__ import annotations
 
 import argparse
-import random
 import sys
 from collections import Counter
 from collections.abc import Sequence
@@ -29,9 +28,9 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Final
 
-from parlour.bots import bot_kinds, make_bot, seen_by
-from parlour.bots.arena import ARENA_LIMIT, Series, bot_kind, ply_limit, reason_words, run_games, wilson
-from parlour.engine import CHANCE, Bot, Game, IllegalActionError, ParlourError, State
+from parlour.bots import bot_kinds
+from parlour.bots.arena import Series, bot_kind, play_game, reason_words, run_games, wilson
+from parlour.engine import CHANCE, Game, IllegalActionError, ParlourError, State
 from parlour.engine.boards import Boards
 from parlour.games import get_game
 
@@ -97,38 +96,18 @@ class RollCount:
 
 
 def play_balance_game(series: Series, index: int) -> BalanceGame:
-    """Plays game ``index`` of ``series`` with the arena's seats and seeds, counting rolls."""
-    game = get_game(series.game)
-    game_seed = series.game_seed(index)
-    state = game.new(series.players, series.options, seed=game_seed)
-    a_seat = index % series.players
-    bots: list[Bot] = [
-        make_bot(series.game, series.bots[0 if seat == a_seat else 1], seed=game_seed * 8 + seat)
-        for seat in range(series.players)
-    ]
-    views = random.Random(f"arena/{game_seed}")
-    rolls = RollCount(game.info.chance)
-    first: int | None = None
-    limit = ply_limit(series.game)
-    while not state.is_over() and len(state.history) < limit:
-        seat = state.to_move()
+    """Plays game ``index`` of ``series`` as the arena does (``play_game``), counting rolls."""
+    rolls = RollCount(get_game(series.game).info.chance)
+    deciders: list[int] = []
+
+    def before(seat: int) -> None:
         rolls.count(seat)
-        if seat == CHANCE:
-            state.apply(state.sample_chance())
-            continue
-        first = seat if first is None else first
-        # A game without hidden information shows a seat everything: its copy is the seat's view,
-        # without building the view a person is sent (Conflict's threat warnings cost more than a move).
-        seen = state.copy() if not game.info.hidden_information else seen_by(state, seat, views)
-        action = bots[seat].choose(seen, series.seconds)
-        if not state.is_legal(action):  # as in the arena: an illegal answer is a bot's bug
-            raise IllegalActionError(f"bug: bot answered the illegal action {action!r} for seat {seat} "
-                                     f"in game {index + 1} (seed {game_seed})")
-        state.apply(action)
-    outcome = state.outcome()
-    winner, reason = (outcome.winner, outcome.reason) if outcome else (None, ARENA_LIMIT)
-    first = 0 if first is None else first
-    return BalanceGame(index, first, winner, reason, rolls.total, rolls.per_seat[first])
+        if seat != CHANCE and not deciders:
+            deciders.append(seat)
+
+    result = play_game(series, index, before)
+    first = deciders[0] if deciders else 0
+    return BalanceGame(index, first, result.winner, result.reason, rolls.total, rolls.per_seat[first])
 
 
 # --- the figures ---------------------------------------------------------------------------------

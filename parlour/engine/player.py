@@ -34,9 +34,14 @@ class Bot(ABC):
 
 
 def seen_by(state: State, seat: int, rng: random.Random) -> State:
-    """The state a bot in ``seat`` may search: built from ``view(seat)`` only.
+    """The state a bot in ``seat`` may search: built from what ``view(seat)`` shows only.
 
-    Perfect-information views hold the whole record; hidden-information games sample the
-    unseen part (a determinisation).
+    Perfect-information views show the whole position; hidden-information games sample the
+    unseen part (a determinisation). Either way the seed is new: the match's stays secret.
     """
+    if not state.game.info.hidden_information:
+        # What sample_state would make of the view, without building the view a person is sent
+        # (Conflict's threat warnings cost more than a move). Never a copy: it keeps the seed,
+        # from which every future roll follows.
+        return state.game.new(state.players, state.options, rng.getrandbits(52), state.position_json())
     return state.game.sample_state(state.view(seat), rng)

@@ -10,6 +10,7 @@ from bot_positions import W8_PLIES, W10_PLIES, W10_WINS, W12_PLIES, random_posit
 from parlour.bots import DEFAULT_BOT, bot_kinds, make_bot, seen_by
 from parlour.bots.alphabeta import AlphaBetaBot
 from parlour.engine import OptionError, State
+from parlour.games import get_game
 
 KINDS = ["random", "greedy", "strong"]
 TINY = 0.05  # seconds: the smallest budget a bot must cope with
@@ -97,3 +98,23 @@ def test_avoids_a_capture_that_hands_the_opponent_the_win(kind: str) -> None:
         bot = make_bot("loa", kind, seed=seed)
         without_clock(bot)
         assert state.action_to_text(bot.choose(state, TINY)) not in {"f3-d5", "h3-f5"}
+
+
+@pytest.mark.parametrize("name", ["loa", "biloba", "conflict", "tictactoe"])
+def test_a_bot_sees_the_position_as_its_view_shows_it_but_never_the_seed(name: str) -> None:
+    """What a bot searches equals what the seat's view would give (``sample_state``), without
+    building the view; and it never holds the match's seed, from which Conflict's rolls follow."""
+    game = get_game(name)
+    rng = random.Random(5)
+    state = game.new(None, seed=123456789)
+    for _ in range(40):
+        if state.is_over():
+            break
+        seat = state.to_move()
+        if seat >= 0:
+            seen = seen_by(state, seat, random.Random(1))
+            through_view = game.sample_state(state.view(seat), random.Random(1))
+            assert seen.position_json() == through_view.position_json()
+            assert seen.legal_actions() == through_view.legal_actions()
+            assert seen.seed == through_view.seed != state.seed
+        state.play(rng.choice(state.legal_actions()))

@@ -132,8 +132,8 @@ async def test_the_list_filters_by_game_and_pages(fresh: Server, open_client: Op
     await ann.page.select_option("#game-filter", "biloba")
     await ann.page.wait_for_function("() => location.hash.includes('game=biloba')")
     # The unfiltered list shows 20 cards too: wait until the filtered one has replaced it.
-    await ann.page.wait_for_function("ids => ids.every(id => !document.querySelector(`[data-match='${id}']`))",
-                                     arg=loa, timeout=WAIT_MS)
+    gone = "ids => ids.every(id => !document.querySelector(`[data-match='${id}']`))"
+    await ann.page.wait_for_function(gone, arg=loa, timeout=WAIT_MS)
     shown = await wait_cards(ann, 20)
     assert shown == biloba[::-1][:20]
     await ann.page.click("#more")
