@@ -1,44 +1,11 @@
 // The editor and the server (docs/protocol.md: a game's boards), and map files on the person's own
 // computer: check, list, open and save maps, create a match on a drawing, download and upload.
 
-import { tokens } from "./net.js";
+import { request, tokens } from "./net.js";
 
 /** The characters a board's text may have when the server does not say (GET /api/games: a game's
  * boards' `max_characters`): the server refuses longer ones (a 26×40 map is under 2 KB). */
 export const DEFAULT_MAX_CHARACTERS = 16 * 1024;
-
-/** A refusal from the server, with the map's problems when the server listed them (bad_board). */
-export class Refusal extends Error {
-  constructor(code, message, status, problems = [], retryAfter = null) {
-    super(message);
-    this.code = code;
-    this.status = status;
-    this.problems = problems;
-    this.retryAfter = retryAfter; // seconds, from a 429's Retry-After
-  }
-}
-
-async function request(method, path, body) {
-  const init = { method, headers: { Accept: "application/json" } };
-  if (body !== undefined) {
-    init.headers["Content-Type"] = "application/json";
-    init.body = JSON.stringify(body);
-  }
-  let response;
-  try {
-    response = await fetch(path, init);
-  } catch (error) {
-    throw new Refusal("network", "The server cannot be reached.", 0);
-  }
-  const data = await response.json().catch(() => null);
-  if (!response.ok) {
-    const err = data?.error ?? {};
-    const problems = data?.problems ?? err.problems ?? [];
-    const retryAfter = Number(response.headers.get("Retry-After")) || null;
-    throw new Refusal(err.code ?? "http", err.message ?? `The server answered ${response.status}.`, response.status, problems, retryAfter);
-  }
-  return data;
-}
 
 const MOST_PAGES = 5; // 100 boards a page: up to 500 listed
 

@@ -1,14 +1,18 @@
 // Talking to `parlour serve`: the HTTP lobby API and one WebSocket per match (docs/protocol.md).
 
+/** A refusal from the server: its error code and words, and what some refusals add (a map's
+ * `problems`, a 429's Retry-After in seconds). */
 export class ApiError extends Error {
-  constructor(code, message, status) {
+  constructor(code, message, status, problems = [], retryAfter = null) {
     super(message);
     this.code = code;
     this.status = status;
+    this.problems = problems;
+    this.retryAfter = retryAfter;
   }
 }
 
-async function request(method, path, body) {
+export async function request(method, path, body) {
   const init = { method, headers: { Accept: "application/json" } };
   if (body !== undefined) {
     init.headers["Content-Type"] = "application/json";
@@ -28,7 +32,10 @@ async function request(method, path, body) {
   }
   if (!response.ok) {
     const err = data?.error ?? {};
-    throw new ApiError(err.code ?? "http", err.message ?? `The server answered ${response.status}.`, response.status);
+    const problems = data?.problems ?? err.problems ?? [];
+    const retryAfter = Number(response.headers.get("Retry-After")) || null;
+    throw new ApiError(err.code ?? "http", err.message ?? `The server answered ${response.status}.`, response.status,
+      problems, retryAfter);
   }
   return data;
 }
