@@ -9,7 +9,7 @@ import pytest
 from lobby_steps import join_from_lobby, watch_from_lobby
 from server_process import Server
 from test_web_a11y import assert_accessible
-from web_helpers import Client, OpenClient
+from web_helpers import WAIT_MS, Client, OpenClient
 
 from parlour.games import get_game
 
@@ -133,6 +133,11 @@ async def test_the_threat_warning_says_the_base_is_open_and_rings_it(server: Ser
     assert cid.errors == [], cid.errors
 
 
+SEAT_TO_MOVE_PAST = ("v => { const s = window.parlourMatch.snap;"
+                     " return s.version > v && typeof s.view.to_move === 'number'; }")
+"""Past ``v`` and past the roll after an ``end``: a seat, not chance, is to move."""
+
+
 @ASYNC
 async def test_only_the_player_on_roll_is_warned(server: Server, open_client: OpenClient) -> None:
     # Issue 16: "before a roll ends, the squares and home bases that enemy pieces can reach on their
@@ -151,7 +156,13 @@ async def test_only_the_player_on_roll_is_warned(server: Server, open_client: Op
     assert await bob.page.locator(".conflict-board [data-hit='b2']").count() == 1
     assert await bob.page.locator("#cf-threats").count() == 0
     assert await bob.page.locator("[data-threat]").count() == 0
-    await ann.page.click("[data-action='end']")
+    for _ in range(20):  # a double gives Ann another roll first (CON-50): end that one too
+        version = await ann.version()
+        await ann.page.click("[data-action='end']")
+        await ann.page.wait_for_function(SEAT_TO_MOVE_PAST, arg=version, timeout=WAIT_MS)
+        if (await ann.match_json())["view"]["to_move"] != 0:
+            break
+        await ann.wait_my_turn()
     await bob.wait_my_turn()
     warning = bob.page.locator("#cf-base-danger li[data-threat-item='e2']")
     await warning.wait_for()
