@@ -34,6 +34,8 @@ from psycopg import AsyncConnection, errors, sql
 
 from parlour.engine import Action
 from parlour.server.storage import (
+    BOARD_COLUMNS,
+    MATCH_COLUMNS,
     SCHEMA_VERSION,
     BoardRow,
     BoardSaved,
@@ -46,6 +48,10 @@ from parlour.server.storage import (
     SeatRecord,
     StoreError,
     VersionConflict,
+    clock_mark,
+    match_row,
+    progress_values,
+    store_json,
 )
 
 T = TypeVar("T")
@@ -134,9 +140,6 @@ CREATE INDEX IF NOT EXISTS boards_by_age ON boards (game, created DESC, name DES
 # As in SQLite: the lobby pages newest first within one status (and one game), a walk down one
 # index from the cursor; the rematch index finds a match's rematch and refuses a second one.
 
-MATCH_COLUMNS: Final = ("id, created, game, players, options, seed, start, bot_seconds,"
-                        " status, version, to_move, outcome, updated, clock, rematch_of")
-BOARD_COLUMNS: Final = "game, name, text, cols, rows, author, created, address"
 APPEND: Final = """
 WITH stored AS (
     SELECT COALESCE(MAX(version), 0) AS version FROM events WHERE match_id = %(id)s
@@ -145,14 +148,13 @@ WITH stored AS (
     SELECT %(id)s, %(expected)s + n, action, %(now)s, clock
     FROM unnest(%(actions)s::bigint[], %(clocks)s::text[]) WITH ORDINALITY AS given (action, clock, n)
     WHERE (SELECT version FROM stored) = %(expected)s
-    RETURNING version
 ), moved AS (
     UPDATE matches SET status = %(status)s, version = %(version)s, to_move = %(to_move)s,
         outcome = %(outcome)s, updated = %(updated)s
     WHERE id = %(id)s AND (SELECT version FROM stored) = %(expected)s
     RETURNING id
 )
-SELECT (SELECT version FROM stored), (SELECT COUNT(*) FROM moved), (SELECT COUNT(*) FROM added)
+SELECT (SELECT version FROM stored), (SELECT COUNT(*) FROM moved)
 """
 # An append in one statement (the expected-version check, its events, the match's progress): one
 # round trip between BEGIN and COMMIT instead of four (a fifth of a millisecond of the server's
@@ -292,9 +294,10 @@ class PostgresStore:
                 await db.execute(
                     f"INSERT INTO matches ({MATCH_COLUMNS}) VALUES"
                     " (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
-                    (match.id, match.created, match.game, match.players, _json(match.options), match.seed,
-                     None if match.start is None else _json(match.start), match.bot_seconds,
-                     *_progress_values(progress), None if match.clock is None else _json(match.clock),
+                    (match.id, match.created, match.game, match.players, store_json(match.options),
+                     match.seed,
+                     None if match.start is None else store_json(match.start), match.bot_seconds,
+                     *progress_values(progress), None if match.clock is None else store_json(match.clock),
                      match.rematch_of),
                 )
             except errors.UniqueViolation as error:
@@ -333,9 +336,9 @@ class PostgresStore:
         times: Sequence[ClockMark | None] | None = None,
     ) -> None:
         rows = list(actions)
-        marks = [None if mark is None else _json(mark) for mark in times] if times else [None] * len(rows)
+        marks = [None if mark is None else store_json(mark) for mark in times or [None] * len(rows)]
         now = time.time()
-        status, version, to_move, outcome, updated = _progress_values(progress)
+        status, version, to_move, outcome, updated = progress_values(progress)
         given = {"id": match_id, "expected": expected_version, "actions": rows, "clocks": marks, "now": now,
                  "status": status, "version": version, "to_move": to_move, "outcome": outcome,
                  "updated": updated}
@@ -464,7 +467,7 @@ class PostgresStore:
             cursor = await db.execute(
                 f"SELECT {MATCH_COLUMNS} FROM matches WHERE status IN ('open', 'running')"
                 " ORDER BY created, id")
-            rows = {row.id: row for row in map(_match_row, await cursor.fetchall())}
+            rows = {row.id: row for row in map(match_row, await cursor.fetchall())}
             await _add_seats(db, rows, unfinished=True)
             await _add_events(db, rows, unfinished=True)
             return list(rows.values())
@@ -477,7 +480,7 @@ class PostgresStore:
                 f"SELECT {MATCH_COLUMNS} FROM matches WHERE id = %s", (match_id,))).fetchone()
             if found is None:
                 return None
-            row = _match_row(found)
+            row = match_row(found)
             await _add_seats(db, {match_id: row})
             await _add_events(db, {match_id: row})
             rematch = await (await db.execute(
@@ -585,33 +588,9 @@ def _said(error: BaseException) -> str:
     return str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
 
 
-def _json(value: Any) -> str:
-    # Not ASCII-escaped, as in SQLite: text that is not valid Unicode fails its call.
-    return json.dumps(value, ensure_ascii=False)
-
-
-def _progress_values(progress: Progress) -> tuple[Any, ...]:
-    outcome = None if progress.outcome is None else _json(progress.outcome)
-    to_move = progress.to_move
-    moving = str(to_move) if type(to_move) is int else _json(to_move)
-    return progress.status, progress.version, moving, outcome, progress.updated
-
-
 async def _store_progress(db: Conn, match_id: str, progress: Progress) -> int:
-    cursor = await db.execute(SET_PROGRESS, (*_progress_values(progress), match_id))
+    cursor = await db.execute(SET_PROGRESS, (*progress_values(progress), match_id))
     return cursor.rowcount
-
-
-def _match_row(values: Sequence[Any]) -> MatchRow:
-    (match_id, created, game, players, options, seed, start, bot_seconds,
-     status, version, to_move, outcome, updated, clock, rematch_of) = values
-    return MatchRow(
-        id=match_id, game=game, players=players, options=json.loads(options), seed=seed, seats=[],
-        bot_seconds=bot_seconds, created=created, start=None if start is None else json.loads(start),
-        clock=None if clock is None else json.loads(clock), rematch_of=rematch_of,
-        progress=Progress(status, version, json.loads(to_move) if to_move is not None else None,
-                          None if outcome is None else json.loads(outcome), updated),
-    )
 
 
 UNFINISHED_IDS: Final = "SELECT id FROM matches WHERE status IN ('open', 'running')"
@@ -645,12 +624,7 @@ async def _add_events(db: Conn, rows: dict[str, MatchRow], unfinished: bool = Fa
         row = rows[match_id]
         row.actions.append(action)
         if row.clock is not None:
-            row.times.append(None if mark is None else _clock_mark(json.loads(mark)))
-
-
-def _clock_mark(stored: Any) -> ClockMark:
-    seat, spent, left = stored
-    return int(seat), float(spent), float(left)
+            row.times.append(None if mark is None else clock_mark(json.loads(mark)))
 
 
 async def _list_matches(
@@ -670,13 +644,13 @@ async def _list_matches(
                 f"SELECT {MATCH_COLUMNS} FROM matches WHERE id = ANY(%s) AND status = ANY(%s){where}"
                 " ORDER BY created DESC, id DESC LIMIT %s",
                 (chosen, list(statuses), *arguments, max(limit, 0)))
-            found = list(map(_match_row, await cursor.fetchall()))
+            found = list(map(match_row, await cursor.fetchall()))
     else:
         for status in dict.fromkeys(statuses):
             cursor = await db.execute(
                 f"SELECT {MATCH_COLUMNS} FROM matches WHERE status = %s{where}"
                 " ORDER BY created DESC, id DESC LIMIT %s", (status, *arguments, max(limit, 0)))
-            found += map(_match_row, await cursor.fetchall())
+            found += map(match_row, await cursor.fetchall())
         found.sort(key=lambda row: (row.created, row.id), reverse=True)
     rows = {row.id: row for row in found[:max(limit, 0)]}
     await _add_seats(db, rows)

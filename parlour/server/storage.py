@@ -369,9 +369,9 @@ class SQLiteStore:
         def create(db: sqlite3.Connection) -> None:
             db.execute(
                 f"INSERT INTO matches ({MATCH_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (match.id, match.created, match.game, match.players, _json(match.options), match.seed,
-                 None if match.start is None else _json(match.start), match.bot_seconds,
-                 *_progress_values(progress), None if match.clock is None else _json(match.clock),
+                (match.id, match.created, match.game, match.players, store_json(match.options), match.seed,
+                 None if match.start is None else store_json(match.start), match.bot_seconds,
+                 *progress_values(progress), None if match.clock is None else store_json(match.clock),
                  match.rematch_of),
             )
             db.executemany(
@@ -403,7 +403,7 @@ class SQLiteStore:
         times: Sequence[ClockMark | None] | None = None,
     ) -> None:
         rows = list(actions)
-        marks = [None if mark is None else _json(mark) for mark in times] if times else [None] * len(rows)
+        marks = [None if mark is None else store_json(mark) for mark in times or [None] * len(rows)]
         now = time.time()
 
         def append(db: sqlite3.Connection) -> None:
@@ -691,24 +691,24 @@ def _connect(path: str) -> sqlite3.Connection:
     return db
 
 
-def _json(value: Any) -> str:
+def store_json(value: Any) -> str:
     # Not ASCII-escaped: text that is not valid Unicode (a lone surrogate) then fails to encode
     # and fails its whole call, instead of being stored as an escape that comes back broken.
     return json.dumps(value, ensure_ascii=False)
 
 
-def _progress_values(progress: Progress) -> tuple[Any, ...]:
-    outcome = None if progress.outcome is None else _json(progress.outcome)
+def progress_values(progress: Progress) -> tuple[Any, ...]:
+    outcome = None if progress.outcome is None else store_json(progress.outcome)
     to_move = progress.to_move
     # A seat number is its own JSON: json.dumps for every action was a fifth of the writer's time.
-    moving = str(to_move) if type(to_move) is int else _json(to_move)
+    moving = str(to_move) if type(to_move) is int else store_json(to_move)
     return progress.status, progress.version, moving, outcome, progress.updated
 
 
 def _store_progress(db: sqlite3.Connection, stored: Sequence[tuple[str, Progress]]) -> int:
     """Stores each match's progress in two statements whatever their number; how many matches
     there were of those named."""
-    values = [(match_id, _progress_values(progress)) for match_id, progress in stored]
+    values = [(match_id, progress_values(progress)) for match_id, progress in stored]
     found = db.executemany(SET_PROGRESS, [(*row[1:], match_id) for match_id, row in values]).rowcount
     db.executemany(SET_STATUS, [(row[0], match_id, row[0]) for match_id, row in values])
     return found
@@ -751,7 +751,7 @@ def _answer(answered: list[tuple[asyncio.Future[Any], BaseException | _Done]]) -
 # --- reading ---
 
 
-def _match_row(values: Sequence[Any]) -> MatchRow:
+def match_row(values: Sequence[Any]) -> MatchRow:
     (match_id, created, game, players, options, seed, start, bot_seconds,
      status, version, to_move, outcome, updated, clock, rematch_of) = values
     return MatchRow(
@@ -775,7 +775,7 @@ def _add_seats(
 
 def _load_unfinished(db: sqlite3.Connection) -> list[MatchRow]:
     unfinished = "status IN ('open', 'running')"
-    rows = {row.id: row for row in map(_match_row, db.execute(
+    rows = {row.id: row for row in map(match_row, db.execute(
         f"SELECT {MATCH_COLUMNS} FROM matches WHERE {unfinished} ORDER BY created, id"))}
     chosen = f"match_id IN (SELECT id FROM matches WHERE {unfinished})"
     _add_seats(db, rows, chosen, ())
@@ -800,10 +800,10 @@ def _add_events(db: sqlite3.Connection, row: MatchRow) -> None:
     row.actions, row.times = [], []
     for action, mark in found:
         row.actions.append(action)
-        row.times.append(None if mark is None else _clock_mark(json.loads(mark)))
+        row.times.append(None if mark is None else clock_mark(json.loads(mark)))
 
 
-def _clock_mark(stored: Any) -> ClockMark:
+def clock_mark(stored: Any) -> ClockMark:
     seat, spent, left = stored
     return int(seat), float(spent), float(left)
 
@@ -812,7 +812,7 @@ def _load_match(db: sqlite3.Connection, match_id: str) -> MatchRow | None:
     found = db.execute(f"SELECT {MATCH_COLUMNS} FROM matches WHERE id = ?", (match_id,)).fetchone()
     if found is None:
         return None
-    row = _match_row(found)
+    row = match_row(found)
     _add_seats(db, {match_id: row}, "match_id = ?", (match_id,))
     _add_events(db, row)
     rematch = db.execute("SELECT id FROM matches WHERE rematch_of = ?", (match_id,)).fetchone()
@@ -832,7 +832,7 @@ def _list_matches(
     arguments = (*(() if game is None else (game,)), *(() if after is None else after), max(limit, 0))
     found: list[MatchRow] = []
     for status in dict.fromkeys(statuses):
-        found += map(_match_row, db.execute(
+        found += map(match_row, db.execute(
             f"SELECT {MATCH_COLUMNS} FROM matches WHERE {where} ORDER BY created DESC, id DESC LIMIT ?",
             (status, *arguments)))
     found.sort(key=lambda row: (row.created, row.id), reverse=True)
@@ -854,7 +854,7 @@ def _chosen_matches(
     where += "" if game is None else " AND game = ?"
     where += "" if after is None else " AND (created, id) < (?, ?)"
     arguments = (*chosen, *statuses, *(() if game is None else (game,)), *(() if after is None else after))
-    rows = {row.id: row for row in map(_match_row, db.execute(
+    rows = {row.id: row for row in map(match_row, db.execute(
         f"SELECT {MATCH_COLUMNS} FROM matches WHERE {where} ORDER BY created DESC, id DESC LIMIT ?",
         (*arguments, max(limit, 0))))}
     if rows:
