@@ -67,8 +67,16 @@ def main(argv: Sequence[str]) -> int:
         if args.command == "show":
             return show_map(args.game, boards, db, args.name, sys.stdout)
         return check_file(boards, args.file, sys.stdout)
-    except (OSError, sqlite3.Error, UnicodeDecodeError) as error:
-        print(f"parlour maps: {error}", file=sys.stderr)
+    except UnicodeDecodeError as error:  # a map is UTF-8 text (CON-10)
+        byte = error.object[error.start]
+        print(f"parlour maps: {getattr(args, 'file', db)} is not a map: not UTF-8 text "
+              f"(byte {byte:#04x} at offset {error.start})", file=sys.stderr)
+        return 1
+    except OSError as error:
+        print(f"parlour maps: cannot read {error.filename or db}: {error.strerror or error}", file=sys.stderr)
+        return 1
+    except sqlite3.Error as error:
+        print(f"parlour maps: cannot read the saved maps in {db}: {error}", file=sys.stderr)
         return 1
 
 

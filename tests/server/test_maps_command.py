@@ -135,6 +135,18 @@ def test_a_missing_file_is_a_clear_error(tmp_path: Path, capsys: pytest.CaptureF
     assert "nothing.cmap" in capsys.readouterr().err
 
 
+def test_a_file_that_is_not_text_or_a_database_that_is_not_one_is_said_in_words(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    binary = tmp_path / "photo.cmap"
+    binary.write_bytes(b"\xff\xfe garbage")
+    assert main(["maps", "check", str(binary)]) == 1
+    said = capsys.readouterr().err.strip()
+    assert said == f"parlour maps: {binary} is not a map: not UTF-8 text (byte 0xff at offset 0)"
+    assert main(["maps", "list", "--db", str(binary)]) == 1
+    said = capsys.readouterr().err.strip()
+    assert said == f"parlour maps: cannot read the saved maps in {binary}: file is not a database"
+
+
 def test_list_and_show_read_the_file_of_a_running_server(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
