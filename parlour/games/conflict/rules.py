@@ -453,12 +453,12 @@ class ConflictState(State):
                 actions += [base + final for final in bits(ends)]
         return actions, nonfatal
 
-    def moves_with(self, player_seat: int, die: int, onto: int = -1) -> list[Action]:
+    def moves_with(self, player_seat: int, dice: tuple[int, ...], onto: int = -1) -> list[Action]:
         """The moves (entries included) ``player_seat`` would be offered first with a roll showing
-        ``die`` if it rolled now, the board as it stands, ending on a square of the mask ``onto``:
-        the threats a view warns of (``threats``)."""
+        any of ``dice`` if it rolled now, the board as it stands, ending on a square of the mask
+        ``onto`` (each move names its die): the threats a view warns of (``threats``)."""
         saved = self.seat, self.unused, self.moved
-        self.seat, self.unused, self.moved = player_seat, (die,), ()
+        self.seat, self.unused, self.moved = player_seat, dice, ()
         try:
             return self._moves(first=False, onto=onto)[0]
         finally:

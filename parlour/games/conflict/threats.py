@@ -10,7 +10,7 @@ walked path ends there: the engine's own move generation answers that (``moves_w
 capture rules such as CON-38 (no airplane takes an AA gun or a submarine) hold without being
 written again here. Chance: the sum over the 21 rolls (CON-61) of the rolls showing one such d.
 
-Per hostile player, six move generations (one per die value) looking only at the squares of the
+Per hostile player, one move generation for all six die values, looking only at the squares of the
 player on roll; the list is the same for every seat and spectator (nothing is hidden, CON-66) and
 kept on the state until its position changes. Only the player on roll's threats travel: every
 update carries the list, and the others' would be stale by the time they decide.
@@ -78,8 +78,8 @@ def _guarded(state: ConflictState) -> int:
 
 def reaches(state: ConflictState) -> dict[int, list[Reach]]:
     """Every base or piece of the player on roll that some hostile piece can end a move on, on its
-    player's next roll: square → reaches. Each other player in the game, with six move
-    generations, and nothing else; the generations look only at the guarded squares (a flying
+    player's next roll: square → reaches. Each other player in the game, with one move
+    generation for all six die values; the generations look only at the guarded squares (a flying
     airplane reaches a hundred squares)."""
     size, squares = state.board.size, state.squares
     targets = _guarded(state)
@@ -87,18 +87,17 @@ def reaches(state: ConflictState) -> dict[int, list[Reach]]:
     for player in state.players_in():
         if player == state.seat:
             continue
-        for die in DIE_VALUES:
-            for action in state.moves_with(player, die, targets):
-                decision = decode(action, size)
-                assert decision is not None, "a move is a decision"
-                if decision.kind == "move":
-                    source = start = decision.square
-                    code = squares[start]
-                else:
-                    source, code, start = size + decision.code, decision.code, -1
-                key = (decision.final, source)
-                known = found.get(key)
-                found[key] = Reach(player, code, start, (known.dice_mask if known else 0) | 1 << die)
+        for action in state.moves_with(player, tuple(DIE_VALUES), targets):
+            decision = decode(action, size)
+            assert decision is not None, "a move is a decision"
+            if decision.kind == "move":
+                source = start = decision.square
+                code = squares[start]
+            else:
+                source, code, start = size + decision.code, decision.code, -1
+            key = (decision.final, source)
+            known = found.get(key)
+            found[key] = Reach(player, code, start, (known.dice_mask if known else 0) | 1 << decision.die)
     table: dict[int, list[Reach]] = {}
     for (final, _), reach in sorted(found.items()):
         table.setdefault(final, []).append(reach)
