@@ -670,7 +670,8 @@ class ConflictMaps(Boards):
         return map_name(text)
 
     def drawing(self, text: str) -> JSONDict:
-        return parse_map(text).json()
+        # Through load_map's cache: a map is drawn after its check, and a match on it reads it again.
+        return (load_map(text) if is_map_text(text) else parse_map(text)).json()
 
     def option_help(self) -> str:
         """The ``board`` option's help, which the lobby shows: the shipped maps by name."""
