@@ -248,7 +248,7 @@ def boards_of(game: Game[State]) -> Boards:
 
 def board_value(boards: Boards, given: str) -> str:
     """``given`` if it names a shipped board, else the text of the file it names."""
-    if given in boards.shipped() or given in boards.aliases():
+    if boards.shipped_name(given) is not None:
         return given
     try:
         return Path(given).read_text(encoding="utf-8")

@@ -82,6 +82,12 @@ class Boards(ABC):
         stored matches use, never listed, and never free for a new board."""
         return {}
 
+    def shipped_name(self, name: str) -> str | None:
+        """The shipped board ``name`` stands for (itself, or the board it is an alias of);
+        ``None`` when it names none."""
+        name = self.aliases().get(name, name)
+        return name if name in self.shipped() else None
+
     @abstractmethod
     def is_text(self, value: str) -> bool:
         """Whether the option's ``value`` is a board's text rather than the name of one."""

@@ -117,11 +117,6 @@ def read_board_name(value: Any, boards: Boards) -> str:
     return check_text(value, "name", boards.max_name)
 
 
-def is_shipped_or_alias(boards: Boards, name: str) -> bool:
-    """Whether the game's option takes ``name`` by itself: a shipped board or an alias of one."""
-    return name in boards.shipped() or name in boards.aliases()
-
-
 def board_given_as_text(game: Game[State], options: Mapping[str, Any]) -> bool:
     """Whether ``options`` give the game's board as a text (not by a name)."""
     value = options.get(game.boards.option) if game.boards is not None else None
@@ -224,11 +219,10 @@ class Library:
         """``GET /api/games/{game}/boards/{name}``: a shipped or saved board, its text, its drawing
         and its warnings."""
         _, boards = boards_of(game_name)
-        shipped = boards.shipped()
-        name = boards.aliases().get(name, name)  # an old name (stored matches show it): its board now
+        shipped = boards.shipped_name(name)  # an old name (stored matches show it): its board now
         answer: dict[str, Any]
-        if name in shipped:
-            text = shipped[name]
+        if shipped is not None:
+            name, text = shipped, boards.shipped()[shipped]
             answer = {"name": name, "text": text, "shipped": True, "author": None, "created": None}
         else:
             board = await self.saved(game_name, name)
@@ -258,7 +252,7 @@ class Library:
         boards = game.boards
         value = options.get(boards.option) if boards is not None else None
         if (boards is None or not isinstance(value, str) or boards.is_text(value)
-                or is_shipped_or_alias(boards, value)):
+                or boards.shipped_name(value) is not None):
             return options
         board = await self.saved(game.info.name, value)
         return options if board is None else {**options, boards.option: board.text}
@@ -282,7 +276,7 @@ class Library:
         name = read_board_name(given.get("name"), boards)
         text = read_board_text(given.get("text"), int(self.limits.board_characters))
         author = read_name(given.get("author"))
-        if is_shipped_or_alias(boards, name):
+        if boards.shipped_name(name) is not None:
             raise taken(boards, name, "is one of the game's own")
         found = await self.check_in_worker(game_name, text)
         if found.drawing is None:

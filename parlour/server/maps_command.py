@@ -128,7 +128,8 @@ def list_maps(game: str, boards: Boards, db: Path, out: TextIO) -> int:
 
 
 def show_map(game: str, boards: Boards, db: Path, name: str, out: TextIO) -> int:
-    text = boards.shipped().get(boards.aliases().get(name, name))
+    shipped = boards.shipped_name(name)
+    text = None if shipped is None else boards.shipped()[shipped]
     if text is None:
         found = saved_boards(db, game, name)
         if not found:

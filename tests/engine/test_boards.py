@@ -72,6 +72,10 @@ def test_aliases_are_taken_but_not_listed(game: Game[State]) -> None:
         assert alias not in boards.shipped()
         assert name in boards.shipped()
         game.new(options={boards.option: alias})  # taken: no OptionError
+        assert boards.shipped_name(alias) == name
+    for name in boards.shipped():
+        assert boards.shipped_name(name) == name
+    assert boards.shipped_name("no-such-board") is None
 
 
 @pytest.mark.parametrize("game", WITH_BOARDS)
