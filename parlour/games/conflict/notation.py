@@ -24,6 +24,7 @@ from parlour.games.conflict.pieces import (
     TYPE_NAMES,
     TYPES,
     parse_type,
+    with_article,
 )
 from parlour.games.conflict.position import CHANCE_PHASE, OVER_PHASE
 
@@ -261,9 +262,8 @@ def _walk(state: ConflictState, code: int, square: int, die: int, path: list[int
         if at == previous or abs(at // cols - previous // cols) > 1 or abs(at % cols - previous % cols) > 1:
             raise IllegalActionError(f"{name} is not next to {names[previous]} (CON-6, CON-32)")
         if not board.enterable[cls] >> at & 1:
-            terrain, piece = _TERRAIN_WORDS[board.terrain[at]], LONG_NAMES[kind]
-            article = "an" if piece[0] in "aeiou" else "a"
-            raise IllegalActionError(f"{name} is {terrain}: {article} {piece} may not enter it (CON-8, "
+            terrain, piece = _TERRAIN_WORDS[board.terrain[at]], with_article(LONG_NAMES[kind])
+            raise IllegalActionError(f"{name} is {terrain}: {piece} may not enter it (CON-8, "
                                      "CON-33 item 1)")
         if at == start:
             raise IllegalActionError(f"the path returns to its start {name} (CON-33 item 2)")

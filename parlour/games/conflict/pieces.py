@@ -57,3 +57,8 @@ def force(submarines: bool) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """A seat's available and reserve rows at the start, as counts per type."""
     available = AVAILABLE_FORCE if submarines else (*AVAILABLE_FORCE[:SUBMARINE], 0)
     return available, RESERVE_FORCE
+
+
+def with_article(words: str) -> str:
+    """``a red ship``, ``an orange ship``, ``an anti-aircraft gun``: the article English wants."""
+    return f"{'an' if words[0] in 'aeiou' else 'a'} {words}"

@@ -13,7 +13,15 @@ from typing import TYPE_CHECKING, Final
 from parlour.engine import ABANDONED, JSONDict
 from parlour.engine.leaving import RETIRED_WORDS
 from parlour.games.conflict.maps import BASE, LAND, WATER
-from parlour.games.conflict.pieces import EMPTY, LONG_NAMES, SEAT_COLOURS, TYPE_LETTERS, TYPES, piece_text
+from parlour.games.conflict.pieces import (
+    EMPTY,
+    LONG_NAMES,
+    SEAT_COLOURS,
+    TYPE_LETTERS,
+    TYPES,
+    piece_text,
+    with_article,
+)
 from parlour.games.conflict.position import CHANCE_PHASE, DECISION_PHASE, NO_OWNER, NO_PIECES, TAKEN_OVER
 
 if TYPE_CHECKING:
@@ -29,11 +37,6 @@ the texts, the threat warnings and the names the game gives its players."""
 def _piece_name(code: int) -> str:
     """``orange cannon``: the piece's colour and type."""
     return f"{SEAT_COLOURS[code // TYPES]} {LONG_NAMES[code % TYPES]}"
-
-
-def _a(words: str) -> str:
-    """``a red ship``, ``an orange ship``, ``an anti-aircraft gun``: the article English wants."""
-    return f"{'an' if words[0] in 'aeiou' else 'a'} {words}"
 
 
 def mover_piece(seat: int, code: int) -> str:
@@ -194,11 +197,12 @@ def _event_words(state: ConflictState, event: Event) -> str:
         piece = mover_piece(event.seat, code)
         if start < 0:  # an entry walks from its seat's base (CON-32)
             base = names[state.board.bases[code // TYPES]]
-            return f"{who} enters {_a(piece)} at {base} and moves it to {names[final]} with the {die}"
+            entered = with_article(piece)
+            return f"{who} enters {entered} at {base} and moves it to {names[final]} with the {die}"
         its = "its" if code // TYPES == event.seat else "the"
         return f"{who} moves {its} {piece} from {names[start]} to {names[final]} with the {die}"
     if event.kind == "activate":
-        return f"{who} activates {_a(mover_piece(event.seat, detail[0]))}"
+        return f"{who} activates {with_article(mover_piece(event.seat, detail[0]))}"
     if event.kind == "capture":
         return f"the {_piece_name(detail[0])} on {names[detail[1]]} is captured"
     if event.kind == "mine":
