@@ -25,7 +25,7 @@ import asyncio
 import contextlib
 import json
 import time
-from collections.abc import Awaitable, Callable, Iterable, Sequence
+from collections.abc import Awaitable, Callable, Collection, Iterable, Sequence
 from dataclasses import replace
 from typing import Any, Final, TypeVar
 
@@ -33,6 +33,7 @@ import psycopg
 from psycopg import AsyncConnection, errors, sql
 
 from parlour.engine import Action
+from parlour.server.leases import LEASE_SECONDS, Leases, Node
 from parlour.server.storage import (
     BOARD_COLUMNS,
     MATCH_COLUMNS,
@@ -132,6 +133,12 @@ CREATE TABLE IF NOT EXISTS boards (
     address TEXT NOT NULL,
     PRIMARY KEY (game, name)
 );
+CREATE TABLE IF NOT EXISTS leases (
+    match_id TEXT COLLATE "C" PRIMARY KEY,
+    node TEXT NOT NULL,
+    address TEXT NOT NULL,
+    expires TIMESTAMPTZ NOT NULL
+);
 CREATE INDEX IF NOT EXISTS matches_by_status ON matches (status, created DESC, id DESC);
 CREATE INDEX IF NOT EXISTS matches_by_game ON matches (game, status, created DESC, id DESC);
 CREATE UNIQUE INDEX IF NOT EXISTS matches_by_rematch_of ON matches (rematch_of) WHERE rematch_of IS NOT NULL;
@@ -139,6 +146,8 @@ CREATE INDEX IF NOT EXISTS boards_by_age ON boards (game, created DESC, name DES
 """
 # As in SQLite: the lobby pages newest first within one status (and one game), a walk down one
 # index from the cursor; the rematch index finds a match's rematch and refuses a second one.
+# A lease (leases.py) has no key to matches: its row is the cluster's, not the record's (a
+# migration copies none), and a writer may drop it once its match is over.
 
 APPEND: Final = """
 WITH stored AS (
@@ -161,6 +170,42 @@ SELECT (SELECT version FROM stored), (SELECT COUNT(*) FROM moved)
 # CPU per append, not half); both changes happen only if the stored version is the expected one,
 # and a writer that looked at the same moment fails on the events' key, all of it undone.
 
+TAKE: Final = """
+INSERT INTO leases (match_id, node, address, expires)
+VALUES (%(id)s, %(node)s, %(address)s, clock_timestamp() + make_interval(secs => %(seconds)s))
+ON CONFLICT (match_id) DO UPDATE
+SET node = EXCLUDED.node, address = EXCLUDED.address, expires = EXCLUDED.expires
+WHERE leases.expires < clock_timestamp() OR leases.node = EXCLUDED.node
+RETURNING node
+"""
+# One statement: a free match's row is made, a run-out (or our own) lease is taken over, a live
+# one of another node is left alone (no row returned). Two nodes taking at once: the key makes the
+# second wait for the first's row, then judge it as committed, so exactly one of them holds it.
+# Expiry is by the database's clock alone (leases.py): the processes' clocks never enter.
+
+HOLDER: Final = "SELECT node, address FROM leases WHERE match_id = %s"
+# Read in a statement of its own after a take that changed nothing: a row committed by another
+# node while the take waited is not in the take's snapshot, but is in this one's.
+
+RENEW: Final = ("UPDATE leases SET expires = clock_timestamp() + make_interval(secs => %s)"
+                " WHERE match_id = ANY(%s) AND node = %s RETURNING match_id")
+# Still ours even if run out, as long as no other node took it meanwhile: nobody else can have
+# written the match since.
+
+DROP: Final = "DELETE FROM leases WHERE match_id = ANY(%s) AND node = %s"
+
+UNATTENDED: Final = """
+SELECT matches.id FROM matches
+LEFT JOIN leases ON leases.match_id = matches.id AND leases.expires >= clock_timestamp()
+WHERE matches.status IN ('open', 'running') AND leases.match_id IS NULL
+ORDER BY matches.created, matches.id
+LIMIT %s
+"""
+# Finished matches never: their writer may have dropped their leases, and nobody must load them.
+
+TAKE_TRIES: Final = 3
+"""A take that found another's lease, whose holder then dropped it before it was read: again."""
+
 SET_PROGRESS: Final = ("UPDATE matches SET status = %s, version = %s, to_move = %s, outcome = %s,"
                        " updated = %s WHERE id = %s")
 
@@ -176,7 +221,10 @@ def schema_of(db: psycopg.Connection[tuple[Any, ...]]) -> None:
             version = None if row is None else int(row[0])
         if version is not None and version > SCHEMA_VERSION:
             raise StoreError(f"the database has schema {version}, newer than this parlour's {SCHEMA_VERSION}")
-        if version is None or version < SCHEMA_VERSION:
+        # The leases came after schema 5 on PostgreSQL only (SQLite has none): a database made
+        # before them gets them, every statement of SCHEMA making only what is missing.
+        leases = db.execute("SELECT to_regclass('leases') IS NOT NULL").fetchone()
+        if version is None or version < SCHEMA_VERSION or not (leases is not None and leases[0]):
             for statement in SCHEMA.split(";"):
                 if statement.strip():
                     db.execute(statement)
@@ -281,6 +329,7 @@ class PostgresStore:
         self._writer = _Link(url)
         self._readers = [_Link(url, reads=True) for _ in range(self.READERS)]
         self._next_reader = 0
+        self._lease_links: list[_Link] = []
 
     # --- the interface: writes ---
 
@@ -499,8 +548,18 @@ class PostgresStore:
 
         return await self._read(walk)
 
+    # --- the cluster's leases (leases.py) ---
+
+    def leases(self, me: Node, seconds: float = LEASE_SECONDS) -> Leases:
+        """The leases of the cluster as node ``me`` sees them, each ``seconds`` long, on a
+        connection of their own (a renewal never waits behind the match's writes); closed with
+        the store."""
+        made = PostgresLeases(self, me, seconds)
+        self._lease_links.append(made.link)
+        return made
+
     async def close(self) -> None:
-        for link in (self._writer, *self._readers):
+        for link in (self._writer, *self._readers, *self._lease_links):
             async with link.lock:
                 await link.drop()
 
@@ -570,6 +629,64 @@ class PostgresStore:
             if lost and committing:
                 raise _Unsure(f"storage: {_said(error)}") from None
             raise StoreError(f"storage: {_said(error)}") from None
+
+
+class PostgresLeases:
+    """``Leases`` in the database's ``leases`` table: one row a match, the node holding it and until
+    when by the database's clock. Each call is one transaction, bounded in time as the store's are."""
+
+    def __init__(self, store: PostgresStore, me: Node, seconds: float = LEASE_SECONDS) -> None:
+        if not seconds > 0:
+            raise ValueError(f"a lease lasts some time, not {seconds} s")
+        self.me = me
+        self.seconds = seconds
+        self.link = _Link(store.url)
+        self._store = store
+
+    async def take(self, match_id: str) -> Node:
+        async def take(db: Conn) -> Node | None:
+            cursor = await db.execute(TAKE, {"id": match_id, "node": self.me.id, "address": self.me.address,
+                                             "seconds": self.seconds})
+            if await cursor.fetchone() is not None:
+                return self.me
+            found = await (await db.execute(HOLDER, (match_id,))).fetchone()
+            return None if found is None else Node(found[0], found[1])
+
+        for _ in range(TAKE_TRIES):
+            holder = await self._call(take)
+            if holder is not None:
+                return holder
+        raise StoreError(f"storage: the lease of match {match_id} changed hands {TAKE_TRIES} times in a row")
+
+    async def renew(self, match_ids: Collection[str]) -> set[str]:
+        if not match_ids:
+            return set()
+
+        async def renew(db: Conn) -> set[str]:
+            cursor = await db.execute(RENEW, (self.seconds, list(match_ids), self.me.id))
+            return {match_id for (match_id,) in await cursor.fetchall()}
+
+        return await self._call(renew)
+
+    async def drop(self, match_ids: Collection[str]) -> None:
+        if not match_ids:
+            return
+
+        async def drop(db: Conn) -> None:
+            await db.execute(DROP, (list(match_ids), self.me.id))
+
+        await self._call(drop)
+
+    async def unattended(self, most: int) -> list[str]:
+        async def unattended(db: Conn) -> list[str]:
+            cursor = await db.execute(UNATTENDED, (max(most, 0),))
+            return [match_id for (match_id,) in await cursor.fetchall()]
+
+        return await self._call(unattended)
+
+    async def _call(self, work: Callable[[Conn], Awaitable[T]]) -> T:
+        async with self.link.lock:
+            return await self._store._transaction(self.link, work)
 
 
 class _NumberTaken(StoreError):
