@@ -26,9 +26,10 @@ from starlette.websockets import WebSocket, WebSocketState
 
 from parlour.games import GAMES
 from parlour.server.bots import BotPool
-from parlour.server.connection import Connection
+from parlour.server.connection import MOVED_CLOSE, Connection
+from parlour.server.leases import Leases
 from parlour.server.limits import UNKNOWN_ADDRESS, AddressBuckets, FaultLog, Limits, Rates
-from parlour.server.lobby import Lobby, game_json
+from parlour.server.lobby import Elsewhere, Lobby, game_json
 from parlour.server.match import ManualTime, ServerTime
 from parlour.server.messages import (
     ProtocolError,
@@ -38,6 +39,7 @@ from parlour.server.messages import (
     read_name,
 )
 from parlour.server.pubsub import MemoryPubSub, PubSub
+from parlour.server.relay import TRY_AGAIN_CLOSE, moving, relay_request, relay_socket, relayed
 from parlour.server.replay import Replays, read_replay_query, read_token_seat
 from parlour.server.storage import Store
 
@@ -246,6 +248,8 @@ class LobbyHandlers:
         self.rates = Rates(limits)
         self.faults = faults
         self.replays = Replays(limits, lobby.working)
+        self.closing: set[asyncio.Task[None]] = set()
+        """Closings of moved connections under way (kept, so that they are not collected unfinished)."""
 
     @contextlib.asynccontextmanager
     async def lifespan(self, app: Starlette) -> AsyncIterator[None]:
@@ -335,11 +339,28 @@ class LobbyHandlers:
             return error_response(error)
         return JSONResponse(saved, status_code=201)
 
+    async def health(self, request: Request) -> Response:
+        """``GET /api/health``: the process answers (HAProxy's check), and which node it is."""
+        return JSONResponse({"ok": True, "node": self.lobby.leases.me.id})
+
+    async def elsewhere(self, request: Request, elsewhere: Elsewhere, body: Any = None) -> Response:
+        """A request about a match another process of the cluster writes, asked of that process
+        (``parlour.server.relay``)."""
+        try:
+            if relayed(request):
+                raise moving(elsewhere.match_id)
+            sent = None if body is None else json.dumps(body).encode()
+            return await relay_request(request, elsewhere.holder, client_address(request), sent)
+        except ProtocolError as error:
+            return error_response(error)
+
     async def show_match(self, request: Request) -> Response:
         try:
             return JSONResponse({"match": (await self.lobby.get(request.path_params["id"])).summary()})
         except ProtocolError as error:
             return error_response(error)
+        except Elsewhere as elsewhere:
+            return await self.elsewhere(request, elsewhere)
 
     def charge(self, buckets: AddressBuckets, request: Request) -> Callable[[int], None]:
         """Charges the client so many of its tokens (the work a request will do), or refuses."""
@@ -360,6 +381,8 @@ class LobbyHandlers:
             record = await self.replays.record(match, self.charge(self.rates.replay, request))
         except ProtocolError as error:
             return await self.refused(error)
+        except Elsewhere as elsewhere:
+            return await self.elsewhere(request, elsewhere)
         name = f"parlour-{match.info.name}-{match.id}.json"
         return JSONResponse(record, headers={"Content-Disposition": f'attachment; filename="{name}"'})
 
@@ -374,6 +397,8 @@ class LobbyHandlers:
             return Response(encode(page), media_type="application/json")
         except ProtocolError as error:
             return await self.refused(error)
+        except Elsewhere as elsewhere:
+            return await self.elsewhere(request, elsewhere)
 
     async def match_chat(self, request: Request) -> Response:
         """``GET /api/matches/{id}/chat``: what was said at the table, as the caller may see it."""
@@ -384,30 +409,44 @@ class LobbyHandlers:
             return JSONResponse({"chat": await match.chat.listed(seat, match.status == "over")})
         except ProtocolError as error:
             return error_response(error)
+        except Elsewhere as elsewhere:
+            return await self.elsewhere(request, elsewhere)
 
     async def join_match(self, request: Request) -> Response:
+        body = None
         try:
             await self.spend(self.rates.join, request)
+            body = await read_body(request, int(self.limits.body_bytes))
             match = await self.lobby.get(request.path_params["id"])
-            seat, name = join_request(await read_body(request, int(self.limits.body_bytes)))
+            seat, name = join_request(body)
             seat, token = await match.claim(seat, name)
         except ProtocolError as error:
             return error_response(error)
+        except Elsewhere as elsewhere:
+            return await self.elsewhere(request, elsewhere, body)
         summary = match.summary()
         return JSONResponse({"match": summary, "seat": seat, "token": token, "ws": summary["ws"]})
 
     async def match_socket(self, websocket: WebSocket) -> None:
         await websocket.accept()
+        address = client_address(websocket)
         try:
             match = await self.lobby.get(websocket.path_params["id"])
         except ProtocolError as error:
             await websocket.send_text(encode(error_message(error)))
-            await websocket.close(NO_MATCH_CLOSE)
+            await websocket.close(TRY_AGAIN_CLOSE if error.code == "unavailable" else NO_MATCH_CLOSE)
             return
-        address = client_address(websocket)
+        except Elsewhere as elsewhere:
+            if relayed(websocket):  # the writer it was sent to let the match go meanwhile
+                await websocket.send_text(encode(error_message(moving(elsewhere.match_id))))
+                await websocket.close(TRY_AGAIN_CLOSE)
+            else:
+                await relay_socket(websocket, elsewhere.holder, address, 4 * int(self.limits.body_bytes))
+            return
         connection = Connection(match, websocket.send_text, address, self.limits, self.rates.join,
                                 self.rates.create, self.rates.chat, self.rates.replay)
         sender = asyncio.create_task(connection.send_all())
+        sender.add_done_callback(lambda _: self._moved(websocket, connection))
         try:
             ending = await self.converse(websocket, connection, sender)
             if ending is not None:
@@ -420,6 +459,15 @@ class LobbyHandlers:
             await connection.close()
             with contextlib.suppress(Exception):
                 await sender
+
+    def _moved(self, websocket: WebSocket, connection: Connection) -> None:
+        """The connection's sender stopped: when its match moved to another process, the client
+        is closed at once (it may be waiting for the match, sending nothing), and reconnects."""
+        if connection.moved and websocket.client_state == WebSocketState.CONNECTED:
+            task = asyncio.create_task(websocket.close(MOVED_CLOSE, "the match moved to another server "
+                                                       "process: reconnect"))
+            self.closing.add(task)
+            task.add_done_callback(self.closing.discard)
 
     async def converse(
         self, websocket: WebSocket, connection: Connection, sender: asyncio.Task[None],
@@ -481,17 +529,20 @@ def build_app(
     limits: Limits | None = None,
     faults: FaultLog | None = None,
     server_time: ServerTime | None = None,
+    leases: Leases | None = None,
 ) -> Starlette:
     """The server's application over ``store``; ``on_ready`` runs once every match is resumed.
     ``faults``: the budget of log lines about clients' faults, shared with the transport's
     (``parlour serve`` passes the one it gives ``transport.protocols``); a new one if ``None``.
-    ``server_time``: the time every match reads; a ``ManualTime`` adds ``POST /api/test/clock``."""
+    ``server_time``: the time every match reads; a ``ManualTime`` adds ``POST /api/test/clock``.
+    ``leases``: which process writes which match, in a cluster (``parlour.server.leases``)."""
     pool = bots or BotPool()
     limits = limits or Limits()
     faults = faults or FaultLog(log, limits.client_fault_logs_per_minute)
-    lobby = Lobby(store, pubsub or MemoryPubSub(), pool, limits, server_time)
+    lobby = Lobby(store, pubsub or MemoryPubSub(), pool, limits, server_time, leases)
     handlers = LobbyHandlers(store, lobby, pool, on_ready, limits, faults)
     routes = [
+        Route("/api/health", handlers.health, methods=["GET"]),
         Route("/api/games", games, methods=["GET"]),
         Route("/api/games/{name}/start", game_start, methods=["GET"]),
         Route("/api/games/{game}/boards", handlers.boards, methods=["GET", "POST"]),

@@ -48,6 +48,10 @@ BACKLOG: Final = 2000
 RATE_CLOSE: Final = 1008
 """The close code (policy violation) for a client that keeps sending over its message rate."""
 
+MOVED_CLOSE: Final = 1012
+"""The close code (service restart) for a connection whose match moved to another process of the
+cluster: the client reconnects, and reaches the new writer."""
+
 FLOOD_BURSTS: Final = 3
 """Refused messages in a row, in bursts (``message_burst``), after which a connection is closed."""
 
@@ -81,6 +85,8 @@ class Connection:
         """Whether this connection counts among the match's spectators (``Match.watching``)."""
         self.outbox: asyncio.Queue[str | None] = asyncio.Queue()
         self.unsubscribe: Unsubscribe | None = None
+        self.moved = False
+        """The match moved to another process (its lease was lost): this connection is done."""
 
     # --- out ---
 
@@ -118,6 +124,9 @@ class Connection:
             self.push(self.match.offers_message(message["news"]))
         elif kind == "rematch":
             self.push(self.match.rematch_message(self.seat))
+        elif kind == "moved":
+            self.moved = True
+            self.outbox.put_nowait(None)  # the sender stops; the socket is closed with MOVED_CLOSE
         elif kind == "chat":
             chat = message["chat"]
             if may_see(chat["room"], self.seat, self.match.status == "over"):

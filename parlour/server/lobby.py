@@ -3,6 +3,13 @@ stored matches back: the unfinished ones at start-up, a finished one when someon
 
 Only open and running matches live in memory; a match that ends moves to a small cache of
 finished ones and leaves it when newer ones come, and open matches nobody joined expire.
+
+In a cluster (``Leases`` other than ``SoleLeases``: several processes on one PostgreSQL), this
+process holds in memory only the unfinished matches whose lease it holds: those it created, those
+a client asked for while nobody held them, and those it found unattended (their writer died). It
+renews their leases every third of a lease's length and lets go of a match whose lease it lost
+(its connections are closed and reconnect to the new writer). A client asking for a match another
+process holds is told where (``Elsewhere``), and ``parlour.server.relay`` passes it on there.
 """
 
 from __future__ import annotations
@@ -24,6 +31,7 @@ from parlour.games import GAMES, get_game
 from parlour.server import collector
 from parlour.server.boards import Library, board_given_as_text, boards_json, read_board_text
 from parlour.server.bots import BotPool
+from parlour.server.leases import Leases, Node, SoleLeases
 from parlour.server.limits import UNKNOWN_ADDRESS, Limits
 from parlour.server.match import Match, ServerTime, Timer, new_token
 from parlour.server.messages import (
@@ -62,6 +70,18 @@ LISTED: Final[tuple[MatchStatus, ...]] = ("open", "running", "over")
 """The statuses a client may ask the list for (expired matches are gone from the lobby)."""
 
 DEFAULT_LISTED: Final[tuple[MatchStatus, ...]] = ("open", "running")
+
+UNATTENDED_AT_ONCE: Final = 50
+"""Matches without a writer taken over in one round of ``_attend`` (the rest wait for the next)."""
+
+
+class Elsewhere(Exception):
+    """The match is held by another process of the cluster, reached at ``holder.address``."""
+
+    def __init__(self, match_id: str, holder: Node) -> None:
+        super().__init__(f"match {match_id} is held by {holder.address}")
+        self.match_id = match_id
+        self.holder = holder
 
 
 @dataclass(frozen=True)
@@ -149,9 +169,12 @@ class Lobby:
 
     def __init__(
         self, store: Store, pubsub: PubSub, bots: BotPool, limits: Limits | None = None,
-        server_time: ServerTime | None = None,
+        server_time: ServerTime | None = None, leases: Leases | None = None,
     ) -> None:
         self.store = store
+        self.leases: Leases = leases or SoleLeases()
+        """Which process writes which match: always this one unless in a cluster."""
+        self.clustered = not isinstance(self.leases, SoleLeases)
         self.time = server_time or ServerTime()
         """The one clock every match reads (a manual one under ``--test-clock``)."""
         self.limits = limits or Limits()
@@ -207,7 +230,13 @@ class Lobby:
 
     async def load(self) -> None:
         """Brings back the unfinished matches (not replayed: each replays when first needed), then,
-        in the background, wakes those whose next move is the server's and expires old open ones."""
+        in the background, wakes those whose next move is the server's and expires old open ones.
+        In a cluster, none at once: ``_attend`` takes over, a round at a time, those nobody holds."""
+        if self.clustered:
+            self._background(self._attend_regularly())
+            self._background(self._expire_regularly())
+            self._check_abandoned()
+            return
         for row in await self.store.load_unfinished():
             try:
                 match = self._match(row)
@@ -232,8 +261,12 @@ class Lobby:
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await task
+        held = list(self.matches)
         for match in [*self.matches.values(), *self.finished.values()]:
             await match.stop()
+        if self.clustered and held:  # handed over at once, not after the leases run out
+            with contextlib.suppress(StoreError):
+                await self.leases.drop(held)
 
     def _background(self, work: Coroutine[Any, Any, None]) -> None:
         task = asyncio.create_task(work)
@@ -254,7 +287,7 @@ class Lobby:
         game = get_game(row.game)
         return Match(row, game, self.store, self.pubsub, self.bots, self._status_changed, read_only,
                      make_rematch=self.rematch, server_time=self.time, limits=self.limits,
-                     working=self.working)
+                     working=self.working, on_moved=self._moved)
 
     def _status_changed(self, match: Match) -> None:
         """A match started, ended or expired: it leaves the open ones, and memory when it is over."""
@@ -262,6 +295,8 @@ class Lobby:
             self.open_places.release(match.id)
         if match.status in ("over", "expired"):
             self.bot_places.release(match.id)
+            if self.clustered and match.id in self.matches:  # a finished match needs no writer
+                self._background(self._drop_lease(match.id))
         if match.status in ("over", "expired") and self.matches.pop(match.id, None) is not None:
             self._keep_finished(match)
             if match.status == "over":
@@ -296,7 +331,9 @@ class Lobby:
     # --- one match -------------------------------------------------------------------------------
 
     async def get(self, match_id: str) -> Match:
-        """The match ``match_id``: from memory, or read from the store (read-only) if it is over."""
+        """The match ``match_id``: from memory, or read from the store (read-only) if it is over.
+        In a cluster, an unfinished match nobody holds is taken here; ``Elsewhere`` if another
+        process holds it."""
         match = self.matches.get(match_id)
         if match is not None:
             await self._expire_if_due(match)
@@ -307,6 +344,8 @@ class Lobby:
             return match
         row = await self._read(match_id)
         match = self.matches.get(match_id) or self.finished.get(match_id)  # another request was quicker
+        if match is None and self.clustered and unfinished(row):
+            return await self._take(row)
         if match is None:
             match = self._match(row, read_only=True)
             self._keep_finished(match)
@@ -323,6 +362,107 @@ class Lobby:
         if row is None or row.game not in GAMES:
             raise ProtocolError("no_match", f"there is no match {match_id[:40]!r}", 404)
         return row
+
+    # --- the cluster: which matches this process writes ----------------------------------------
+
+    async def _take(self, row: MatchRow) -> Match:
+        """The unfinished match of ``row``, written from now on by this process if nobody else
+        holds it (``Elsewhere`` if another does)."""
+        holder = await self._lease(row.id)
+        if holder != self.leases.me:
+            raise Elsewhere(row.id, holder)
+        match = self.matches.get(row.id)
+        if match is None:  # a request that came meanwhile may have taken it already
+            fresh = await self._read(row.id)  # read under the lease: what the last writer stored
+            match = self._adopt(fresh)
+        return match
+
+    async def _lease(self, match_id: str) -> Node:
+        try:
+            return await self.leases.take(match_id)
+        except StoreError as error:
+            log.error("taking the lease of match %s: %s", match_id, error)
+            raise unavailable("the match's writer cannot be settled") from None
+
+    def _adopt(self, row: MatchRow) -> Match:
+        """A match this process now holds the lease of: in memory, its bots and chance woken."""
+        match = self._match(row)
+        self.matches[row.id] = match
+        if match.status == "open":
+            self.open_places.keep(row.id)
+        elif all(seat.kind == "bot" for seat in row.seats):
+            self.bot_places.keep(row.id)
+        match.start()
+        return match
+
+    async def _attend_regularly(self) -> None:
+        """Renews this process's leases and takes over matches nobody holds (their writer died),
+        every third of a lease's length."""
+        while True:
+            try:
+                await self._attend()
+            except StoreError as error:  # the store is away: the next round tries again
+                log.error("renewing leases: %s", error)
+            await asyncio.sleep(self.leases.seconds / 3)
+
+    async def _attend(self) -> None:
+        held = [match_id for match_id, match in self.matches.items() if match.status in ("open", "running")]
+        kept = await self.leases.renew(held) if held else set()
+        for match_id in held:
+            if match_id not in kept:
+                log.warning("match %s: its lease was lost; another process writes it now", match_id)
+                await self.let_go(match_id)
+        for match_id in await self.leases.unattended(UNATTENDED_AT_ONCE):
+            if match_id in self.matches or await self.leases.take(match_id) != self.leases.me:
+                continue
+            row = await self.store.load_match(match_id)
+            if row is None or row.game not in GAMES or not unfinished(row):
+                await self.leases.drop([match_id])
+                continue
+            try:
+                self._adopt(row)
+            except Exception as error:  # one damaged match must not stop the others' take-over
+                log.error("match %s cannot be resumed: %s", match_id, error)
+            else:
+                log.info("match %s: taken over (nobody held it)", match_id)
+
+    async def let_go(self, match_id: str) -> None:
+        """Stops writing ``match_id`` (its lease is lost): out of memory, its connections closed
+        (``moved``: they reconnect, and reach its new writer)."""
+        match = self.matches.pop(match_id, None)
+        if match is None:
+            return
+        self.open_places.release(match_id)
+        self.bot_places.release(match_id)
+        await match.stop()
+        await self.pubsub.publish(match.channel, {"kind": "moved"})
+
+    async def _drop_lease(self, match_id: str) -> None:
+        try:
+            await self.leases.drop([match_id])
+        except StoreError as error:  # it runs out by itself
+            log.error("dropping the lease of match %s: %s", match_id, error)
+
+    async def _holds_new(self, match: Match) -> bool:
+        """Whether this process writes a match it just created: it takes the lease (nobody else
+        knows the match yet, unless a take-over round found it first: then that process writes it,
+        and this one lets it go). A store that does not answer leaves it to a take-over round."""
+        if not self.clustered:
+            return True
+        try:
+            holder = await self.leases.take(match.id)
+        except StoreError as error:
+            log.error("taking the lease of new match %s: %s", match.id, error)
+            holder = None
+        if holder != self.leases.me:
+            await self.let_go(match.id)
+            return False
+        return True
+
+    def _moved(self, match: Match) -> None:
+        """The store refused an action of ``match``: another process wrote its next version."""
+        if self.matches.get(match.id) is match:
+            self._background(self.let_go(match.id))
 
     # --- the list --------------------------------------------------------------------------------
 
@@ -484,7 +624,8 @@ class Lobby:
             raise ProtocolError("internal", "the match could not be stored", 500) from None
         match = self._match(row)
         self.matches[row.id] = match
-        match.start()
+        if await self._holds_new(match):
+            match.start()
         collector.settled()
         return match, join, token
 
@@ -519,7 +660,8 @@ class Lobby:
             raise ProtocolError("internal", "the rematch could not be stored; try again", 500) from None
         match = self._match(new)
         self.matches[new.id] = match
-        match.start()
+        if await self._holds_new(match):
+            match.start()
         collector.settled()
         return Rematch(new.id, places)
 
@@ -528,6 +670,14 @@ class Lobby:
             match_id = secrets.token_urlsafe(8)
             if match_id not in self.matches:
                 return match_id
+
+
+def unfinished(row: MatchRow) -> bool:
+    return row.progress is not None and row.progress.status in ("open", "running")
+
+
+def unavailable(what: str) -> ProtocolError:
+    return ProtocolError("unavailable", f"{what}: the store cannot be reached; try again in a moment", 503)
 
 
 # --- reading a creation's body ---------------------------------------------------------------------

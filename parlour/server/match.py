@@ -58,6 +58,7 @@ from parlour.server.storage import (
     SeatRecord,
     Store,
     StoreError,
+    VersionConflict,
     progress_of,
 )
 from parlour.server.summary import seat_names_of, seats_json, summary_json
@@ -284,10 +285,14 @@ class Match:
         server_time: ServerTime | None = None,
         limits: Limits | None = None,
         working: asyncio.Semaphore | None = None,
+        on_moved: Callable[[Match], None] | None = None,
     ) -> None:
         """``working``: the server's replays at once (``replays_at_once``), shared by every match
-        and replay page, so that worker threads never crowd out the event loop."""
+        and replay page, so that worker threads never crowd out the event loop. ``on_moved``: the
+        store says another writer stored this match's next version (in a cluster, its lease was
+        lost): this process must let it go."""
         self.row = row
+        self.on_moved = on_moved
         self.working = working or asyncio.Semaphore(1)
         self.id = row.id
         self.game = game
@@ -757,9 +762,16 @@ class Match:
             marks = [self._clock_mark(seat, action, now)]
         try:
             await self.store.append(self.id, self.version, [action], progress, marks)
+        except VersionConflict as error:  # fenced: another process writes this match now
+            log.warning("match %s: %s; letting it go", self.id, error)
+            if self.on_moved is not None:
+                self.on_moved(self)
+            return ProtocolError("unavailable", "this match moved to another server process: the action "
+                                 "was not played; reconnect and try again", 503)
         except StoreError as error:
             log.error("match %s: storing version %d: %s", self.id, self.version + 1, error)
-            return ProtocolError("internal", "the action could not be stored; the match is unchanged", 500)
+            return ProtocolError("unavailable", "the action could not be stored (the store cannot be "
+                                 "reached); the match is unchanged: try again in a moment", 503)
         self._state = after
         decider = before.to_move()
         owner = chance_owner(after) if decider == CHANCE and not is_leaving(action) else None

@@ -18,6 +18,7 @@ import uvicorn
 from starlette.types import ASGIApp
 
 from parlour.server.app import build_app
+from parlour.server.leases import LEASE_SECONDS, Node
 from parlour.server.limits import FaultLog, Limits
 from parlour.server.process import READY
 from parlour.server.storage import SQLiteStore, Store, StoreError
@@ -45,6 +46,12 @@ def build_parser() -> argparse.ArgumentParser:
                         help="keep matches in PostgreSQL instead of the SQLite file:"
                              " postgresql://USER@HOST:PORT/DATABASE (libpq's URL; the tables are made"
                              " on first use)")
+    parser.add_argument("--node-address", metavar="URL",
+                        help="with --store: where the cluster's other processes reach this one to pass it a"
+                             " client of a match it writes (default: http://HOST:PORT of --host and --port)")
+    parser.add_argument("--lease-seconds", type=float, default=LEASE_SECONDS, metavar="S",
+                        help="with --store: how long a match's lease lasts; a process that dies has its"
+                             f" matches taken over by the others after this (default {LEASE_SECONDS:g})")
     parser.add_argument("--workers", type=int, metavar="N",
                         help="bot worker processes (default: the CPUs, at most 4)")
     parser.add_argument("--compress", action="store_true",
@@ -152,6 +159,10 @@ def main(argv: Sequence[str]) -> int:
         limits = Limits().changed(args.limit)
     except ValueError as error:
         parser.error(f"--limit {error}")
+    if args.store is None and args.node_address is not None:
+        parser.error("--node-address is for a cluster's processes, which share a --store postgresql://…")
+    if not 0.5 <= args.lease_seconds <= 600:
+        parser.error("--lease-seconds must be between 0.5 and 600")
     if args.test_clock and args.host != "127.0.0.1":
         parser.error("--test-clock lets any client move every clock: it is for tests on 127.0.0.1 only")
     from parlour.server.bots import BotPool
@@ -185,8 +196,15 @@ def main(argv: Sequence[str]) -> int:
 
     # One budget for every log line about a client's fault, the transport's and the app's alike.
     faults = FaultLog(logging.getLogger("parlour.server"), limits.client_fault_logs_per_minute)
+    leases = None
+    if args.store is not None:  # one process of a cluster (perhaps the only one): each match has one writer
+        from parlour.server.postgres import PostgresStore
+
+        assert isinstance(store, PostgresStore)
+        me = Node.started(args.node_address or address(sock).rstrip("/"))
+        leases = store.leases(me, args.lease_seconds)
     app = build_app(store, bots=BotPool(args.workers), on_ready=ready, limits=limits, faults=faults,
-                    server_time=ManualTime() if args.test_clock else None)
+                    server_time=ManualTime() if args.test_clock else None, leases=leases)
     config = server_config(app, limits, faults, args.log_level, args.compress)
     server = uvicorn.Server(config)
     with contextlib.suppress(KeyboardInterrupt):

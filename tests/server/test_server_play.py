@@ -195,7 +195,7 @@ async def test_an_action_the_store_refuses_changes_nothing(own_server: Server, c
     try:
         blocker.execute("BEGIN EXCLUSIVE")
         await players[0].send({"type": "action", "text": move, "version": 0})
-        error = await players[0].error("internal")
+        error = await players[0].error("unavailable")
         assert "unchanged" in error["message"]
         await players[1].ping()  # everything sent to seat 1 so far has arrived: no update among it
         assert all(message["type"] != "update" for message in players[1].seen)

@@ -1,0 +1,143 @@
+"""Passing a client on to the process of the cluster that writes its match.
+
+In a cluster (``parlour.server.lobby``), each unfinished match is written by the one process that
+holds its lease. HAProxy sends a match's requests to one process by a hash of its id, so nearly
+all land there; those that land elsewhere (a process joined or left the rotation, a match was
+taken over) are relayed here: a WebSocket becomes a WebSocket to the writer with every frame
+passed on both ways, and a request about the match is asked again of the writer, its answer
+passed back as it is. The writer counts the client's address (``X-Forwarded-For``, which uvicorn
+trusts from the addresses of ``--forwarded-allow-ips``), so limits count the client, not the relay.
+
+A relayed request carries ``x-parlour-relayed``: a process that does not hold the match either
+answers that it is moving (``unavailable``, and the client tries again) instead of relaying once
+more, so two processes that disagree about a lease never pass a client back and forth.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import urllib.error
+import urllib.request
+from typing import Final
+
+from starlette.requests import HTTPConnection, Request
+from starlette.responses import Response
+from starlette.websockets import WebSocket, WebSocketDisconnect
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
+
+from parlour.server.leases import Node
+from parlour.server.messages import ProtocolError
+
+log = logging.getLogger("parlour.server")
+
+RELAYED: Final = "x-parlour-relayed"
+"""The header of a request one process of the cluster passes on to another."""
+
+OPEN_SECONDS: Final = 3.0
+"""Seconds to reach the writer: one that does not answer by then is taken for gone (its lease
+runs out soon and another process takes the match over)."""
+
+ASK_SECONDS: Final = 10.0
+"""Seconds a relayed request may take at the writer (a replay page may take a few)."""
+
+TRY_AGAIN_CLOSE: Final = 1013
+"""The close code (try again later) for a client whose match's writer cannot be reached now."""
+
+
+def relayed(connection: HTTPConnection) -> bool:
+    return RELAYED in connection.headers
+
+
+def moving(match_id: str) -> ProtocolError:
+    """The answer to a relayed request for a match this process does not hold either."""
+    return ProtocolError("unavailable", f"match {match_id[:40]} is moving between server processes: try "
+                         "again in a moment", 503)
+
+
+def _headers(client: str) -> dict[str, str]:
+    return {RELAYED: "1", "x-forwarded-for": client}
+
+
+def socket_address(holder: Node, path: str) -> str:
+    """The WebSocket URL of ``path`` at ``holder`` (``http`` becomes ``ws``, ``https`` ``wss``)."""
+    base = holder.address.rstrip("/")
+    return "ws" + base.removeprefix("http") + path
+
+
+async def relay_socket(websocket: WebSocket, holder: Node, client: str, most_bytes: int) -> None:
+    """Passes frames both ways between the accepted ``websocket`` and the same path at ``holder``
+    until either side closes, then closes the other with the same code."""
+    address = socket_address(holder, websocket.url.path)
+    try:
+        async with connect(address, additional_headers=_headers(client), max_size=most_bytes,
+                           open_timeout=OPEN_SECONDS, ping_interval=None, compression=None,
+                           proxy=None) as writer:
+            await _pass_frames(websocket, writer)
+    except (OSError, TimeoutError, InvalidHandshake, InvalidURI) as error:
+        log.warning("relaying a connection to %s: %s", address, error)
+        with contextlib.suppress(RuntimeError, WebSocketDisconnect):
+            await websocket.close(TRY_AGAIN_CLOSE, "the match's server cannot be reached: reconnecting")
+
+
+async def _pass_frames(websocket: WebSocket, writer: ClientConnection) -> None:
+    async def to_writer() -> None:
+        while True:
+            frame = await websocket.receive()
+            if frame["type"] == "websocket.disconnect":
+                return
+            text = frame.get("text")
+            await writer.send(text if text is not None else frame.get("bytes") or b"")
+
+    async def to_client() -> None:
+        with contextlib.suppress(ConnectionClosed):
+            async for message in writer:
+                if isinstance(message, str):
+                    await websocket.send_text(message)
+                else:
+                    await websocket.send_bytes(message)
+
+    tasks = [asyncio.create_task(to_writer()), asyncio.create_task(to_client())]
+    try:
+        done, _ = await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        for task in tasks:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, ConnectionClosed, WebSocketDisconnect,
+                                     RuntimeError):
+                await task
+    if tasks[1] in done:  # the writer closed: the client is closed the same way
+        code = writer.close_code or TRY_AGAIN_CLOSE
+        with contextlib.suppress(RuntimeError, WebSocketDisconnect):
+            await websocket.close(code, writer.close_reason or "")
+
+
+async def relay_request(request: Request, holder: Node, client: str, body: bytes | None) -> Response:
+    """``request`` asked again of ``holder``, its answer (status, type and bytes) passed back."""
+    address = holder.address.rstrip("/") + request.url.path
+    if request.url.query:
+        address += "?" + request.url.query
+    headers = _headers(client)
+    if body is not None:
+        headers["content-type"] = "application/json"
+    asked = urllib.request.Request(address, data=body, method=request.method, headers=headers)
+
+    def ask() -> tuple[int, str, bytes, dict[str, str]]:
+        try:
+            with urllib.request.urlopen(asked, timeout=ASK_SECONDS) as answer:
+                return answer.status, answer.headers.get_content_type(), answer.read(), dict(answer.headers)
+        except urllib.error.HTTPError as refusal:
+            with refusal:
+                return refusal.code, refusal.headers.get_content_type(), refusal.read(), dict(refusal.headers)
+
+    try:
+        status, kind, content, got = await asyncio.to_thread(ask)
+    except (OSError, urllib.error.URLError) as error:
+        log.warning("relaying %s %s to %s: %s", request.method, request.url.path, holder.address, error)
+        raise ProtocolError("unavailable", "the match's server cannot be reached; try again in a moment",
+                            503) from None
+    passed = {name: value for name, value in got.items()
+              if name.lower() in ("retry-after", "content-disposition")}
+    return Response(content, status, headers=passed, media_type=kind)
