@@ -8,6 +8,7 @@ import sys
 # sub-command -> (module with a ``main(argv) -> int``, one-line summary)
 COMMANDS: dict[str, tuple[str, str]] = {
     "serve": ("parlour.server.serve", "run the game server for browsers and network play"),
+    "cluster": ("parlour.server.cluster", "several servers, PostgreSQL and HAProxy on this machine"),
     "db": ("parlour.server.database", "the server's database: online backups, a move to PostgreSQL"),
     "maps": ("parlour.server.maps_command", "list, show and check maps (a server's library too)"),
     "play": ("parlour.tui.play", "play a game in the terminal against bots or friends"),
