@@ -173,7 +173,7 @@ async def test_unattended_lists_only_unfinished_matches_without_a_live_lease_old
     store = stores[0]
     over = Progress("over", 5, None, {"winner": 0}, updated=3.0)
     expired = Progress("expired", 0, None, None, updated=3.0)
-    made = {"open": (OPEN, 10.0), "running": (RUNNING, 20.0), "over": (over, 5.0), "expired": (expired, 6.0),
+    made = {"open": (OPEN, 10.0), "running": (RUNNING, 12.0), "over": (over, 5.0), "expired": (expired, 6.0),
             "leased": (RUNNING, 1.0), "run-out": (RUNNING, 15.0), "over-run-out": (over, 2.0),
             "older": (RUNNING, 3.0)}
     for match_id, (progress, created) in made.items():
@@ -184,11 +184,11 @@ async def test_unattended_lists_only_unfinished_matches_without_a_live_lease_old
     assert await bob.take("over-run-out") == BOB
     assert "run-out" not in await ann.unattended(10)
     run_out(url, "run-out", "over-run-out")
-    assert await ann.unattended(10) == ["older", "open", "run-out", "running"]
+    assert await ann.unattended(10) == ["older", "open", "running", "run-out"]
     assert await bob.unattended(2) == ["older", "open"]
     assert await bob.unattended(0) == []
     assert await ann.take("older") == ANN
-    assert await bob.unattended(10) == ["open", "run-out", "running"]
+    assert await bob.unattended(10) == ["open", "running", "run-out"]
 
 
 @ASYNC
