@@ -81,15 +81,17 @@ def postgres_dir(directory: Path) -> Path:
     return postgres_home() / "parlour-clusters" / name
 
 
-def haproxy_config(host: str, port: int, servers: Sequence[int]) -> str:
+def haproxy_config(host: str, port: int, servers: Sequence[int], stats: Path | None = None) -> str:
     """HAProxy 2.6's configuration: ``HOST:PORT`` in front of the servers on these ports of 127.0.0.1.
     A match's requests and WebSockets (``/api/matches/ID…``, ``/ws/matches/ID…``) hash on the id, so
     they reach the match's writer (consistent hashing: a server going away moves only its matches);
-    the rest (lobby, pages) go round. A server that fails two checks 500 ms apart is left out."""
+    the rest (lobby, pages) go round. A server that fails two checks 500 ms apart is left out.
+    ``stats``: a Unix socket where HAProxy answers ``show stat`` (which servers are up)."""
     lines = [f"    server s{number} 127.0.0.1:{server_port} check"
              for number, server_port in enumerate(servers, start=1)]
     return "\n".join([
         "# Written by parlour cluster up at every start: edits are lost.",
+        *(["global", f"    stats socket {stats} mode 600 level user", ""] if stats is not None else []),
         "defaults",
         "    mode http",
         "    option forwardfor",  # the servers' rates count the client's address, not HAProxy's
@@ -207,7 +209,8 @@ class Cluster:
 
     def _start_haproxy(self) -> None:
         config = self.dir / "haproxy.cfg"
-        config.write_text(haproxy_config(self.host, self.port, [server.port for server in self.servers]))
+        ports = [server.port for server in self.servers]
+        config.write_text(haproxy_config(self.host, self.port, ports, self.dir / "haproxy.sock"))
         self.haproxy = HAProxy(config, self.dir / "haproxy.log", self.host, self.port).start()
         assert self.haproxy.child is not None
         say(f"HAProxy on {self.host}:{self.port}, pid {self.haproxy.child.pid}, config {config}")

@@ -1,0 +1,257 @@
+"""``parlour cluster up`` (issue 17, "Starting it"): PostgreSQL, two server processes and HAProxy
+started by one command, played through HAProxy's one address, and stopped cleanly by SIGTERM.
+
+The cluster runs once for the module (a subprocess, as a person would start it); the tests run in
+this file's order, the last one stopping it. Every wait is bounded and says what it awaited.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import http.client
+import json
+import os
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+from server_helpers import Client
+from server_process import ROOT, START_SECONDS, WAIT, read_line
+
+from parlour.server.cluster import UP, haproxy_config
+from parlour.server.services import free_port, haproxy_check
+
+ASYNC = pytest.mark.asyncio(loop_scope="session")
+
+
+@dataclass
+class Cluster:
+    process: subprocess.Popen[bytes]
+    dir: Path
+    said: list[str] = field(default_factory=list)
+    base: str = ""
+
+    def line(self, seconds: float = START_SECONDS) -> str:
+        """The command's next line of output ('' when none came within ``seconds``)."""
+        text = read_line(self.process, seconds)
+        self.said.append(text)
+        return text
+
+    def output(self) -> str:
+        return "\n".join(self.said)
+
+    def pids(self, part: str) -> list[int]:
+        """The process ids the lines starting with ``part`` printed."""
+        return [int(found) for text in self.said if text.startswith(f"parlour cluster: {part}")
+                for found in re.findall(r"pid (\d+)", text)]
+
+    def servers(self) -> list[int]:
+        """The servers' own ports, as printed."""
+        return [int(port) for text in self.said
+                for port in re.findall(r"^parlour cluster: server \d+ on http://127\.0\.0\.1:(\d+),", text)]
+
+    @property
+    def port(self) -> int:
+        return int(self.base.rsplit(":", 1)[1].rstrip("/"))
+
+
+@pytest.fixture(scope="module")
+def cluster() -> Iterator[Cluster]:
+    # In /tmp, open to others: PostgreSQL runs as the postgres user, which must reach its directory
+    # (pytest's own temporary directories are closed to other users).
+    directory = Path(tempfile.mkdtemp(prefix="parlour-cluster-", dir="/tmp"))
+    directory.chmod(0o755)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "parlour.cli", "cluster", "up", "--processes", "2", "--port", str(free_port()),
+         "--dir", str(directory)],
+        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+    )
+    running = Cluster(process, directory)
+    try:
+        while not running.base:
+            text = running.line()
+            if text.startswith(UP):
+                running.base = text.removeprefix(UP).split()[0].rstrip("/")
+            elif not text:
+                pytest.fail(f"parlour cluster up never said it was up:\n{running.output()}")
+        yield running
+    finally:
+        if process.poll() is None:
+            process.send_signal(signal.SIGTERM)
+            try:
+                process.wait(START_SECONDS)
+            except subprocess.TimeoutExpired:
+                process.kill()
+        shutil.rmtree(directory, ignore_errors=True)
+
+
+def ask(port: int, method: str, path: str, body: Any = None) -> tuple[int, Any]:
+    """(status, decoded JSON answer) of one request to 127.0.0.1:``port``."""
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=WAIT)
+    try:
+        data = None if body is None else json.dumps(body).encode()
+        connection.request(method, path, body=data, headers={"Content-Type": "application/json"})
+        answer = connection.getresponse()
+        return answer.status, json.loads(answer.read() or b"null")
+    finally:
+        connection.close()
+
+
+def gone(pid: int) -> bool:
+    """Whether a process has exited (gone, or a zombie its parent has not reaped yet)."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return True
+    return state in ("Z", "X")
+
+
+def descendants(pid: int) -> set[int]:
+    """Every process below ``pid`` (children, their children …), read from /proc."""
+    parents: dict[int, int] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            with contextlib.suppress(OSError, IndexError, ValueError):
+                parents[int(entry.name)] = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+    found: set[int] = set()
+    frontier = {pid}
+    while frontier:
+        frontier = {child for child, parent in parents.items() if parent in frontier} - found
+        found |= frontier
+    return found
+
+
+def until(what: str, holds: Callable[[], bool], seconds: float = START_SECONDS) -> None:
+    deadline = time.monotonic() + seconds
+    while not holds():
+        assert time.monotonic() < deadline, f"not within {seconds:g} s: {what}"
+        time.sleep(0.05)
+
+
+def haproxy_stat(cluster: Cluster) -> dict[tuple[str, str], str]:
+    """(backend, server) -> status ("UP", "DOWN" …), from HAProxy's ``show stat`` on its socket."""
+    with socket.socket(socket.AF_UNIX) as sock:
+        sock.settimeout(WAIT)
+        sock.connect(str(cluster.dir / "haproxy.sock"))
+        sock.sendall(b"show stat\n")
+        text = b""
+        while chunk := sock.recv(65536):
+            text += chunk
+    rows = [line.split(",") for line in text.decode().splitlines() if line and not line.startswith("#")]
+    return {(row[0], row[1]): row[17] for row in rows if row[1] not in ("FRONTEND", "BACKEND")}
+
+
+# --- the configuration ------------------------------------------------------------------------------
+
+
+def test_the_generated_haproxy_configuration_is_valid(tmp_path: Path) -> None:
+    """HAProxy 2.6 accepts the configuration; a match's paths hash on its id (the 4th field)."""
+    text = haproxy_config("127.0.0.1", 8080, [8081, 8082, 8083], tmp_path / "haproxy.sock")
+    config = tmp_path / "haproxy.cfg"
+    config.write_text(text)
+    haproxy_check(config)
+    assert "balance hash path,field(4,/)" in text
+    assert "hash-type consistent" in text
+    assert "timeout tunnel 1h" in text
+    assert "option httpchk GET /api/health" in text
+    assert text.count("check\n") == 6  # each of three servers in both backends, each checked
+
+
+def test_the_cluster_wrote_a_valid_configuration(cluster: Cluster) -> None:
+    haproxy_check(cluster.dir / "haproxy.cfg")
+    assert len(cluster.servers()) == 2
+    for port in cluster.servers():
+        assert f"127.0.0.1:{port} check" in (cluster.dir / "haproxy.cfg").read_text()
+
+
+# --- through HAProxy ------------------------------------------------------------------------------
+
+
+def test_the_lobby_answers_through_haproxy(cluster: Cluster) -> None:
+    status, answer = ask(cluster.port, "GET", "/api/games")
+    assert status == 200, answer
+    assert "loa" in json.dumps(answer)
+
+
+def test_each_server_answers_its_health_check_itself(cluster: Cluster) -> None:
+    """'GET /api/health → 200 {"ok": true, "node": …}': two processes, two nodes."""
+    nodes = set()
+    for port in cluster.servers():
+        status, answer = ask(port, "GET", "/api/health")
+        assert (status, answer["ok"]) == (200, True), answer
+        nodes.add(answer["node"])
+    assert len(nodes) == 2
+
+
+@ASYNC
+async def test_a_person_plays_a_bot_through_haproxy(cluster: Cluster) -> None:
+    status, created = ask(cluster.port, "POST", "/api/matches",
+                          {"game": "loa", "seats": ["open", "bot:random"], "bot_seconds": 0.01, "join": 0})
+    assert status == 201, created
+    match_id = created["match"]["id"]
+    ws_base = cluster.base.replace("http://", "ws://")
+    person = await Client.open(f"{ws_base}/ws/matches/{match_id}", "person through HAProxy")
+    try:
+        snapshot = await person.hello(created["token"])
+        for ply in range(3):
+            assert snapshot["view"]["to_move"] == 0, snapshot
+            assert snapshot["legal"], snapshot
+            await person.send({"type": "action", "text": snapshot["legal"][0]["text"],
+                               "version": snapshot["version"]})
+            mine = await person.expect("update", version=2 * ply + 1)
+            assert mine["event"]["seat"] == 0
+            snapshot = await person.expect("update", version=2 * ply + 2)
+            assert snapshot["event"]["seat"] == 1  # the bot answered, from the match's writer
+    finally:
+        await person.close()
+    status, answer = ask(cluster.port, "GET", f"/api/matches/{match_id}")
+    assert (status, answer["match"]["version"]) == (200, 6), answer
+
+
+# --- a server that dies, and stopping -----------------------------------------------------------------
+
+
+def test_a_server_that_dies_is_reported_and_left_out(cluster: Cluster) -> None:
+    """'a process that dies is taken out of rotation': reported in one line, marked DOWN by HAProxy's
+    health check, not restarted; the lobby still answers through HAProxy."""
+    pid = cluster.pids("server 2 on")[0]
+    os.kill(pid, signal.SIGKILL)
+    report = cluster.line(WAIT)
+    assert re.match(rf"parlour cluster: server 2 \(pid {pid}, port \d+\) exited", report), cluster.output()
+    until("HAProxy marks server 2 down in both backends",
+          lambda: {status for (_, name), status in haproxy_stat(cluster).items() if name == "s2"} == {"DOWN"})
+    assert {status for (_, name), status in haproxy_stat(cluster).items() if name == "s1"} == {"UP"}
+    for _ in range(4):  # round robin would send every other request to the dead one
+        assert ask(cluster.port, "GET", "/api/games")[0] == 200
+
+
+def test_sigterm_stops_every_part_and_leaves_postgresql_stopped(cluster: Cluster) -> None:
+    """'stops them cleanly': HAProxy, the servers, then PostgreSQL; no process of it is left, and the
+    data directory has no postmaster.pid."""
+    postgres = cluster.pids("PostgreSQL")
+    started = descendants(cluster.process.pid) | set(postgres)
+    assert len(postgres) == 1
+    assert set(cluster.pids("HAProxy")) <= started
+    assert cluster.pids("server 1 on")
+    cluster.process.send_signal(signal.SIGTERM)
+    assert cluster.process.wait(START_SECONDS) == 0
+    assert cluster.process.stdout is not None
+    said = cluster.output() + "\n" + cluster.process.stdout.read().decode(errors="replace")
+    order = [said.index(part) for part in ("HAProxy stopped", "server 1 stopped", "PostgreSQL stopped")]
+    assert order == sorted(order), said
+    assert "server 2 stopped" not in said  # it had died already, and said so
+    assert [pid for pid in started if not gone(pid)] == []
+    data = Path(re.findall(r"data in (\S+)", said)[0])
+    assert (data / "PG_VERSION").exists()
+    assert not (data / "postmaster.pid").exists()
