@@ -30,7 +30,7 @@ from parlour.server.connection import MOVED_CLOSE, Connection
 from parlour.server.leases import Leases
 from parlour.server.limits import UNKNOWN_ADDRESS, AddressBuckets, FaultLog, Limits, Rates
 from parlour.server.lobby import Elsewhere, Lobby, game_json
-from parlour.server.match import ManualTime, ServerTime
+from parlour.server.match import ManualTime, Match, ServerTime
 from parlour.server.messages import (
     ProtocolError,
     encode,
@@ -346,13 +346,13 @@ class LobbyHandlers:
     async def elsewhere(self, request: Request, elsewhere: Elsewhere, body: Any = None) -> Response:
         """A request about a match another process of the cluster writes, asked of that process
         (``parlour.server.relay``)."""
-        try:
-            if relayed(request):
-                raise moving(elsewhere.match_id)
+        if not relayed(request):
             sent = None if body is None else json.dumps(body).encode()
-            return await relay_request(request, elsewhere.holder, client_address(request), sent)
-        except ProtocolError as error:
-            return error_response(error)
+            answer = await relay_request(request, elsewhere.holder, client_address(request), sent)
+            if answer is not None:
+                return answer
+            await self.lobby.forget_if_gone(elsewhere.holder)  # the next try finds its new writer
+        return error_response(moving(elsewhere.match_id), {"Retry-After": "1"})
 
     async def show_match(self, request: Request) -> Response:
         try:
@@ -437,12 +437,10 @@ class LobbyHandlers:
             await websocket.close(TRY_AGAIN_CLOSE if error.code == "unavailable" else NO_MATCH_CLOSE)
             return
         except Elsewhere as elsewhere:
-            if relayed(websocket):  # the writer it was sent to let the match go meanwhile
-                await websocket.send_text(encode(error_message(moving(elsewhere.match_id))))
-                await websocket.close(TRY_AGAIN_CLOSE)
-            else:
-                await relay_socket(websocket, elsewhere.holder, address, 4 * int(self.limits.body_bytes))
-            return
+            found = await self.reach(websocket, elsewhere)
+            if found is None:
+                return
+            match = found
         connection = Connection(match, websocket.send_text, address, self.limits, self.rates.join,
                                 self.rates.create, self.rates.chat, self.rates.replay)
         sender = asyncio.create_task(connection.send_all())
@@ -459,6 +457,20 @@ class LobbyHandlers:
             await connection.close()
             with contextlib.suppress(Exception):
                 await sender
+
+    async def reach(self, websocket: WebSocket, elsewhere: Elsewhere) -> Match | None:
+        """A WebSocket for a match another process writes: relayed there to its end (``None``),
+        or, when that process is gone for sure, the match taken over here."""
+        if not relayed(websocket):  # a relayed one is never relayed again
+            most = 4 * int(self.limits.body_bytes)
+            if await relay_socket(websocket, elsewhere.holder, client_address(websocket), most):
+                return None
+            if await self.lobby.forget_if_gone(elsewhere.holder):
+                with contextlib.suppress(ProtocolError, Elsewhere):
+                    return await self.lobby.get(elsewhere.match_id)
+        await websocket.send_text(encode(error_message(moving(elsewhere.match_id))))
+        await websocket.close(TRY_AGAIN_CLOSE)
+        return None
 
     def _moved(self, websocket: WebSocket, connection: Connection) -> None:
         """The connection's sender stopped: when its match moved to another process, the client

@@ -70,6 +70,11 @@ class Leases(Protocol):
         """Lets go of the matches at once (over, or let go); no-op for those not mine."""
         ...
 
+    async def expire(self, node: Node) -> int:
+        """Runs out, now, every lease ``node`` holds: it is known to be gone (its address refuses
+        connections, or answers as another node). How many there were."""
+        ...
+
     async def unattended(self, most: int) -> list[str]:
         """At most ``most`` unfinished (open or running) matches without a live lease, oldest first:
         those whose writer died (or that nobody has loaded since the cluster started)."""
@@ -92,6 +97,9 @@ class SoleLeases:
 
     async def drop(self, match_ids: Collection[str]) -> None:
         return None
+
+    async def expire(self, node: Node) -> int:
+        return 0
 
     async def unattended(self, most: int) -> list[str]:
         return []

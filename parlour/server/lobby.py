@@ -43,6 +43,7 @@ from parlour.server.messages import (
     read_name,
 )
 from parlour.server.pubsub import PubSub
+from parlour.server.relay import gone
 from parlour.server.storage import MatchRow, MatchStatus, SeatRecord, Store, StoreError, progress_of
 from parlour.server.summary import seat_names_of, summary_json
 from parlour.server.table import Rematch
@@ -436,6 +437,20 @@ class Lobby:
         self.bot_places.release(match_id)
         await match.stop()
         await self.pubsub.publish(match.channel, {"kind": "moved"})
+
+    async def forget_if_gone(self, holder: Node) -> bool:
+        """Whether ``holder``, which could not be reached, is gone for sure (``relay.gone``): then its
+        leases run out now, and its matches are taken over without waiting for them to run out."""
+        if holder == self.leases.me or not await gone(holder):
+            return False
+        try:
+            count = await self.leases.expire(holder)
+        except StoreError as error:
+            log.error("running out the leases of %s: %s", holder.address, error)
+            return False
+        log.warning("the process at %s (node %s) is gone: its %d leases run out now", holder.address,
+                    holder.id, count)
+        return True
 
     async def _drop_lease(self, match_id: str) -> None:
         try:

@@ -194,6 +194,9 @@ RENEW: Final = ("UPDATE leases SET expires = clock_timestamp() + make_interval(s
 
 DROP: Final = "DELETE FROM leases WHERE match_id = ANY(%s) AND node = %s"
 
+EXPIRE: Final = "UPDATE leases SET expires = clock_timestamp() WHERE node = %s AND expires > clock_timestamp()"
+# Run out now, not deleted: the row still says who wrote last, and a take judges it as any run-out one.
+
 UNATTENDED: Final = """
 SELECT matches.id FROM matches
 LEFT JOIN leases ON leases.match_id = matches.id AND leases.expires >= clock_timestamp()
@@ -676,6 +679,12 @@ class PostgresLeases:
             await db.execute(DROP, (list(match_ids), self.me.id))
 
         await self._call(drop)
+
+    async def expire(self, node: Node) -> int:
+        async def expire(db: Conn) -> int:
+            return (await db.execute(EXPIRE, (node.id,))).rowcount
+
+        return await self._call(expire)
 
     async def unattended(self, most: int) -> list[str]:
         async def unattended(db: Conn) -> list[str]:

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 import urllib.error
 import urllib.request
@@ -46,6 +47,12 @@ ASK_SECONDS: Final = 10.0
 TRY_AGAIN_CLOSE: Final = 1013
 """The close code (try again later) for a client whose match's writer cannot be reached now."""
 
+DIRECT: Final = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+"""Requests from process to process go straight there, whatever proxy the environment names."""
+
+UNSENDABLE: Final = frozenset({1005, 1006, 1015})
+"""Close codes that only report what happened (none given, connection lost, TLS failed): never sent."""
+
 
 def relayed(connection: HTTPConnection) -> bool:
     return RELAYED in connection.headers
@@ -67,19 +74,38 @@ def socket_address(holder: Node, path: str) -> str:
     return "ws" + base.removeprefix("http") + path
 
 
-async def relay_socket(websocket: WebSocket, holder: Node, client: str, most_bytes: int) -> None:
+async def relay_socket(websocket: WebSocket, holder: Node, client: str, most_bytes: int) -> bool:
     """Passes frames both ways between the accepted ``websocket`` and the same path at ``holder``
-    until either side closes, then closes the other with the same code."""
+    until either side closes, then closes the other with the same code. ``False`` (and the
+    websocket untouched) when ``holder`` cannot be reached."""
     address = socket_address(holder, websocket.url.path)
     try:
-        async with connect(address, additional_headers=_headers(client), max_size=most_bytes,
-                           open_timeout=OPEN_SECONDS, ping_interval=None, compression=None,
-                           proxy=None) as writer:
-            await _pass_frames(websocket, writer)
+        writer = await connect(address, additional_headers=_headers(client), max_size=most_bytes,
+                               open_timeout=OPEN_SECONDS, ping_interval=None, compression=None, proxy=None)
     except (OSError, TimeoutError, InvalidHandshake, InvalidURI) as error:
         log.warning("relaying a connection to %s: %s", address, error)
-        with contextlib.suppress(RuntimeError, WebSocketDisconnect):
-            await websocket.close(TRY_AGAIN_CLOSE, "the match's server cannot be reached: reconnecting")
+        return False
+    async with writer:
+        await _pass_frames(websocket, writer)
+    return True
+
+
+async def gone(holder: Node) -> bool:
+    """Whether ``holder`` is known to be gone: its address refuses connections, or answers as
+    another node (a process started since on the same address). One that does not answer in time
+    may only be slow: not known to be gone."""
+    def ask() -> bool:
+        try:
+            with DIRECT.open(holder.address.rstrip("/") + "/api/health", timeout=OPEN_SECONDS) as answer:
+                return bool(json.loads(answer.read()).get("node") != holder.id)
+        except ConnectionRefusedError:
+            return True
+        except urllib.error.URLError as error:
+            return isinstance(error.reason, ConnectionRefusedError)
+        except (OSError, ValueError, AttributeError):
+            return False
+
+    return await asyncio.to_thread(ask)
 
 
 async def _pass_frames(websocket: WebSocket, writer: ClientConnection) -> None:
@@ -109,13 +135,16 @@ async def _pass_frames(websocket: WebSocket, writer: ClientConnection) -> None:
                                      RuntimeError):
                 await task
     if tasks[1] in done:  # the writer closed: the client is closed the same way
-        code = writer.close_code or TRY_AGAIN_CLOSE
+        code, reason = writer.close_code, writer.close_reason or ""
+        if code is None or code in UNSENDABLE:  # the writer went without a word: it may have died
+            code, reason = TRY_AGAIN_CLOSE, "the match's server went away: reconnecting"
         with contextlib.suppress(RuntimeError, WebSocketDisconnect):
-            await websocket.close(code, writer.close_reason or "")
+            await websocket.close(code, reason)
 
 
-async def relay_request(request: Request, holder: Node, client: str, body: bytes | None) -> Response:
-    """``request`` asked again of ``holder``, its answer (status, type and bytes) passed back."""
+async def relay_request(request: Request, holder: Node, client: str, body: bytes | None) -> Response | None:
+    """``request`` asked again of ``holder``, its answer (status, type and bytes) passed back;
+    ``None`` when ``holder`` cannot be reached."""
     address = holder.address.rstrip("/") + request.url.path
     if request.url.query:
         address += "?" + request.url.query
@@ -126,7 +155,7 @@ async def relay_request(request: Request, holder: Node, client: str, body: bytes
 
     def ask() -> tuple[int, str, bytes, dict[str, str]]:
         try:
-            with urllib.request.urlopen(asked, timeout=ASK_SECONDS) as answer:
+            with DIRECT.open(asked, timeout=ASK_SECONDS) as answer:
                 return answer.status, answer.headers.get_content_type(), answer.read(), dict(answer.headers)
         except urllib.error.HTTPError as refusal:
             with refusal:
@@ -136,8 +165,7 @@ async def relay_request(request: Request, holder: Node, client: str, body: bytes
         status, kind, content, got = await asyncio.to_thread(ask)
     except (OSError, urllib.error.URLError) as error:
         log.warning("relaying %s %s to %s: %s", request.method, request.url.path, holder.address, error)
-        raise ProtocolError("unavailable", "the match's server cannot be reached; try again in a moment",
-                            503) from None
+        return None
     passed = {name: value for name, value in got.items()
               if name.lower() in ("retry-after", "content-disposition")}
     return Response(content, status, headers=passed, media_type=kind)
