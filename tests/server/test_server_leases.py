@@ -164,6 +164,25 @@ async def test_a_dropped_lease_is_free_at_once_and_only_its_holder_drops_it(
 
 
 @ASYNC
+async def test_a_node_known_to_be_gone_has_its_leases_run_out_at_once(
+    stores: tuple[PostgresStore, PostgresStore],
+) -> None:
+    """'its matches resume on the other': Bob, finding Ann's process gone, runs out her leases
+    (long as they were) and takes her matches at once; his own are untouched. Were Ann still
+    alive, her renewal would keep only those nobody took meanwhile."""
+    ann, bob = stores[0].leases(ANN, LONG), stores[1].leases(BOB, LONG)
+    for match_id in ("m1", "m2"):
+        assert await ann.take(match_id) == ANN
+    assert await bob.take("m3") == BOB
+    assert await bob.expire(ANN) == 2
+    assert await bob.expire(ANN) == 0, "run out already"
+    assert await bob.take("m1") == BOB
+    assert await ann.take("m3") == BOB
+    assert await ann.renew(["m1", "m2", "m3"]) == {"m2"}
+    assert await bob.expire(Node("nobody", "http://127.0.0.1:1")) == 0
+
+
+@ASYNC
 async def test_unattended_lists_only_unfinished_matches_without_a_live_lease_oldest_first(
     url: str, stores: tuple[PostgresStore, PostgresStore],
 ) -> None:
@@ -318,7 +337,7 @@ async def test_a_lease_call_on_a_database_that_is_gone_is_a_store_error(url: str
             db.execute("DROP TABLE leases")
         calls: list[Callable[[], Awaitable[object]]] = [
             lambda: leases.take("m1"), lambda: leases.renew(["m1"]), lambda: leases.drop(["m1"]),
-            lambda: leases.unattended(3)]
+            lambda: leases.expire(BOB), lambda: leases.unattended(3)]
         for call in calls:
             with pytest.raises(StoreError, match="leases"):
                 await call()
@@ -341,6 +360,7 @@ async def test_a_sole_server_holds_every_match_and_none_is_unattended() -> None:
     assert await sole.renew(["m1", "m2"]) == {"m1", "m2"}
     await sole.drop(["m1"])
     assert await sole.take("m1") == ANN
+    assert await sole.expire(BOB) == 0
     assert await sole.unattended(10) == []
     started = SoleLeases()
     assert len(started.me.id) == 32
