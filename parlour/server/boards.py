@@ -27,6 +27,7 @@ from parlour.server.messages import (
     encode_cursor,
     json_kind,
     read_name,
+    store_unreachable,
 )
 from parlour.server.storage import BoardRow, Store, StoreError
 
@@ -293,8 +294,7 @@ class Library:
             saved = await self.store.add_board(row, int(self.limits.boards_total))
         except StoreError as error:
             log.error("saving a %s of %s: %s", boards.noun, game_name, error)
-            raise ProtocolError("internal", f"the {boards.noun} could not be stored; try again",
-                                500) from None
+            raise store_unreachable(f"the {boards.noun} could not be stored") from None
         if saved == "exists":
             raise taken(boards, name, "is taken by a saved one")
         if saved == "full":
@@ -307,7 +307,7 @@ class Library:
             return await work()
         except StoreError as error:
             log.error("reading the library of boards: %s", error)
-            raise ProtocolError("internal", "the library could not be read; try again", 500) from None
+            raise store_unreachable("the library could not be read") from None
 
 
 T = TypeVar("T")

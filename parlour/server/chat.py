@@ -13,7 +13,7 @@ import collections
 import logging
 from typing import Any, Final
 
-from parlour.server.messages import ProtocolError
+from parlour.server.messages import ProtocolError, store_unreachable
 from parlour.server.storage import ChatLine, ChatRoom, Store, StoreError
 
 log = logging.getLogger("parlour.server")
@@ -82,7 +82,7 @@ class MatchChat:
             return await self.store.load_chat(self.match_id, rooms, most)
         except StoreError as error:
             log.error("match %s: reading its chat: %s", self.match_id, error)
-            raise ProtocolError("internal", "the chat could not be read; try again", 500) from None
+            raise store_unreachable("the chat could not be read") from None
 
     def shown(self, seat: int | None, over: bool) -> list[dict[str, Any]]:
         """The latest ``SHOWN`` messages a connection of ``seat`` may see, in order."""
@@ -98,8 +98,7 @@ class MatchChat:
                                              self.most)
         except StoreError as error:
             log.error("match %s: storing a chat message: %s", self.match_id, error)
-            unsaid = ProtocolError("internal", "the message could not be stored; nothing was said", 500)
-            raise unsaid from None
+            raise store_unreachable("the message could not be stored; nothing was said") from None
         if line is None:
             raise chat_full(self.most)
         self.rooms[line.room].append(line)

@@ -41,6 +41,7 @@ from parlour.server.messages import (
     encode_cursor,
     json_kind,
     read_name,
+    store_unreachable,
 )
 from parlour.server.pubsub import PubSub
 from parlour.server.relay import gone
@@ -234,6 +235,7 @@ class Lobby:
         in the background, wakes those whose next move is the server's and expires old open ones.
         In a cluster, none at once: ``_attend`` takes over, a round at a time, those nobody holds."""
         if self.clustered:
+            collector.loaded()
             self._background(self._attend_regularly())
             self._background(self._expire_regularly())
             self._check_abandoned()
@@ -359,7 +361,7 @@ class Lobby:
                 row = await self.store.load_match(match_id)
             except StoreError as error:
                 log.error("reading match %s: %s", match_id, error)
-                raise ProtocolError("internal", "the match could not be read; try again", 500) from None
+                raise store_unreachable("the match could not be read") from None
         if row is None or row.game not in GAMES:
             raise ProtocolError("no_match", f"there is no match {match_id[:40]!r}", 404)
         return row
@@ -383,7 +385,7 @@ class Lobby:
             return await self.leases.take(match_id)
         except StoreError as error:
             log.error("taking the lease of match %s: %s", match_id, error)
-            raise unavailable("the match's writer cannot be settled") from None
+            raise store_unreachable("the match's server could not be settled") from None
 
     def _adopt(self, row: MatchRow) -> Match:
         """A match this process now holds the lease of: in memory, its bots and chance woken."""
@@ -492,7 +494,7 @@ class Lobby:
                                                  asked.ids)
         except StoreError as error:
             log.error("listing matches: %s", error)
-            raise ProtocolError("internal", "the matches could not be listed; try again", 500) from None
+            raise store_unreachable("the matches could not be listed") from None
         more, rows = len(rows) > asked.size, rows[:asked.size]
         listed = []
         for row in rows:
@@ -636,7 +638,7 @@ class Lobby:
             self.open_places.release(row.id)
             self.bot_places.release(row.id)
             log.error("creating a match: %s", error)
-            raise ProtocolError("internal", "the match could not be stored", 500) from None
+            raise store_unreachable("the match could not be stored") from None
         match = self._match(row)
         self.matches[row.id] = match
         if await self._holds_new(match):
@@ -672,7 +674,7 @@ class Lobby:
             await self.store.create(new)
         except StoreError as error:
             log.error("creating the rematch of %s: %s", old.id, error)
-            raise ProtocolError("internal", "the rematch could not be stored; try again", 500) from None
+            raise store_unreachable("the rematch could not be stored") from None
         match = self._match(new)
         self.matches[new.id] = match
         if await self._holds_new(match):
@@ -689,10 +691,6 @@ class Lobby:
 
 def unfinished(row: MatchRow) -> bool:
     return row.progress is not None and row.progress.status in ("open", "running")
-
-
-def unavailable(what: str) -> ProtocolError:
-    return ProtocolError("unavailable", f"{what}: the store cannot be reached; try again in a moment", 503)
 
 
 # --- reading a creation's body ---------------------------------------------------------------------

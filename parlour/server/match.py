@@ -48,7 +48,7 @@ from parlour.engine.turns import Turn, chance_owner, numbered
 from parlour.server.bots import BotPool, bot_seed, random_choice
 from parlour.server.chat import SPECTATOR_NAME, MatchChat, chat_json
 from parlour.server.limits import Limits
-from parlour.server.messages import OfferKind, ProtocolError, encode
+from parlour.server.messages import OfferKind, ProtocolError, encode, store_unreachable
 from parlour.server.pubsub import PubSub
 from parlour.server.storage import (
     ClockMark,
@@ -585,7 +585,7 @@ class Match:
             claimed = await self.store.claim_seat(self.id, seat, digest, name, progress)
         except StoreError as error:
             log.error("match %s: claiming seat %d: %s", self.id, seat, error)
-            raise ProtocolError("internal", "the seat could not be stored; try again", 500) from None
+            raise store_unreachable("the seat could not be stored") from None
         if not claimed or record.kind != "open":
             raise ProtocolError("seat_taken", f"{label} is already taken", 409)
         record.kind, record.token_hash, record.name = "person", digest, name
@@ -770,8 +770,7 @@ class Match:
                                  "was not played; reconnect and try again", 503)
         except StoreError as error:
             log.error("match %s: storing version %d: %s", self.id, self.version + 1, error)
-            return ProtocolError("unavailable", "the action could not be stored (the store cannot be "
-                                 "reached); the match is unchanged: try again in a moment", 503)
+            return store_unreachable("the action could not be stored; the match is unchanged")
         self._state = after
         decider = before.to_move()
         owner = chance_owner(after) if decider == CHANCE and not is_leaving(action) else None

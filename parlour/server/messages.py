@@ -62,6 +62,12 @@ class ProtocolError(Exception):
         return answer
 
 
+def store_unreachable(what: str) -> ProtocolError:
+    """``503 unavailable``: the store could not do what was asked (it is down, restarting or does
+    not answer); nothing of it was done, and it may be tried again in a moment."""
+    return ProtocolError("unavailable", f"{what} (the store cannot be reached): try again in a moment", 503)
+
+
 def rate_limited(seconds: float, what: str) -> ProtocolError:
     """``429 rate_limited``: ``what`` (e.g. "matches created from your address") came too fast;
     it may be tried again in ``seconds`` (rounded up to whole seconds, at least 1)."""
