@@ -375,9 +375,10 @@ class Lobby:
         if holder != self.leases.me:
             raise Elsewhere(row.id, holder)
         match = self.matches.get(row.id)
-        if match is None:  # a request that came meanwhile may have taken it already
+        if match is None:
             fresh = await self._read(row.id)  # read under the lease: what the last writer stored
-            match = self._adopt(fresh)
+            # One match, one ``Match``: a request that came meanwhile may have made it already.
+            match = self.matches.get(row.id) or self._adopt(fresh)
         return match
 
     async def _lease(self, match_id: str) -> Node:
@@ -419,6 +420,8 @@ class Lobby:
             if match_id in self.matches or await self.leases.take(match_id) != self.leases.me:
                 continue
             row = await self.store.load_match(match_id)
+            if match_id in self.matches:  # a client's request made it meanwhile
+                continue
             if row is None or row.game not in GAMES or not unfinished(row):
                 await self.leases.drop([match_id])
                 continue
