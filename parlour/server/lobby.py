@@ -177,6 +177,9 @@ class Lobby:
         self.leases: Leases = leases or SoleLeases()
         """Which process writes which match: always this one unless in a cluster."""
         self.clustered = not isinstance(self.leases, SoleLeases)
+        self.unplayable: set[str] = set()
+        """In a cluster, matches this process took over but could not resume (damaged, or of a game
+        it does not know): their leases are kept, so that no round of any process tries them again."""
         self.time = server_time or ServerTime()
         """The one clock every match reads (a manual one under ``--test-clock``)."""
         self.limits = limits or Limits()
@@ -411,7 +414,8 @@ class Lobby:
 
     async def _attend(self) -> None:
         held = [match_id for match_id, match in self.matches.items() if match.status in ("open", "running")]
-        kept = await self.leases.renew(held) if held else set()
+        kept = await self.leases.renew([*held, *self.unplayable]) if held or self.unplayable else set()
+        self.unplayable &= kept
         for match_id in held:
             if match_id not in kept:
                 log.warning("match %s: its lease was lost; another process writes it now", match_id)
@@ -422,13 +426,18 @@ class Lobby:
             row = await self.store.load_match(match_id)
             if match_id in self.matches:  # a client's request made it meanwhile
                 continue
-            if row is None or row.game not in GAMES or not unfinished(row):
+            if row is None or not unfinished(row):
                 await self.leases.drop([match_id])
+                continue
+            if row.game not in GAMES:
+                log.error("match %s cannot be resumed: no game called %r", match_id, row.game)
+                self.unplayable.add(match_id)
                 continue
             try:
                 self._adopt(row)
             except Exception as error:  # one damaged match must not stop the others' take-over
                 log.error("match %s cannot be resumed: %s", match_id, error)
+                self.unplayable.add(match_id)
             else:
                 log.info("match %s: taken over (nobody held it)", match_id)
 
