@@ -24,6 +24,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import math
 import time
 from collections.abc import Awaitable, Callable, Collection, Iterable, Sequence
 from dataclasses import replace
@@ -183,9 +184,10 @@ RETURNING node
 # second wait for the first's row, then judge it as committed, so exactly one of them holds it.
 # Expiry is by the database's clock alone (leases.py): the processes' clocks never enter.
 
-HOLDER: Final = "SELECT node, address FROM leases WHERE match_id = %s"
+HOLDER: Final = "SELECT node, address FROM leases WHERE match_id = %s AND expires >= clock_timestamp()"
 # Read in a statement of its own after a take that changed nothing: a row committed by another
-# node while the take waited is not in the take's snapshot, but is in this one's.
+# node while the take waited is not in the take's snapshot, but is in this one's. A lease that
+# ran out (or was dropped) in between names nobody: the take is tried again.
 
 RENEW: Final = ("UPDATE leases SET expires = clock_timestamp() + make_interval(secs => %s)"
                 " WHERE match_id = ANY(%s) AND node = %s RETURNING match_id")
@@ -194,7 +196,8 @@ RENEW: Final = ("UPDATE leases SET expires = clock_timestamp() + make_interval(s
 
 DROP: Final = "DELETE FROM leases WHERE match_id = ANY(%s) AND node = %s"
 
-EXPIRE: Final = "UPDATE leases SET expires = clock_timestamp() WHERE node = %s AND expires > clock_timestamp()"
+EXPIRE: Final = ("UPDATE leases SET expires = clock_timestamp()"
+                 " WHERE node = %s AND expires > clock_timestamp()")
 # Run out now, not deleted: the row still says who wrote last, and a take judges it as any run-out one.
 
 UNATTENDED: Final = """
@@ -207,7 +210,7 @@ LIMIT %s
 # Finished matches never: their writer may have dropped their leases, and nobody must load them.
 
 TAKE_TRIES: Final = 3
-"""A take that found another's lease, whose holder then dropped it before it was read: again."""
+"""A take that found another's lease, which then ran out or was dropped before it was read: again."""
 
 SET_PROGRESS: Final = ("UPDATE matches SET status = %s, version = %s, to_move = %s, outcome = %s,"
                        " updated = %s WHERE id = %s")
@@ -639,7 +642,7 @@ class PostgresLeases:
     when by the database's clock. Each call is one transaction, bounded in time as the store's are."""
 
     def __init__(self, store: PostgresStore, me: Node, seconds: float = LEASE_SECONDS) -> None:
-        if not seconds > 0:
+        if not 0 < seconds < math.inf:
             raise ValueError(f"a lease lasts some time, not {seconds} s")
         self.me = me
         self.seconds = seconds

@@ -347,7 +347,7 @@ async def test_a_lease_call_on_a_database_that_is_gone_is_a_store_error(url: str
 
 def test_a_lease_lasts_some_time(url: str) -> None:
     store = PostgresStore(url)
-    for wrong in (0.0, -1.0, float("nan")):
+    for wrong in (0.0, -1.0, float("nan"), float("inf")):
         with pytest.raises(ValueError, match="a lease lasts some time"):
             store.leases(ANN, wrong)
 
