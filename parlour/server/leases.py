@@ -5,7 +5,8 @@ lease. The writer keeps the match in memory (seats, presence, offers, clocks, bo
 as a single server does, renews its leases while it lives (well within ``seconds``), and lets a
 match go when it is over (``drop``). A process that dies stops renewing; once its leases have run
 out another process takes its matches (``unattended`` names them, ``take`` claims one) and loads
-them from the store.
+them from the store. A process known to be gone (its address refuses connections, or answers as
+another node) need not be waited for: ``expire`` runs its leases out at once.
 
 The lease does not fence anything by itself: a writer paused past its lease (SIGSTOP, a hung host)
 may wake up still believing it holds the match while another took it over. What keeps the record
