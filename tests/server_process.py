@@ -10,14 +10,19 @@ import json
 import os
 import select
 import signal
+import sqlite3
 import subprocess
 import sys
 import threading
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
+
+import psycopg
 
 from parlour.server.process import READY
 
@@ -36,20 +41,21 @@ speed on one connection; a limit's own test sets it."""
 
 
 class Server:
-    """``parlour serve --port 0`` on the SQLite file ``workdir/NAME.sqlite3``, logging to
-    ``workdir/NAME.log``; the address is read from its first line. ``start`` again after a
-    ``kill`` or ``stop`` restarts it on the same file (on a new port). ``flags``: more of
-    ``parlour serve``'s options (``["--test-clock"]``)."""
+    """``parlour serve --port 0`` on the SQLite file ``workdir/NAME.sqlite3`` (or, given ``store``, on
+    that PostgreSQL URL: ``--store``), logging to ``workdir/NAME.log``; the address is read from its
+    first line. ``start`` again after a ``kill`` or ``stop`` restarts it on the same file or schema
+    (on a new port). ``flags``: more of ``parlour serve``'s options (``["--test-clock"]``)."""
 
     def __init__(
-        self, workdir: Path, name: str = "parlour", limits: dict[str, float] | None = None,
-        flags: list[str] | None = None,
+        self, workdir: Path, name: str = "parlour", limits: Mapping[str, float] | None = None,
+        flags: list[str] | None = None, store: str | None = None,
     ) -> None:
         workdir.mkdir(parents=True, exist_ok=True)
+        self.store = store
         self.db = workdir / f"{name}.sqlite3"
         self.log = workdir / f"{name}.log"
         self.data_home = workdir / "data"
-        self.limits = ROOMY | (limits or {})
+        self.limits = {**ROOMY, **(limits or {})}
         self.flags = list(flags or [])
         self.process: subprocess.Popen[bytes] | None = None
         self.base = ""
@@ -58,7 +64,7 @@ class Server:
         env = {**os.environ, "XDG_DATA_HOME": str(self.data_home), "PYTHONUNBUFFERED": "1"}
         with self.log.open("ab") as log:
             self.process = subprocess.Popen(
-                [sys.executable, "-m", "parlour.cli", "serve", "--port", "0", "--db", str(self.db),
+                [sys.executable, "-m", "parlour.cli", "serve", "--port", "0", *self.kept_in(),
                  "--workers", "1", "--log-level", "info",
                  *(f"--limit={name}={value:g}" for name, value in self.limits.items()), *self.flags],
                 cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=log, stdin=subprocess.DEVNULL,
@@ -70,6 +76,10 @@ class Server:
         assert self.process.stdout is not None
         threading.Thread(target=self.process.stdout.read, daemon=True).start()
         return self
+
+    def kept_in(self) -> list[str]:
+        """``parlour serve``'s options that say where it keeps its matches."""
+        return ["--db", str(self.db)] if self.store is None else ["--store", self.store]
 
     @property
     def ws_base(self) -> str:
@@ -93,6 +103,16 @@ class Server:
         except subprocess.TimeoutExpired:
             self.process.kill()
             self.process.wait(10)
+
+    def query(self, sql: str, *params: Any) -> list[tuple[Any, ...]]:
+        """The rows a query (``?`` for each parameter) finds in what the server stored: its SQLite
+        file or its PostgreSQL schema, which have the same tables and columns. Read beside the
+        running server, as any reader of its store would."""
+        if self.store is None:
+            with contextlib.closing(sqlite3.connect(self.db)) as db:
+                return db.execute(sql, params).fetchall()
+        with psycopg.connect(self.store, autocommit=True) as pg:
+            return pg.execute(sql.replace("?", "%s"), params).fetchall()  # type: ignore[arg-type]
 
     def log_text(self) -> str:
         with contextlib.suppress(OSError):
@@ -133,6 +153,27 @@ class Server:
         status, answer = self.call("GET", f"/api/matches/{match_id}")
         assert status == 200, f"match {match_id}: {status} {answer}"
         return answer["match"]  # type: ignore[no-any-return]
+
+
+StoreKind = Literal["sqlite", "postgresql"]
+STORE_KINDS: tuple[StoreKind, ...] = ("sqlite", "postgresql")
+
+
+@dataclass(frozen=True)
+class Storage:
+    """Where the servers a test starts keep their matches (issue 17: "every existing server test
+    passes against the PostgreSQL store too"): each server its own SQLite file, or its own new schema
+    of the test session's one PostgreSQL (``fresh`` gives its URL; None for SQLite)."""
+
+    kind: StoreKind
+    fresh: Callable[[], str | None]
+
+    def server(
+        self, workdir: Path, name: str = "parlour", limits: Mapping[str, float] | None = None,
+        flags: list[str] | None = None,
+    ) -> Server:
+        """A ``Server`` (not started) that keeps its matches in a store of this kind of its own."""
+        return Server(workdir, name, limits, flags, store=self.fresh())
 
 
 def read_line(process: subprocess.Popen[bytes], seconds: float) -> str:

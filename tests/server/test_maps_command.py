@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from server_process import ROOT, Server
+from server_process import ROOT, Storage
 
 from parlour.cli import main
 from parlour.engine import BoardProblem
@@ -147,10 +147,11 @@ def test_a_file_that_is_not_text_or_a_database_that_is_not_one_is_said_in_words(
     assert said == f"parlour maps: cannot read the saved maps in {binary}: file is not a database"
 
 
+@pytest.mark.sqlite_only("parlour maps --db reads the server's SQLite file")
 def test_list_and_show_read_the_file_of_a_running_server(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    storage: Storage, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    server = Server(tmp_path).start()
+    server = storage.server(tmp_path).start()
     try:
         body = {"name": "live", "text": drawn("live")}
         status, answer = server.call("POST", f"/api/games/{GAME}/boards", body)

@@ -9,7 +9,8 @@ import sys
 import time
 from pathlib import Path
 
-from server_process import ROOT, WAIT, Server
+import pytest
+from server_process import ROOT, WAIT, Server, Storage
 
 BOTS = ["bot:random", "bot:random"]
 
@@ -37,8 +38,9 @@ def played(server: Server, match_id: str, plies: int) -> int:
         time.sleep(0.05)
 
 
-def test_a_backup_taken_while_bots_play_is_whole_and_restores(tmp_path: Path) -> None:
-    server = Server(tmp_path / "live").start()
+@pytest.mark.sqlite_only("parlour db backup copies a SQLite file")
+def test_a_backup_taken_while_bots_play_is_whole_and_restores(storage: Storage, tmp_path: Path) -> None:
+    server = storage.server(tmp_path / "live").start()
     try:
         ids = [server.create(game="mille", seats=BOTS, bot_seconds=0.01)["match"]["id"] for _ in range(3)]
         endless = server.create(game="loa", seats=BOTS, bot_seconds=0.01, options={"move_limit": 0})
@@ -70,7 +72,7 @@ def test_a_backup_taken_while_bots_play_is_whole_and_restores(tmp_path: Path) ->
         kept = {match_id: server.summary(match_id)["version"] for match_id in ids}
     finally:
         server.stop()
-    restored = Server(tmp_path / "restored", name="parlour-copy")
+    restored = storage.server(tmp_path / "restored", name="parlour-copy")
     out.replace(restored.db)
     restored.start()
     try:

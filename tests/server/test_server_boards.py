@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 import pytest_asyncio
 from server_helpers import Client, call, open_client
-from server_process import Server
+from server_process import Server, Storage
 
 from parlour.games import GAMES
 from parlour.server.storage import SCHEMA_VERSION, BoardRow, MemoryStore, SQLiteStore, Store, StoreError
@@ -52,9 +52,9 @@ def broken(name: str) -> str:
 
 
 @pytest.fixture(scope="module")
-def library(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+def library(storage: Storage, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     """A server whose library takes many saves and checks and pages two saved maps at a time."""
-    server = Server(tmp_path_factory.mktemp("boards"),
+    server = storage.server(tmp_path_factory.mktemp("boards"),
                     limits={"boards_burst": 1000, "board_checks_burst": 1000, "page_size": 2}).start()
     yield server
     server.stop()
@@ -192,10 +192,10 @@ def test_a_map_s_own_name_is_60_characters_at_most(library: Server) -> None:
     assert longer not in saved_names(library)
 
 
-def test_a_match_s_map_text_has_the_library_s_limit(tmp_path: Path) -> None:
+def test_a_match_s_map_text_has_the_library_s_limit(storage: Storage, tmp_path: Path) -> None:
     # One limit of a map's text, board_characters: a match created with a longer one is refused as
     # a check or a save is (413), not by another limit of 16 KB (a review of issue 16).
-    server = Server(tmp_path, limits={"board_characters": 2000}).start()
+    server = storage.server(tmp_path, limits={"board_characters": 2000}).start()
     try:
         games = {entry["name"]: entry for entry in server.call("GET", "/api/games")[1]["games"]}
         assert games[GAME]["boards"]["max_characters"] == 2000
@@ -270,8 +270,8 @@ def test_an_oversized_map_is_refused_413(library: Server) -> None:
     assert "huge" not in saved_names(library)
 
 
-def test_saving_too_often_is_refused_429_with_retry_after(tmp_path: Path) -> None:
-    server = Server(tmp_path, limits={"boards_burst": 2, "boards_per_hour": 0.001}).start()
+def test_saving_too_often_is_refused_429_with_retry_after(storage: Storage, tmp_path: Path) -> None:
+    server = storage.server(tmp_path, limits={"boards_burst": 2, "boards_per_hour": 0.001}).start()
     try:
         for name in ("flood-1", "flood-2"):
             assert save(server, name, drawn(name))[0] == 201
@@ -318,8 +318,10 @@ async def test_a_match_created_with_a_saved_map_s_name_plays_that_map(
 
 
 @ASYNC
-async def test_the_library_survives_a_restart(tmp_path: Path, clients: list[Client]) -> None:
-    server = Server(tmp_path).start()
+async def test_the_library_survives_a_restart(
+    storage: Storage, tmp_path: Path, clients: list[Client]
+) -> None:
+    server = storage.server(tmp_path).start()
     try:
         assert save(server, "kept", drawn("kept"), author="Bo") == (201, {"name": "kept"})
         created = server.create(game=GAME, options={OPTION: "kept"}, seats=["open", "bot:random"])
@@ -338,8 +340,9 @@ async def test_the_library_survives_a_restart(tmp_path: Path, clients: list[Clie
         server.stop()
 
 
-def test_a_file_of_schema_4_keeps_its_matches_and_gains_the_library(tmp_path: Path) -> None:
-    server = Server(tmp_path).start()
+@pytest.mark.sqlite_only("it writes a SQLite file of the old schema")
+def test_a_file_of_schema_4_keeps_its_matches_and_gains_the_library(storage: Storage, tmp_path: Path) -> None:
+    server = storage.server(tmp_path).start()
     match_id = server.create(game="loa", seats=["open", "open"], join=0, name="Ann")["match"]["id"]
     server.stop()
     db = sqlite3.connect(server.db)  # as a parlour before the library left it: no boards, schema 4
@@ -419,8 +422,8 @@ async def test_both_stores_keep_boards_by_game_and_name_page_them_and_cap_them(s
     assert [board.name for board in await store.list_boards(GAME, None, 10)] == ["b", "a"]
 
 
-def test_a_full_library_refuses_a_save_503(tmp_path: Path) -> None:
-    server = Server(tmp_path, limits={"boards_total": 1}).start()
+def test_a_full_library_refuses_a_save_503(storage: Storage, tmp_path: Path) -> None:
+    server = storage.server(tmp_path, limits={"boards_total": 1}).start()
     try:
         assert save(server, "only", drawn("only"))[0] == 201
         status, answer = save(server, "second", drawn("second"))

@@ -13,13 +13,12 @@ import json
 import math
 import random
 import re
-import sqlite3
 from pathlib import Path
 from typing import Any
 
 import pytest
 from server_helpers import Client, open_client
-from server_process import Server
+from server_process import Server, Storage
 
 from parlour.engine import CHANCE, Game, State
 from parlour.games import get_game
@@ -39,18 +38,17 @@ QUICK = {"messages_per_second": 10_000, "message_burst": 10_000}
 
 
 @pytest.fixture
-def fair_server(tmp_path: Path) -> Any:
-    running = Server(tmp_path, limits=QUICK).start()
+def fair_server(storage: Storage, tmp_path: Path) -> Any:
+    running = storage.server(tmp_path, limits=QUICK).start()
     yield running
     running.stop()
 
 
 def stored(server: Server, match_id: str) -> tuple[int, list[int]]:
-    """The match's secret seed and every action, from the server's own file."""
-    with sqlite3.connect(server.db) as db:
-        (seed,) = db.execute("SELECT seed FROM matches WHERE id = ?", (match_id,)).fetchone()
-        actions = [action for (action,) in db.execute(
-            "SELECT action FROM events WHERE match_id = ? ORDER BY version", (match_id,))]
+    """The match's secret seed and every action, from the server's own store."""
+    [(seed,)] = server.query("SELECT seed FROM matches WHERE id = ?", match_id)
+    actions = [action for (action,) in server.query(
+        "SELECT action FROM events WHERE match_id = ? ORDER BY version", match_id)]
     return seed, actions
 
 

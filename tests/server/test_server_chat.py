@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 import pytest_asyncio
 from server_helpers import Client, call, open_client
-from server_process import Server
+from server_process import Server, Storage
 
 from parlour.server.storage import (
     SCHEMA_VERSION,
@@ -126,8 +126,10 @@ async def test_bad_chat_is_refused_and_nothing_is_said(server: Server, clients: 
 
 
 @ASYNC
-async def test_each_connection_has_its_chat_rate(tmp_path: Path, clients: list[Client]) -> None:
-    server = Server(tmp_path, limits={"chat_burst": 3, "chat_per_minute": 1}).start()
+async def test_each_connection_has_its_chat_rate(
+    storage: Storage, tmp_path: Path, clients: list[Client]
+) -> None:
+    server = storage.server(tmp_path, limits={"chat_burst": 3, "chat_per_minute": 1}).start()
     try:
         match_id, tokens, ann, bob, _watcher = await table(server, clients)
         for number in range(3):
@@ -148,10 +150,10 @@ async def test_each_connection_has_its_chat_rate(tmp_path: Path, clients: list[C
 
 @ASYNC
 async def test_an_address_has_one_chat_budget_over_all_its_connections(
-    tmp_path: Path, clients: list[Client]
+    storage: Storage, tmp_path: Path, clients: list[Client]
 ) -> None:
     """"length- and rate-limited": many sockets from one address do not make many budgets."""
-    server = Server(tmp_path, limits={"chat_address_burst": 4, "chat_address_per_minute": 1}).start()
+    server = storage.server(tmp_path, limits={"chat_address_burst": 4, "chat_address_per_minute": 1}).start()
     try:
         match_id, _tokens, ann, bob, watcher = await table(server, clients)
         for number, speaker in enumerate((ann, bob, watcher, ann)):  # each well within its own rate
@@ -168,9 +170,11 @@ async def test_an_address_has_one_chat_budget_over_all_its_connections(
 
 
 @ASYNC
-async def test_a_match_s_chat_is_bounded_and_says_so(tmp_path: Path, clients: list[Client]) -> None:
+async def test_a_match_s_chat_is_bounded_and_says_so(
+    storage: Storage, tmp_path: Path, clients: list[Client]
+) -> None:
     """"stored with the match", but not without bound: one address cannot grow a match's chat for ever."""
-    server = Server(tmp_path, limits={"chat_per_match": 3}).start()
+    server = storage.server(tmp_path, limits={"chat_per_match": 3}).start()
     try:
         match_id, tokens, ann, bob, watcher = await table(server, clients)
         for number, speaker in enumerate((ann, watcher, bob), start=1):
@@ -187,9 +191,9 @@ async def test_a_match_s_chat_is_bounded_and_says_so(tmp_path: Path, clients: li
         server.stop()
 
 
-def test_reading_the_chat_has_its_own_budget(tmp_path: Path) -> None:
+def test_reading_the_chat_has_its_own_budget(storage: Storage, tmp_path: Path) -> None:
     """A replay reads the chat from GET …/chat: its own per-address budget, not the lobby list's."""
-    server = Server(tmp_path, limits={"chat_list_burst": 2, "chat_list_per_minute": 1}).start()
+    server = storage.server(tmp_path, limits={"chat_list_burst": 2, "chat_list_per_minute": 1}).start()
     try:
         match_id = server.create(game="loa", seats=["open", "open"])["match"]["id"]
         for _ in range(2):
@@ -224,9 +228,12 @@ async def test_chat_is_stored_with_the_match_and_back_after_a_restart(
     assert [line["text"] for line in chat_of(server, match_id)] == ["first", "from the gallery", "second"]
 
 
+@pytest.mark.sqlite_only("it writes a SQLite file of the old schema")
 @ASYNC
-async def test_a_file_of_schema_3_gains_the_chat_table(tmp_path: Path, clients: list[Client]) -> None:
-    server = Server(tmp_path).start()
+async def test_a_file_of_schema_3_gains_the_chat_table(
+    storage: Storage, tmp_path: Path, clients: list[Client]
+) -> None:
+    server = storage.server(tmp_path).start()
     match_id = server.create(game="loa", seats=["open", "open"], join=0, name="Ann")["match"]["id"]
     server.stop()
     db = sqlite3.connect(server.db)  # as a parlour before chat left it: no chat table, schema 3

@@ -20,7 +20,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from server_helpers import Client, check_message, open_client, replayed
-from server_process import ROOT, Server
+from server_process import ROOT, Server, Storage
 
 from parlour.games import get_game
 from parlour.server.match import ClockRule
@@ -32,9 +32,9 @@ TEST_CLOCK = ["--test-clock"]
 
 
 @pytest.fixture(scope="module")
-def clocked(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+def clocked(storage: Storage, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     """A server on the test clock, shared by the tests that do not restart it."""
-    running = Server(tmp_path_factory.mktemp("clocked"), flags=TEST_CLOCK).start()
+    running = storage.server(tmp_path_factory.mktemp("clocked"), flags=TEST_CLOCK).start()
     yield running
     running.stop()
 
@@ -200,9 +200,9 @@ def test_a_bot_charged_its_share_at_most_never_runs_out(
 
 @ASYNC
 async def test_bots_never_lose_on_time_however_long_the_server_keeps_them(
-    tmp_path: Path, clients: list[Client]
+    storage: Storage, tmp_path: Path, clients: list[Client]
 ) -> None:
-    server = Server(tmp_path, flags=TEST_CLOCK).start()
+    server = storage.server(tmp_path, flags=TEST_CLOCK).start()
     try:
         created = server.create(game="loa", seats=["bot:strong", "bot:strong"], clock={"base": 4},
                                 bot_seconds=0.2)
@@ -254,9 +254,9 @@ def test_bad_clock_options_are_refused_and_nothing_is_stored(clocked: Server, cl
 
 @ASYNC
 async def test_a_restart_keeps_every_clock_and_charges_nobody_for_the_time_down(
-    tmp_path: Path, clients: list[Client]
+    storage: Storage, tmp_path: Path, clients: list[Client]
 ) -> None:
-    server = Server(tmp_path, flags=TEST_CLOCK).start()
+    server = storage.server(tmp_path, flags=TEST_CLOCK).start()
     try:
         match_id, ann, bob = await two_players(server, clients, {"base": 100})
         advance(server, 30)
@@ -379,9 +379,10 @@ PRAGMA user_version = 1;
 """
 
 
+@pytest.mark.sqlite_only("it writes a SQLite file of the old schema")
 @ASYNC
 async def test_a_file_from_before_clocks_is_migrated_and_its_matches_have_none(
-    tmp_path: Path, clients: list[Client]
+    storage: Storage, tmp_path: Path, clients: list[Client]
 ) -> None:
     path = tmp_path / "parlour.sqlite3"
     db = sqlite3.connect(path)
@@ -394,7 +395,7 @@ async def test_a_file_from_before_clocks_is_migrated_and_its_matches_have_none(
     db.execute("INSERT INTO events VALUES ('old', 1, ?, 1)", (first,))
     db.commit()
     db.close()
-    server = Server(tmp_path, flags=TEST_CLOCK).start()
+    server = storage.server(tmp_path, flags=TEST_CLOCK).start()
     try:
         assert server.summary("old")["clock"] is None
         watcher = await open_client(clients, server, "old", "watcher")

@@ -6,22 +6,22 @@ the lobby and memory, joining it answers ``410 expired``, and it stays expired a
 from __future__ import annotations
 
 import concurrent.futures
-import sqlite3
 import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from server_helpers import Client, call, open_client
-from server_process import WAIT, Server
+from server_process import WAIT, Server, Storage
 
 SECOND = 1 / 3600
 """``open_expiry_hours`` for matches that expire after about a second."""
 
 
 @pytest.fixture
-def quick_expiry(tmp_path: Path) -> Iterator[Server]:
-    running = Server(tmp_path, limits={"open_expiry_hours": 1.1 * SECOND, "open_per_address": 2}).start()
+def quick_expiry(storage: Storage, tmp_path: Path) -> Iterator[Server]:
+    limits = {"open_expiry_hours": 1.1 * SECOND, "open_per_address": 2}
+    running = storage.server(tmp_path, limits=limits).start()
     yield running
     running.stop()
 
@@ -31,8 +31,7 @@ def listed(server: Server, query: str = "all=true") -> set[str]:
 
 
 def stored_status(server: Server, match_id: str) -> str:
-    with sqlite3.connect(server.db) as db:
-        (status,) = db.execute("SELECT status FROM matches WHERE id = ?", (match_id,)).fetchone()
+    [(status,)] = server.query("SELECT status FROM matches WHERE id = ?", match_id)
     assert isinstance(status, str)
     return status
 
@@ -84,8 +83,8 @@ async def test_an_open_match_nobody_fills_expires(quick_expiry: Server, clients:
     assert server.call("POST", f"/api/matches/{empty}/join", {})[0] == 410
 
 
-def test_one_address_may_hold_only_so_many_open_matches(tmp_path: Path) -> None:
-    server = Server(tmp_path, limits={"open_per_address": 3}).start()
+def test_one_address_may_hold_only_so_many_open_matches(storage: Storage, tmp_path: Path) -> None:
+    server = storage.server(tmp_path, limits={"open_per_address": 3}).start()
     try:
         made = [server.create(game="loa", seats=["open", "open"])["match"]["id"] for _ in range(3)]
         # Matches with no open seat are no burden: they are not counted.
@@ -107,8 +106,8 @@ def test_one_address_may_hold_only_so_many_open_matches(tmp_path: Path) -> None:
         server.stop()
 
 
-def test_the_server_holds_only_so_many_open_matches(tmp_path: Path) -> None:
-    server = Server(tmp_path, limits={"open_total": 4}).start()
+def test_the_server_holds_only_so_many_open_matches(storage: Storage, tmp_path: Path) -> None:
+    server = storage.server(tmp_path, limits={"open_total": 4}).start()
     try:
         for _ in range(4):
             server.create(game="loa", seats=["open", "open"])
@@ -122,10 +121,10 @@ def test_the_server_holds_only_so_many_open_matches(tmp_path: Path) -> None:
         server.stop()
 
 
-def test_creations_at_once_do_not_pass_the_cap_together(tmp_path: Path) -> None:
+def test_creations_at_once_do_not_pass_the_cap_together(storage: Storage, tmp_path: Path) -> None:
     """Twelve creations sent together from one address with room for four: four are made (each
     holds its place while it is stored), the rest refused."""
-    server = Server(tmp_path, limits={"open_per_address": 4}).start()
+    server = storage.server(tmp_path, limits={"open_per_address": 4}).start()
     try:
         body = {"game": "loa", "seats": ["open", "open"]}
         with concurrent.futures.ThreadPoolExecutor(12) as pool:
@@ -137,10 +136,10 @@ def test_creations_at_once_do_not_pass_the_cap_together(tmp_path: Path) -> None:
         server.stop()
 
 
-def test_matches_of_bots_alone_are_capped_per_address_and_in_all(tmp_path: Path) -> None:
+def test_matches_of_bots_alone_are_capped_per_address_and_in_all(storage: Storage, tmp_path: Path) -> None:
     """Nobody waits on a match of bots alone, but its bots take the CPUs until it ends: one address
     may keep only so many playing, and the server only so many in all."""
-    server = Server(tmp_path, limits={"bot_matches_per_address": 2, "bot_matches_total": 3}).start()
+    server = storage.server(tmp_path, limits={"bot_matches_per_address": 2, "bot_matches_total": 3}).start()
     slow = {"game": "loa", "seats": ["bot:strong", "bot:strong"], "bot_seconds": 30}
     try:
         for _ in range(2):

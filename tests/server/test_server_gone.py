@@ -13,15 +13,15 @@ from collections.abc import Iterator
 
 import pytest
 from server_helpers import Client, open_client
-from server_process import Server
+from server_process import Server, Storage
 
 ASYNC = pytest.mark.asyncio(loop_scope="session")
 MINUTE = 60
 
 
 @pytest.fixture(scope="module")
-def clocked(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    running = Server(tmp_path_factory.mktemp("gone"), flags=["--test-clock"]).start()
+def clocked(storage: Storage, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    running = storage.server(tmp_path_factory.mktemp("gone"), flags=["--test-clock"]).start()
     yield running
     running.stop()
 

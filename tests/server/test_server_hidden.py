@@ -6,7 +6,6 @@ may read them."""
 
 from __future__ import annotations
 
-import sqlite3
 from typing import Any
 
 import pytest
@@ -22,19 +21,17 @@ SECRETIVE = [game for game in GAMES.values() if game.info.chance or game.info.hi
 
 
 def stored_seed(server: Server, match_id: str) -> int:
-    """The match's seed: the server's secret, read from its own file (no client is told it)."""
-    with sqlite3.connect(server.db) as db:
-        (seed,) = db.execute("SELECT seed FROM matches WHERE id = ?", (match_id,)).fetchone()
+    """The match's seed: the server's secret, read from its own store (no client is told it)."""
+    [(seed,)] = server.query("SELECT seed FROM matches WHERE id = ?", match_id)
     assert isinstance(seed, int)
     return seed
 
 
 def true_state(server: Server, game: Game, summary: dict[str, Any], seed: int, version: int) -> State:
     """The match as the server stored it, up to ``version``."""
-    with sqlite3.connect(server.db) as db:
-        actions = [action for (action,) in db.execute(
-            "SELECT action FROM events WHERE match_id = ? AND version <= ? ORDER BY version",
-            (summary["id"], version))]
+    actions = [action for (action,) in server.query(
+        "SELECT action FROM events WHERE match_id = ? AND version <= ? ORDER BY version",
+        summary["id"], version)]
     state = game.new(summary["players"], summary["options"], seed)
     for action in actions:
         state.apply(action)

@@ -25,7 +25,7 @@ from typing import Any
 
 import pytest
 from server_helpers import Client, call, host_port, open_client
-from server_process import WAIT, Server
+from server_process import WAIT, Server, Storage
 from websockets.exceptions import ConnectionClosed
 
 from parlour.games import get_game
@@ -37,8 +37,8 @@ SLOW = 1 / 60
 """A rate of one a minute's sixtieth: one token an hour, so none comes back during a test."""
 
 
-def start(tmp_path: Path, **limits: float) -> Server:
-    return Server(tmp_path, limits=limits).start()
+def start(storage: Storage, tmp_path: Path, **limits: float) -> Server:
+    return storage.server(tmp_path, limits=limits).start()
 
 
 def assert_rate_limited(status: int, headers: dict[str, str], answer: Any) -> None:
@@ -54,8 +54,8 @@ def assert_rate_limited(status: int, headers: dict[str, str], answer: Any) -> No
 # --- rates per address ------------------------------------------------------------------------------
 
 
-def test_creating_matches_is_rate_limited_per_address(tmp_path: Path) -> None:
-    server = start(tmp_path, create_burst=3, create_per_minute=SLOW)
+def test_creating_matches_is_rate_limited_per_address(storage: Storage, tmp_path: Path) -> None:
+    server = start(storage, tmp_path, create_burst=3, create_per_minute=SLOW)
     try:
         for _ in range(3):
             status, _, answer = call(server, "POST", "/api/matches", {"game": "loa"})
@@ -72,10 +72,10 @@ def test_creating_matches_is_rate_limited_per_address(tmp_path: Path) -> None:
         server.stop()
 
 
-def test_listing_matches_is_rate_limited_per_address(tmp_path: Path) -> None:
+def test_listing_matches_is_rate_limited_per_address(storage: Storage, tmp_path: Path) -> None:
     """A page is built from the store: a client looping on the list (the flood of issue 13) is
     throttled, and the list still answers everyone else."""
-    server = start(tmp_path, list_burst=3, list_per_minute=SLOW)
+    server = start(storage, tmp_path, list_burst=3, list_per_minute=SLOW)
     try:
         for _ in range(3):
             status, _, answer = call(server, "GET", "/api/matches?status=over")
@@ -89,9 +89,9 @@ def test_listing_matches_is_rate_limited_per_address(tmp_path: Path) -> None:
 
 @ASYNC
 async def test_joining_seats_is_rate_limited_per_address_over_http_and_websocket(
-    tmp_path: Path, clients: list[Client]
+    storage: Storage, tmp_path: Path, clients: list[Client]
 ) -> None:
-    server = start(tmp_path, join_burst=1, join_per_minute=SLOW)
+    server = start(storage, tmp_path, join_burst=1, join_per_minute=SLOW)
     try:
         first, second = (server.create(game="loa")["match"]["id"] for _ in range(2))
         assert call(server, "POST", f"/api/matches/{first}/join", {})[0] == 200
@@ -170,8 +170,10 @@ def peak_memory(server: Server) -> int:
     return int(found.group(1)) * 1024
 
 
-def test_a_declared_length_over_the_limit_is_refused_before_the_body_is_sent(tmp_path: Path) -> None:
-    server = start(tmp_path)
+def test_a_declared_length_over_the_limit_is_refused_before_the_body_is_sent(
+    storage: Storage, tmp_path: Path
+) -> None:
+    server = start(storage, tmp_path)
     try:
         with socket.create_connection(host_port(server), timeout=WAIT) as sock:
             sock.sendall(b"POST /api/matches HTTP/1.1\r\nHost: test\r\nContent-Type: application/json\r\n"
@@ -197,10 +199,10 @@ def test_a_declared_length_over_the_limit_is_refused_before_the_body_is_sent(tmp
 
 
 @pytest.mark.slow
-def test_ten_huge_bodies_at_once_are_refused_without_being_held(tmp_path: Path) -> None:
+def test_ten_huge_bodies_at_once_are_refused_without_being_held(storage: Storage, tmp_path: Path) -> None:
     """10 concurrent 100 MB bodies (half with their length, half chunked): each refused with the
     JSON error, and the server's peak memory stays far below even one of them."""
-    server = start(tmp_path)
+    server = start(storage, tmp_path)
     try:
         answers: list[tuple[int, Any] | BaseException] = []
 
@@ -238,9 +240,9 @@ async def closed(client: Client) -> None:
 
 @ASYNC
 async def test_messages_over_the_rate_are_refused_and_a_flood_is_closed(
-    tmp_path: Path, clients: list[Client]
+    storage: Storage, tmp_path: Path, clients: list[Client]
 ) -> None:
-    server = start(tmp_path, message_burst=5, messages_per_second=SLOW)
+    server = start(storage, tmp_path, message_burst=5, messages_per_second=SLOW)
     try:
         match_id = server.create(game="loa")["match"]["id"]
         calm = await open_client(clients, server, match_id, "calm")
@@ -280,8 +282,10 @@ async def test_messages_over_the_rate_are_refused_and_a_flood_is_closed(
 
 
 @ASYNC
-async def test_a_socket_that_never_says_hello_is_closed(tmp_path: Path, clients: list[Client]) -> None:
-    server = start(tmp_path, hello_seconds=2)
+async def test_a_socket_that_never_says_hello_is_closed(
+    storage: Storage, tmp_path: Path, clients: list[Client]
+) -> None:
+    server = start(storage, tmp_path, hello_seconds=2)
     try:
         match_id = server.create(game="loa")["match"]["id"]
         greeted = await open_client(clients, server, match_id, "greeted")
@@ -372,8 +376,10 @@ def log_lines(server: Server, needle: str) -> list[str]:
     return [line for line in server.log.read_text(errors="replace").splitlines() if needle in line]
 
 
-def test_a_text_frame_that_is_not_utf8_is_closed_with_1007_and_no_traceback(tmp_path: Path) -> None:
-    server = start(tmp_path)
+def test_a_text_frame_that_is_not_utf8_is_closed_with_1007_and_no_traceback(
+    storage: Storage, tmp_path: Path
+) -> None:
+    server = start(storage, tmp_path)
     try:
         match_id = server.create(game="loa")["match"]["id"]
         raw = RawSocket(server, match_id)
@@ -397,8 +403,8 @@ def test_a_text_frame_that_is_not_utf8_is_closed_with_1007_and_no_traceback(tmp_
         server.stop()
 
 
-def test_a_flood_of_client_faults_writes_a_bounded_log(tmp_path: Path) -> None:
-    server = start(tmp_path, client_fault_logs_per_minute=10)
+def test_a_flood_of_client_faults_writes_a_bounded_log(storage: Storage, tmp_path: Path) -> None:
+    server = start(storage, tmp_path, client_fault_logs_per_minute=10)
     try:
         match_id = server.create(game="loa")["match"]["id"]
         for _ in range(40):
@@ -471,9 +477,9 @@ class Flooder:
 
 @ASYNC
 async def test_a_flooding_client_is_throttled_and_another_match_plays_to_its_end(
-    tmp_path: Path, clients: list[Client]
+    storage: Storage, tmp_path: Path, clients: list[Client]
 ) -> None:
-    server = start(tmp_path, create_burst=5, create_per_minute=SLOW)
+    server = start(storage, tmp_path, create_burst=5, create_per_minute=SLOW)
     try:
         created = server.create(game="loa", join=0, name="Ann", options={"move_limit": 0})
         match_id = created["match"]["id"]

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 from server_helpers import Client, call, open_client
-from server_process import WAIT, Server
+from server_process import WAIT, Server, Storage
 
 ASYNC = pytest.mark.asyncio(loop_scope="session")
 
@@ -29,8 +29,8 @@ def advance(server: Server, seconds: float) -> float:
 
 
 @pytest.fixture
-def clocked(tmp_path: Any) -> Any:
-    running = Server(tmp_path, flags=TEST_CLOCK).start()
+def clocked(storage: Storage, tmp_path: Any) -> Any:
+    running = storage.server(tmp_path, flags=TEST_CLOCK).start()
     yield running
     running.stop()
 

@@ -9,16 +9,18 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from server_process import WAIT, Server
+from server_process import WAIT, Server, Storage
 
 OPEN, RUNNING, OVER = 60, 45, 30
 """Matches of each status the test makes."""
 
 
 @pytest.fixture(scope="module")
-def lobby(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Server, dict[str, str]]]:
+def lobby(
+    storage: Storage, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[tuple[Server, dict[str, str]]]:
     """A server holding OPEN open, RUNNING running and OVER finished matches; their statuses by id."""
-    server = Server(tmp_path_factory.mktemp("paging")).start()
+    server = storage.server(tmp_path_factory.mktemp("paging")).start()
     made: dict[str, str] = {}
     for index in range(OPEN):
         game = "loa" if index % 2 else "biloba"

@@ -183,6 +183,7 @@ async def test_updates_do_not_grow_with_the_game(server: Server, clients: list[C
     assert max(sizes[10:]) - min(sizes[:10]) < 200, sizes
 
 
+@pytest.mark.sqlite_only("SQLite's write lock, held by the test, is what makes the store refuse")
 @ASYNC
 async def test_an_action_the_store_refuses_changes_nothing(own_server: Server, clients: list[Client]) -> None:
     """The state an action leads to is shown only once stored with its progress: while another

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 from server_helpers import Client, open_client
-from server_process import Server
+from server_process import Server, Storage
 
 ASYNC = pytest.mark.asyncio(loop_scope="session")
 
@@ -156,8 +156,10 @@ async def test_against_a_bot_the_rematch_starts_at_once_and_the_bot_keeps_its_ki
 
 
 @ASYNC
-async def test_a_rematch_offer_counts_as_creating_a_match(tmp_path: Any, clients: list[Client]) -> None:
-    server = Server(tmp_path, limits={"create_burst": 2, "create_per_minute": 0.001}).start()
+async def test_a_rematch_offer_counts_as_creating_a_match(
+    storage: Storage, tmp_path: Any, clients: list[Client]
+) -> None:
+    server = storage.server(tmp_path, limits={"create_burst": 2, "create_per_minute": 0.001}).start()
     try:
         match_id, (ann, bob), _ = await finished(server, clients)  # one creation spent, one left
         await ann.send({"type": "offer", **REMATCH})

@@ -2,19 +2,18 @@
 opens in a replay view"; "a seat in a running match of a hidden-information game steps through
 its own views only; once a match is over its whole record is public (all hands shown)"; "download
 a match's record (JSON, the engine's record format)". Every position is checked against the
-engine's own replay of the server's file (its secret seed and actions): nothing hidden leaks, and
+engine's own replay of the server's store (its secret seed and actions): nothing hidden leaks, and
 the record, sent without the seed, replays to the same end."""
 
 from __future__ import annotations
 
 import json
-import sqlite3
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from server_helpers import Client, call, open_client, until_over, wait_until_over
-from server_process import Server
+from server_process import Server, Storage
 
 from parlour.engine import MatchRecord, State
 from parlour.games import get_game
@@ -26,12 +25,11 @@ ROOMY_REPLAYS = {"replay_burst": 100_000}
 
 
 def stored(server: Server, match_id: str) -> tuple[str, int, dict[str, Any], int, list[int]]:
-    """The match's game, players, options, secret seed and actions, from the server's own file."""
-    with sqlite3.connect(server.db) as db:
-        game, players, options, seed = db.execute(
-            "SELECT game, players, options, seed FROM matches WHERE id = ?", (match_id,)).fetchone()
-        actions = [action for (action,) in db.execute(
-            "SELECT action FROM events WHERE match_id = ? ORDER BY version", (match_id,))]
+    """The match's game, players, options, secret seed and actions, from the server's own store."""
+    [(game, players, options, seed)] = server.query(
+        "SELECT game, players, options, seed FROM matches WHERE id = ?", match_id)
+    actions = [action for (action,) in server.query(
+        "SELECT action FROM events WHERE match_id = ? ORDER BY version", match_id)]
     return game, players, json.loads(options), seed, actions
 
 
@@ -74,9 +72,11 @@ def every_step(server: Server, match_id: str, query: str = "") -> list[dict[str,
 
 
 @pytest.fixture(scope="module")
-def finished(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Server, dict[str, str]]]:
-    """A server of its own (its file is read) with a finished match of random bots per game."""
-    server = Server(tmp_path_factory.mktemp("replay"), limits=ROOMY_REPLAYS).start()
+def finished(
+    storage: Storage, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[tuple[Server, dict[str, str]]]:
+    """A server of its own (what it stored is read) with a finished match of random bots per game."""
+    server = storage.server(tmp_path_factory.mktemp("replay"), limits=ROOMY_REPLAYS).start()
     made = {}
     for game in ("mille", "conflict", "loa", "biloba"):
         created = server.create(game=game, seats=["bot:random", "bot:random"], bot_seconds=0.01)
@@ -150,9 +150,9 @@ def test_the_record_replays_to_the_same_end_without_the_seed(finished: tuple[Ser
 
 @ASYNC
 async def test_a_running_match_replays_as_the_seat_or_a_spectator_sees_it(
-    clients: list[Client], tmp_path: Any
+    storage: Storage, clients: list[Client], tmp_path: Any
 ) -> None:
-    own = Server(tmp_path).start()  # its file is read
+    own = storage.server(tmp_path).start()  # what it stored is read
     try:
         created = own.create(game="mille", seats=["open", "bot:random"], join=0, name="Ann")
         match_id, token = created["match"]["id"], created["token"]
@@ -199,8 +199,8 @@ def test_bad_requests_are_refused(finished: tuple[Server, dict[str, str]]) -> No
     assert last["version"] > 0
 
 
-def test_replays_have_a_budget_per_address(tmp_path: Any) -> None:
-    server = Server(tmp_path, limits={"replay_burst": 3, "replay_per_minute": 1}).start()
+def test_replays_have_a_budget_per_address(storage: Storage, tmp_path: Any) -> None:
+    server = storage.server(tmp_path, limits={"replay_burst": 3, "replay_per_minute": 1}).start()
     try:
         match_id = server.create(game="loa", seats=["open", "open"])["match"]["id"]
         for _ in range(3):
@@ -216,10 +216,10 @@ def test_replays_have_a_budget_per_address(tmp_path: Any) -> None:
 
 @ASYNC
 async def test_opening_a_match_read_back_is_charged_to_the_replay_budget(
-    tmp_path: Any, clients: list[Client]
+    storage: Storage, tmp_path: Any, clients: list[Client]
 ) -> None:
     """A finished match's page replays it (in a worker thread): that work counts as a replay's."""
-    server = Server(tmp_path, limits={"replay_burst": 3, "replay_per_minute": 1}).start()
+    server = storage.server(tmp_path, limits={"replay_burst": 3, "replay_per_minute": 1}).start()
     try:
         made = [server.create(game="tictactoe", seats=["bot:random", "bot:random"], bot_seconds=0.01)
                 ["match"]["id"] for _ in range(2)]

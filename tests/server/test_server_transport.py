@@ -25,7 +25,7 @@ from typing import Any
 
 import pytest
 from server_helpers import Client, host_port, open_client
-from server_process import ROOT, START_SECONDS, WAIT, Server, read_line
+from server_process import ROOT, START_SECONDS, WAIT, Server, Storage, read_line
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import InvalidStatus
 
@@ -101,13 +101,14 @@ UNFINISHED = [
 ]
 
 
-def test_unfinished_requests_are_answered_408_and_closed(tmp_path: Path) -> None:
+def test_unfinished_requests_are_answered_408_and_closed(storage: Storage, tmp_path: Path) -> None:
     """300 connections with a request that never ends (half a request line, half the headers,
     nothing at all, half a body, a chunked body with no end; a tenth of them after a whole first
     request): each gets a 408 ``request_timeout`` and is closed, while other requests are answered.
     (On the old server they all stayed open.)"""
-    server = Server(tmp_path, limits={"header_seconds": 1, "body_seconds": 1, "keep_alive_seconds": 600,
-                                      "connections_per_address": 1000}).start()
+    limits = {"header_seconds": 1, "body_seconds": 1, "keep_alive_seconds": 600,
+              "connections_per_address": 1000}
+    server = storage.server(tmp_path, limits=limits).start()
     sockets: list[socket.socket] = []
     try:
         address = host_port(server)
@@ -138,9 +139,9 @@ def test_unfinished_requests_are_answered_408_and_closed(tmp_path: Path) -> None
         server.stop()
 
 
-def test_an_idle_connection_is_closed_after_the_keep_alive_time(tmp_path: Path) -> None:
+def test_an_idle_connection_is_closed_after_the_keep_alive_time(storage: Storage, tmp_path: Path) -> None:
     """A connection idle after a whole request is closed (without an answer: nothing was asked)."""
-    server = Server(tmp_path, limits={"keep_alive_seconds": 1, "header_seconds": 600}).start()
+    server = storage.server(tmp_path, limits={"keep_alive_seconds": 1, "header_seconds": 600}).start()
     try:
         sock = socket.create_connection(host_port(server), timeout=WAIT)
         sock.sendall(GET)
@@ -278,10 +279,11 @@ class Game:
 
 @ASYNC
 async def test_one_address_holds_at_most_its_connections_while_others_play_on(
-    tmp_path: Path, clients: list[Client]
+    storage: Storage, tmp_path: Path, clients: list[Client]
 ) -> None:
-    server = Server(tmp_path, limits={"connections_per_address": CAP, "keep_alive_seconds": 600,
-                                      "header_seconds": 1, "body_seconds": 1, "hello_seconds": 600}).start()
+    limits = {"connections_per_address": CAP, "keep_alive_seconds": 600, "header_seconds": 1,
+              "body_seconds": 1, "hello_seconds": 600}
+    server = storage.server(tmp_path, limits=limits).start()
     held_http: list[http.client.HTTPConnection] = []
     held_ws: list[ClientConnection] = []
     try:

@@ -3,20 +3,19 @@ every event, in ``state.events`` and ``update.event``, says the turn it belongs 
 actions in a row are one turn (Conflict's moves of one roll, Biloba's continuations, Mille's extra
 play after a safety); a chance action belongs to the turn of the seat that moves after it; a
 leaving action carries the current turn. The expected numbers are worked out here from the
-server's own file (its secret seed and actions) with the engine, and compared with what a
+server's own store (its secret seed and actions) with the engine, and compared with what a
 spectator is sent while the match is in memory and after a restart (when it is replayed)."""
 
 from __future__ import annotations
 
 import itertools
 import json
-import sqlite3
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from server_helpers import Client, open_client, wait_until_over
-from server_process import Server
+from server_process import Server, Storage
 
 from parlour.engine import CHANCE, is_leaving
 from parlour.games import get_game
@@ -29,12 +28,11 @@ cards in a row and draws before each play, a seat's continuations."""
 
 
 def stored(server: Server, match_id: str) -> tuple[int, dict[str, Any], int, list[int]]:
-    """The match's players, options, secret seed and actions, from the server's own file."""
-    with sqlite3.connect(server.db) as db:
-        players, options, seed = db.execute(
-            "SELECT players, options, seed FROM matches WHERE id = ?", (match_id,)).fetchone()
-        actions = [action for (action,) in db.execute(
-            "SELECT action FROM events WHERE match_id = ? ORDER BY version", (match_id,))]
+    """The match's players, options, secret seed and actions, from the server's own store."""
+    [(players, options, seed)] = server.query(
+        "SELECT players, options, seed FROM matches WHERE id = ?", match_id)
+    actions = [action for (action,) in server.query(
+        "SELECT action FROM events WHERE match_id = ? ORDER BY version", match_id)]
     return players, json.loads(options), seed, actions
 
 
@@ -64,9 +62,11 @@ def expected_turns(game_name: str, match_id: str, server: Server) -> list[int]:
 
 
 @pytest.fixture(scope="module")
-def played(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Server, dict[str, str]]]:
-    """A server of its own (its file is read) with a finished match of random bots per game."""
-    server = Server(tmp_path_factory.mktemp("turns")).start()
+def played(
+    storage: Storage, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[tuple[Server, dict[str, str]]]:
+    """A server of its own (what it stored is read) with a finished match of random bots per game."""
+    server = storage.server(tmp_path_factory.mktemp("turns")).start()
     made = {}
     for game in BOTS_ALONE:
         created = server.create(game=game, seats=["bot:random", "bot:random"], bot_seconds=0.01)
