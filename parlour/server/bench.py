@@ -16,7 +16,8 @@ server's per-address limits see them as they would see people.
 ``--flood``: in one run, the latency without and then with a client that loops ``POST
 /api/matches`` and ``GET /api/matches`` at full speed from 127.0.0.2 (another address: the limits
 are per address), and how many of its requests the server refused. ``--startup N``: see
-``parlour.server.startup_bench``.
+``parlour.server.startup_bench``. ``--cluster N``: the same load through HAProxy to N servers on
+PostgreSQL, see ``parlour.server.cluster_bench``.
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ import tempfile
 import threading
 import time
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -68,6 +69,8 @@ ROOMY: Final[dict[str, float]] = {
 """Limits when nobody floods: measure the server, not its rate limits (at a short ``--think`` a
 slot creates matches faster than people would)."""
 TICKS: Final = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+SERVER: Final = "server"
+"""The name of the server's CPU in ``Tally.cpu`` (in a cluster: the start of each server's)."""
 
 
 class UsageError(Exception):
@@ -106,6 +109,9 @@ def build_parser() -> Parser:
     parser.add_argument("--keep", type=Path, metavar="PATH",
                         help="with --startup: the SQLite file to make and keep (it is reused when it holds "
                              "N matches already)")
+    parser.add_argument("--cluster", type=int, metavar="N",
+                        help="instead of one server on SQLite: N servers on a PostgreSQL of their own behind "
+                             "HAProxy (as 'parlour cluster up' runs them); adds each component's CPU")
     parser.add_argument("--source", type=Path, metavar="DIR",
                         help="start the server from the parlour package in DIR (another checkout, e.g. a "
                              "git worktree of an older commit); the bots stay this one")
@@ -120,8 +126,11 @@ class Tally:
     began: float = 0.0
     ended: float = 0.0
     """The window on the monotonic clock (the server's collector pauses are matched to it)."""
-    server_cpu: float = 0.0
+    cpu: dict[str, float] = field(default_factory=dict)
+    """CPU seconds each component used (the server alone; in a cluster also PostgreSQL and HAProxy)."""
     client_cpu: float = 0.0
+    seen: list[str] = field(default_factory=list)
+    """What ``Plan.look`` saw at the window's end (in a cluster: where matches and connections are)."""
     latencies: list[float] = field(default_factory=list)
     echoes: list[float] = field(default_factory=list)
     actions: int = 0
@@ -132,6 +141,11 @@ class Tally:
     @property
     def wall(self) -> float:
         return self.ended - self.began
+
+    @property
+    def server_cpu(self) -> float:
+        """The servers' CPU seconds together (their components' names start with ``SERVER``)."""
+        return sum(seconds for name, seconds in self.cpu.items() if name.startswith(SERVER))
 
 
 @dataclass
@@ -326,20 +340,31 @@ class Plan:
     warmup: float
     seconds: float
     seed: int
-    server_pid: int
+    cpu: Callable[[], dict[str, float]]
+    """The CPU seconds each component has used so far, by name (``SERVER`` alone: ``server_cpu``)."""
     flood: bool
+    look: Callable[[], list[str]] | None = None
+    """Called at each window's end, the bots still playing: lines to report (``Tally.seen``)."""
 
 
-async def window(tally: Tally, recorder: Recorder, seconds: float, server_pid: int) -> Tally:
-    """Counts into ``tally`` for ``seconds`` (the bots' figures, the server's CPU and the client's)."""
-    cpu_before, own_before = cpu_seconds(server_pid), own_cpu()
+def server_cpu(pid: int) -> Callable[[], dict[str, float]]:
+    """``Plan.cpu`` for one server process."""
+    return lambda: {SERVER: cpu_seconds(pid)}
+
+
+async def window(tally: Tally, recorder: Recorder, seconds: float, plan: Plan) -> Tally:
+    """Counts into ``tally`` for ``seconds`` (the bots' figures, the components' CPU and the client's)."""
+    cpu_before, own_before = plan.cpu(), own_cpu()
     tally.began = time.monotonic()
     recorder.tally = tally
     await asyncio.sleep(seconds)
     recorder.tally = None
     tally.ended = time.monotonic()
-    tally.server_cpu = cpu_seconds(server_pid) - cpu_before
+    cpu_after = plan.cpu()
+    tally.cpu = {name: spent - cpu_before.get(name, 0.0) for name, spent in cpu_after.items()}
     tally.client_cpu = own_cpu() - own_before
+    if plan.look is not None:  # off the event loop: the bots go on meanwhile
+        tally.seen = await asyncio.to_thread(plan.look)
     return tally
 
 
@@ -356,8 +381,7 @@ async def measure(plan: Plan) -> tuple[list[Tally], dict[str, int]]:
         for index in range(plan.matches)
     ]
     await asyncio.sleep(plan.warmup)
-    tallies = [await window(Tally("without a flooder" if plan.flood else ""), recorder, plan.seconds,
-                            plan.server_pid)]
+    tallies = [await window(Tally("without a flooder" if plan.flood else ""), recorder, plan.seconds, plan)]
     flooded: dict[str, int] = {}
     if plan.flood:
         with ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn")) as pool:
@@ -365,7 +389,7 @@ async def measure(plan: Plan) -> tuple[list[Tally], dict[str, int]]:
                 pool, flood, plan.base, FLOOD_ADDRESS, plan.seconds + 2 * FLOOD_SETTLE, FLOOD_THREADS)
             await asyncio.sleep(FLOOD_SETTLE)
             tallies.append(await window(Tally(f"with a flooder on {FLOOD_ADDRESS}"), recorder, plan.seconds,
-                                        plan.server_pid))
+                                        plan))
             flooded = await flooding
     for task in slots:
         task.cancel()
@@ -393,6 +417,10 @@ def read_arguments(argv: Sequence[str]) -> argparse.Namespace:
         raise UsageError("--keep goes with --startup")
     if args.startup is not None and args.flood:
         raise UsageError("--startup and --flood are separate benchmarks")
+    if args.cluster is not None and args.cluster < 1:
+        raise UsageError("--cluster must be at least 1")
+    if args.cluster is not None and (args.startup is not None or args.flood or args.source is not None):
+        raise UsageError("--cluster goes with neither --startup, --flood nor --source")
     if args.source is not None and not (args.source / "parlour").is_dir():
         raise UsageError(f"--source {args.source}: no parlour package there")
     return args
@@ -410,6 +438,10 @@ def main(argv: Sequence[str]) -> int:
         from parlour.server.startup_bench import run_startup
 
         return run_startup(args.startup, args.keep, args.source)
+    if args.cluster is not None:
+        from parlour.server.cluster_bench import run_cluster
+
+        return run_cluster(args)
     flooding = " (then as long again beside a flooder)" if args.flood else ""
     print(f"parlour bench server: {args.matches} concurrent {args.game} matches, two random bots each "
           f"thinking ~{args.think:g} s a move, {args.seconds:g} s measured{flooding} after {args.warmup:g} s "
@@ -422,7 +454,7 @@ def main(argv: Sequence[str]) -> int:
         process, base = start_server(Path(directory), args.source, limits=limits, pauses=pauses_file)
         try:
             plan = Plan(base, args.matches, args.game, args.think, args.warmup, args.seconds, args.seed,
-                        process.pid, args.flood)
+                        server_cpu(process.pid), args.flood)
             # The bots on libuv's event loop too: their loop's own delays count in every latency.
             tallies, flooded = uvloop.run(measure(plan))
         finally:
@@ -437,21 +469,10 @@ def main(argv: Sequence[str]) -> int:
 
 
 def report(matches: int, think: float, tally: Tally, pauses: list[Pause] | None, flood: bool) -> None:
-    wall = tally.wall
-    if tally.name:
-        print(f" {tally.name}:")
-    print(f"  actions sent: {tally.actions:,} in {wall:.1f} s = {tally.actions / wall:,.0f} actions/s; "
-          f"matches finished: {tally.finished}; refused: {tally.refused}; connections lost: {tally.lost}")
-    if not tally.latencies:
-        print("  no action was broadcast while measuring")
+    p99 = report_play(tally)
+    if p99 is None:
         return
-    median, p99 = statistics.median(tally.latencies), percentile(tally.latencies, 0.99)
-    print(f"  action -> broadcast to the opponent: median {median * 1000:.1f} ms, p99 {p99 * 1000:.1f} ms, "
-          f"max {max(tally.latencies) * 1000:.1f} ms ({len(tally.latencies):,} samples)")
-    if tally.echoes:
-        echo_median, echo_p99 = statistics.median(tally.echoes), percentile(tally.echoes, 0.99)
-        print(f"  action -> update back to the mover: median {echo_median * 1000:.1f} ms, "
-              f"p99 {echo_p99 * 1000:.1f} ms")
+    wall = tally.wall
     cpu = tally.server_cpu
     print(f"  server CPU: {cpu:.1f} s in {wall:.1f} s = {100 * cpu / wall:.0f}% of one "
           f"core ({1000 * tally.server_cpu / max(tally.actions, 1):.2f} ms an action); the bots' own "
@@ -460,19 +481,45 @@ def report(matches: int, think: float, tally: Tally, pauses: list[Pause] | None,
     target = next(((least, pace, p99_under) for least, pace, p99_under in TARGETS
                    if matches >= least and think >= pace), None)
     if target is not None and not flood:
-        least, pace, p99_under = target
-        verdict = "meets" if p99 < p99_under else "misses"
-        print(f"  target ({least:,} matches at ~{pace:g} s a move, p99 under {p99_under * 1000:.0f} ms): "
-              f"{verdict} it")
+        report_target(target, p99)
 
 
-def report_pauses(tally: Tally, pauses: list[Pause] | None) -> None:
+def report_play(tally: Tally) -> float | None:
+    """The bots' figures of one window: what they sent and the latencies; the p99 of the
+    action-to-broadcast latency (``None``: no action was broadcast)."""
+    wall = tally.wall
+    if tally.name:
+        print(f" {tally.name}:")
+    print(f"  actions sent: {tally.actions:,} in {wall:.1f} s = {tally.actions / wall:,.0f} actions/s; "
+          f"matches finished: {tally.finished}; refused: {tally.refused}; connections lost: {tally.lost}")
+    if not tally.latencies:
+        print("  no action was broadcast while measuring")
+        return None
+    median, p99 = statistics.median(tally.latencies), percentile(tally.latencies, 0.99)
+    print(f"  action -> broadcast to the opponent: median {median * 1000:.1f} ms, p99 {p99 * 1000:.1f} ms, "
+          f"max {max(tally.latencies) * 1000:.1f} ms ({len(tally.latencies):,} samples)")
+    if tally.echoes:
+        echo_median, echo_p99 = statistics.median(tally.echoes), percentile(tally.echoes, 0.99)
+        print(f"  action -> update back to the mover: median {echo_median * 1000:.1f} ms, "
+              f"p99 {echo_p99 * 1000:.1f} ms")
+    return p99
+
+
+def report_target(target: tuple[int, float, float], p99: float) -> None:
+    least, pace, p99_under = target
+    verdict = "meets" if p99 < p99_under else "misses"
+    print(f"  target ({least:,} matches at ~{pace:g} s a move, p99 under {p99_under * 1000:.0f} ms): "
+          f"{verdict} it")
+
+
+def report_pauses(tally: Tally, pauses: list[Pause] | None, whose: str = "") -> None:
+    """One line on the collections a server made in ``tally``'s window (``whose``: which server)."""
     if pauses is None:
-        print("  collector pauses: not known (the server wrote none; did it stop cleanly?)")
+        print(f"  {whose}collector pauses: not known (the server wrote none; did it stop cleanly?)")
         return
     inside = [pause for pause in pauses if tally.began <= pause.began < tally.ended]
     if not inside:
-        print("  collector pauses: no collection while measuring")
+        print(f"  {whose}collector pauses: no collection while measuring")
         return
     longest = max(inside, key=lambda pause: pause.seconds)
     over = sum(pause.seconds > PAUSE_TARGET for pause in inside)
@@ -482,7 +529,8 @@ def report_pauses(tally: Tally, pauses: list[Pause] | None) -> None:
     fulls = (f"{len(full)} full, median {statistics.median(full) * 1000:.1f} ms, freeing {freed:,} objects"
              if full else "no full one")
     verdict = "meets" if over == 0 else "misses"
-    print(f"  collector pauses: {len(inside):,} collection{'' if len(inside) == 1 else 's'} ({fulls}); "
+    collections = f"{len(inside):,} collection{'' if len(inside) == 1 else 's'}"
+    print(f"  {whose}collector pauses: {collections} ({fulls}); "
           f"longest {longest.seconds * 1000:.1f} ms (generation {longest.generation}, "
           f"{longest.cpu * 1000:.1f} ms of CPU); {over} over {PAUSE_TARGET * 1000:.0f} ms "
           f"(target none: {verdict} it), {over_cpu} over it in CPU time (the rest: other processes "

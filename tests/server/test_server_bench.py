@@ -6,9 +6,10 @@ import re
 import sqlite3
 import subprocess
 import sys
+import time
 from pathlib import Path
 
-from server_process import ROOT
+from server_process import ROOT, WAIT
 
 from parlour.server import bench, traffic
 
@@ -35,8 +36,50 @@ def bench_server(*args: str) -> subprocess.CompletedProcess[str]:
 def test_bad_arguments_exit_with_status_2() -> None:
     for args in (["--matches", "0"], ["--think", "-1"], ["--game", "chess"], ["--seconds", "x"],
                  ["--startup", "0"], ["--keep", "x.sqlite3"], ["--startup", "5", "--flood"],
-                 ["--source", "/nonexistent"]):
+                 ["--source", "/nonexistent"], ["--cluster", "0"], ["--cluster", "2", "--flood"],
+                 ["--cluster", "2", "--startup", "5"], ["--cluster", "2", "--source", str(ROOT)]):
         assert bench.main(args) == 2, args
+
+
+def test_a_short_cluster_bench_prints_each_components_figures_and_stops_every_part() -> None:
+    # Issue 17: "with 1 and 2 processes behind HAProxy on PostgreSQL, the action-to-broadcast
+    # latency (median, p99) and each component's CPU per action". Figures, never their values.
+    result = bench_server("--cluster", "2", "--matches", "4", "--seconds", "2", "--warmup", "1",
+                          "--think", "0.05")
+    assert result.returncode == 0, result.stdout + result.stderr
+    out = result.stdout
+    assert "through HAProxy to 2 servers on PostgreSQL" in out, out
+    assert re.search(r"action -> broadcast to the opponent: median \d+\.\d ms, p99 \d+\.\d ms", out), out
+    assert re.search(r"actions sent: [\d,]+ in \d+\.\d s = [\d,]+ actions/s", out), out
+    assert "connections lost: 0" in out, out
+    for part in ("servers together", "server 1", "server 2", "PostgreSQL", "HAProxy", "the whole cluster"):
+        assert re.search(rf"^    {part} +\d+\.\d\d ms +\d+%$", out, re.MULTILINE), (part, out)
+    assert re.search(r"matches each server writes \(live leases\): server 1: \d+, server 2: \d+$", out,
+                     re.MULTILINE), out
+    assert re.search(r"connections open to the servers: [\d,]+ from HAProxy \(server 1: \d+, "
+                     r"server 2: \d+\); [\d,]+ relayed", out), out
+    assert out.count("collector pauses:") == 2, out
+    # Every part it started is stopped: PostgreSQL, both servers and HAProxy are gone, and so are
+    # their files.
+    parts = re.search(r"PostgreSQL pid (\d+) \(data in (\S+)\); server 1 pid (\d+), server 2 pid (\d+); "
+                      r"HAProxy pid (\d+)", out)
+    assert parts is not None, out
+    started = [int(pid) for pid in (parts.group(1), *parts.group(3, 4, 5))]
+    # The postmaster removes its pid file (which pg_ctl stop waits for) just before it exits.
+    deadline = time.monotonic() + WAIT
+    while not all(map(gone, started)) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert [pid for pid in started if not gone(pid)] == [], out
+    assert not Path(parts.group(2)).exists(), out
+
+
+def gone(pid: int) -> bool:
+    """Whether a process has exited (gone, or a zombie its parent has not reaped yet)."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return True
+    return state in ("Z", "X")
 
 
 def test_startup_bench_stores_the_matches_and_starts_the_server_on_them(tmp_path: Path) -> None:
