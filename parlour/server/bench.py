@@ -129,6 +129,8 @@ class Tally:
     cpu: dict[str, float] = field(default_factory=dict)
     """CPU seconds each component used (the server alone; in a cluster also PostgreSQL and HAProxy)."""
     client_cpu: float = 0.0
+    stopped: list[str] = field(default_factory=list)
+    """Why each slot stopped early, those up to the window's end (``Recorder.stopped``)."""
     seen: list[str] = field(default_factory=list)
     """What ``Plan.look`` saw at the window's end (in a cluster: where matches and connections are)."""
     latencies: list[float] = field(default_factory=list)
@@ -154,6 +156,8 @@ class Recorder:
 
     tally: Tally | None = None
     lost: int = 0
+    stopped: list[str] = field(default_factory=list)
+    """Why each slot that stopped early stopped (an answer or error that ended its match)."""
 
 
 # --- the server subprocess -------------------------------------------------------------------------
@@ -279,9 +283,13 @@ async def move(player: Player, think: float, sent: dict[int, float], recorder: R
 
 async def slot(base: str, address: str, game: str, think: float, rng: random.Random, recorder: Recorder,
                until: float) -> None:
-    """One of the N concurrent matches: a new match each time one ends, until the time is up."""
-    while time.monotonic() < until:
-        await play_match(base, address, game, think, rng, recorder)
+    """One of the N concurrent matches: a new match each time one ends, until the time is up. A
+    match that cannot be made or reached stops the slot (said in ``recorder.stopped``)."""
+    try:
+        while time.monotonic() < until:
+            await play_match(base, address, game, think, rng, recorder)
+    except Exception as error:  # whatever it was, the run goes on with one slot fewer
+        recorder.stopped.append(f"{type(error).__name__}: {error}")
 
 
 # --- the flooder -------------------------------------------------------------------------------------
@@ -363,6 +371,7 @@ async def window(tally: Tally, recorder: Recorder, seconds: float, plan: Plan) -
     cpu_after = plan.cpu()
     tally.cpu = {name: spent - cpu_before.get(name, 0.0) for name, spent in cpu_after.items()}
     tally.client_cpu = own_cpu() - own_before
+    tally.stopped = list(recorder.stopped)
     if plan.look is not None:  # off the event loop: the bots go on meanwhile
         tally.seen = await asyncio.to_thread(plan.look)
     return tally

@@ -240,6 +240,9 @@ def say_parts(cluster: BenchCluster) -> None:
 
 def report(matches: int, think: float, tally: Tally, pauses: list[list[Pause] | None]) -> None:
     p99 = report_play(tally)
+    if tally.stopped:
+        print(f"  slots stopped by an error: {len(tally.stopped)} of {matches} "
+              f"(the first: {tally.stopped[0]})")
     if p99 is None:
         return
     report_cpu(tally)
