@@ -9,11 +9,12 @@ are measured and printed (``pytest -s`` shows them), never asserted.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import signal
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -105,6 +106,17 @@ def stored_events(url: str, match_id: str) -> list[tuple[int, str]]:
         texts.append((int(version), state.action_to_text(action)))
         state.apply(action)
     return texts
+
+
+@contextlib.contextmanager
+def leases_locked(url: str) -> Iterator[None]:
+    """The ``leases`` table locked against every change (``LOCK TABLE … EXCLUSIVE``; reading it
+    stays free) while in the block: every process's renewals and takes wait for it to end, the
+    matches' own writes do not."""
+    with psycopg.connect(url) as db:
+        db.execute("LOCK TABLE leases IN EXCLUSIVE MODE")
+        yield
+        db.rollback()
 
 
 async def until(what: str, holds: Callable[[], bool], seconds: float = WAIT) -> float:

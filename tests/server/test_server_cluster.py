@@ -29,6 +29,7 @@ from cluster_helpers import (
     connect,
     finish,
     holder,
+    leases_locked,
     node_of,
     node_server,
     pause,
@@ -289,14 +290,18 @@ async def test_a_paused_writer_s_match_is_taken_over_when_its_lease_runs_out(
 
 
 @ASYNC
+@pytest.mark.parametrize("order", ["as it comes", "the commit first"])
 async def test_two_writers_of_one_match_commit_one_action_per_version(
-    url: str, pair: tuple[Server, Server], players: list[Seat],
+    url: str, pair: tuple[Server, Server], players: list[Seat], order: str,
 ) -> None:
     """'Two processes both believing they own a match (lease expired under a paused process):
     exactly one commit per version, proven by a test that pauses a process (SIGSTOP) past its
     lease.' A is paused; B takes the match and commits version v+1; A, woken with a different move
     for version v in its socket, cannot commit it: it answers no update for it, closes its
-    connection (1012) and lets the match go."""
+    connection (1012) and lets the match go. Woken, A either renews first (and hears the match is
+    no longer its) or tries the commit first: ``the commit first`` holds A's renewal back (the
+    leases table locked in PostgreSQL) until A has answered, so that its commit meets the store's
+    expected-version check, the fence itself."""
     a, b = pair
     b_node = node_of(b)
     created = a.create(game="loa", seats=["open", "open"], join=0, name="Ann")
@@ -320,14 +325,24 @@ async def test_two_writers_of_one_match_commit_one_action_per_version(
     a_move = state["legal"][1]["text"]
     await play(tab, state, 0)
     await ann.client.send({"type": "action", "text": a_move, "version": version})  # waits in A's socket
-    resume(a)
+    if order == "the commit first":
+        with leases_locked(url):
+            resume(a)
+            fenced = await ann.client.until("A's answer to its move",
+                                            lambda m: m["type"] in ("error", "update"))
+        assert (fenced["type"], fenced.get("code")) == ("error", "unavailable"), fenced
+        assert "moved to another server process" in fenced["message"], fenced
+    else:
+        resume(a)
     code, after = await closed_with(ann.client, "A's answer to its fenced move, then its close")
-    answered = [message for message in after if message["type"] == "error"]
-    print(f"\nthe fenced writer sent Ann's first tab {[m['code'] for m in answered] or 'no answer'}, "
-          f"then closed it with {code}")
-    assert not [message for message in after if message["type"] == "update"], (
-        f"A sent an update after B took the match: {after}")
-    assert all(message["code"] in ("unavailable", "stale_version") for message in answered), answered
+    answered = [message for message in ann.client.seen if message["type"] == "error"]
+    said = [line.split(" parlour.server ")[-1] for line in a.log.read_text(errors="replace").splitlines()
+            if match_id in line and ("letting it go" in line or "lease was lost" in line)]
+    print(f"\n{order}: the fenced writer answered Ann's first tab "
+          f"{[m['message'] for m in answered] or 'nothing'}, then closed it with {code}; its log: {said}")
+    assert not [message for message in ann.client.seen if message["type"] == "update"
+                and message["version"] > version], f"A sent an update after B took the match: {after}"
+    assert all(message["code"] == "unavailable" for message in answered), answered
     assert code == MOVED_CLOSE, f"A closed Ann's first tab with {code}, not {MOVED_CLOSE}: {after}"
     bob_code, _ = await closed_with(bob.client, "A closing Bob's connection: the match moved")
     assert bob_code == MOVED_CLOSE
