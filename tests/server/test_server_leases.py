@@ -327,6 +327,37 @@ async def test_a_database_made_before_leases_gets_their_table(url: str) -> None:
 
 
 @ASYNC
+async def test_a_lost_lease_connection_is_opened_again_and_closed_with_the_store(url: str) -> None:
+    """'PostgreSQL restarted … play continues when it is back': the leases' own connection, dropped
+    by the database, is replaced by the next call; closing the store closes it."""
+    named = f"{url}&application_name=leases-dropped"
+    store = PostgresStore(named)
+    try:
+        leases = store.leases(ANN, LONG)
+        assert await leases.take("m1") == ANN
+        pids = backends(url, "leases-dropped")
+        assert len(pids) == 1, pids
+        with psycopg.connect(url, autocommit=True) as db:
+            db.execute("SELECT pg_terminate_backend(%s)", (pids[0],))
+        assert await asyncio.wait_for(leases.renew(["m1"]), WAIT) == {"m1"}
+        assert backends(url, "leases-dropped") not in ([], pids)
+    finally:
+        await store.close()
+
+    async def closed() -> bool:  # a backend leaves the list a moment after its client said goodbye
+        return backends(url, "leases-dropped") == []
+
+    await until(closed, "closed the leases' connection")
+
+
+def backends(url: str, name: str) -> list[int]:
+    """The database's connections named ``name`` (by ``application_name``)."""
+    with psycopg.connect(url, autocommit=True) as db:
+        return [pid for (pid,) in db.execute(
+            "SELECT pid FROM pg_stat_activity WHERE application_name = %s", (name,)).fetchall()]
+
+
+@ASYNC
 async def test_a_lease_call_on_a_database_that_is_gone_is_a_store_error(url: str) -> None:
     """'Store errors raise StoreError (as the store does)': the schema dropped under the leases."""
     store = PostgresStore(url)
