@@ -17,6 +17,9 @@ other writes lost during their ``COMMIT`` are reported, not repeated. A call tha
 time before its ``COMMIT`` is sent is surely not committed: every write runs in a transaction,
 which PostgreSQL rolls back when the connection closes (or, for a process that stopped, after
 ``IDLE_SECONDS``).
+
+The same database holds the cluster's leases (``PostgresLeases``, ``leases.py``): which process
+writes which match, each lease a row timed by the database's clock, on a connection of its own.
 """
 
 from __future__ import annotations
