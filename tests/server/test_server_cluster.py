@@ -40,6 +40,7 @@ from cluster_helpers import (
     until,
 )
 from postgres_server import PostgresServer
+from server_helpers import Client
 from server_process import Server
 from websockets.exceptions import ConnectionClosed
 
@@ -359,9 +360,9 @@ async def test_two_writers_of_one_match_commit_one_action_per_version(
 # --- PostgreSQL restarted --------------------------------------------------------------------------------
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def own_postgres() -> Iterator[PostgresServer]:
-    """A PostgreSQL of this test's own: stopping the session's would fail the other tests' stores."""
+    """A PostgreSQL of these tests' own: stopping the session's would fail the other tests' stores."""
     running = PostgresServer().start()
     try:
         yield running
@@ -374,9 +375,9 @@ async def played_once_back(seat: Seat, server: Server, text: str, version: int) 
     (``unavailable``), and a connection closed meanwhile (the match moved) is opened again; the
     message that shows it played."""
     started = time.monotonic()
-    while True:
-        await seat.client.send({"type": "action", "text": text, "version": version})
+    while seconds_since(started) < 60:
         try:
+            await seat.client.send({"type": "action", "text": text, "version": version})
             answer: dict[str, Any] = await seat.client.until(
                 f"the update of {text}",
                 lambda m: m["type"] == "error" or (m["type"] == "update" and m["version"] == version + 1))
@@ -391,10 +392,8 @@ async def played_once_back(seat: Seat, server: Server, text: str, version: int) 
             assert answer["event"]["action"] == text, answer
             return answer
         assert answer["code"] == "unavailable", answer
-        if seconds_since(started) > 60:
-            pytest.fail(f"{seat.label}: {text} still refused a minute after PostgreSQL came back")
-        await seat.client.ping()  # the connection lives
         await asyncio.sleep(POLL)
+    pytest.fail(f"{seat.label}: {text} still refused a minute after PostgreSQL came back")
 
 
 @ASYNC
@@ -420,6 +419,7 @@ async def test_actions_while_postgresql_restarts_are_refused_and_play_goes_on(
         await play(bob, await update(bob, 1))
         ann_seen = await update(ann, 2)
 
+        renewals = failed_renewals(a)
         own_postgres.halt()
         stopped = time.monotonic()
         text = ann_seen["legal"][0]["text"]
@@ -427,6 +427,9 @@ async def test_actions_while_postgresql_restarts_are_refused_and_play_goes_on(
         refused = await ann.client.until("the refusal", lambda m: m["type"] in ("error", "update"))
         assert (refused["type"], refused.get("code")) == ("error", "unavailable"), refused
         print(f"\nwhile PostgreSQL is down: {refused['message']!r}")
+        # Down past the leases' length: both processes' leases run out meanwhile (A's renewals
+        # fail, a third of a lease apart), so that its coming back also settles who writes the match.
+        await until("A failed to renew its leases 4 times", lambda: failed_renewals(a) >= renewals + 4)
         await ann.client.ping()  # nothing came before the pong: no update
         await bob.client.ping()
         assert a.summary(match_id)["version"] == 2
@@ -442,6 +445,55 @@ async def test_actions_while_postgresql_restarts_are_refused_and_play_goes_on(
         await played_once_back(bob, b, bob_seen["legal"][0]["text"], 3)
         await seen_version(ann, a, 4)
         all_stored_once(url, match_id, ann, bob)
+    finally:
+        finish(a)
+        finish(b)
+
+
+def failed_renewals(server: Server) -> int:
+    return server.log.read_text(errors="replace").count("renewing leases:")
+
+
+@contextlib.contextmanager
+def stopped_for_a_while(postgres: PostgresServer) -> Iterator[None]:
+    """PostgreSQL stopped in the block, started again (on the same port) after it, whatever happens."""
+    postgres.halt()
+    try:
+        yield
+    finally:
+        postgres.start()
+
+
+@ASYNC
+async def test_a_client_reconnecting_while_postgresql_is_down_is_told_to_try_again(
+    tmp_path: Path, own_postgres: PostgresServer, players: list[Seat],
+) -> None:
+    """'The browser reconnects by itself': it gives up only when told the match does not exist
+    (close code 4404, parlour/web/js/net.js). A connection that reaches a process which must read
+    the match from the store while PostgreSQL is down (B, which does not hold it) is to be told to
+    try again (``unavailable``, close 1013), not that there is no such match; once PostgreSQL is
+    back the client's next try has its match."""
+    url = own_postgres.fresh()
+    a = node_server(tmp_path, "a", url)
+    b = node_server(tmp_path, "b", url)
+    try:
+        a.start()
+        b.start()
+        created = a.create(game="loa", seats=["open", "bot:random"], bot_seconds=0.01, join=0, name="Ann")
+        match_id = created["match"]["id"]
+        watcher = seated(players, match_id, "spectator through B")
+        with stopped_for_a_while(own_postgres):
+            client = await Client.open(b.match_ws(match_id), watcher.label)
+            watcher.connections.append(client)
+            await client.send(watcher.hello_message())
+            code, said = await closed_with(client, "B's answer while PostgreSQL is down")
+            status, shown = b.call("GET", f"/api/matches/{match_id}")
+            print(f"\nPostgreSQL down: a WebSocket through B is answered {said} and closed with {code};"
+                  f" GET /api/matches/ID through B answers {status} {shown}")
+        assert [message.get("code") for message in said] == ["unavailable"], said
+        assert code == TRY_AGAIN_CLOSE, f"closed with {code}: the browser stops reconnecting on 4404"
+        state, _ = await reconnect(watcher, b)
+        assert (state["version"], state["seat"]) == (0, None), state
     finally:
         finish(a)
         finish(b)
