@@ -16,6 +16,7 @@ match's writer. ``--cluster 1`` is one server behind HAProxy on PostgreSQL, to c
 from __future__ import annotations
 
 import argparse
+import asyncio
 import contextlib
 import io
 import os
@@ -23,9 +24,10 @@ import signal
 import sys
 import tempfile
 from collections import Counter
+from collections.abc import Coroutine
 from functools import partial
 from pathlib import Path
-from typing import Final
+from typing import Any, Final, TypeVar
 
 import uvloop
 
@@ -45,6 +47,8 @@ from parlour.server.bench import (
 from parlour.server.cluster import SERVER_CONNECTIONS, Cluster, Server, healthy, interrupted
 from parlour.server.process import PAUSES_ENV, WATCHED_SERVE, Pause, read_pauses
 from parlour.server.services import Child, ServiceError, free_port
+
+T = TypeVar("T")
 
 TARGET: Final = (1000, 1.0, 0.100)
 """Issue 17's target through the whole cluster: 1,000 matches at one action a second each, p99 under
@@ -209,7 +213,7 @@ def run_cluster(args: argparse.Namespace) -> int:
           f"server{'' if args.cluster == 1 else 's'} on PostgreSQL, {args.seconds:g} s measured after "
           f"{args.warmup:g} s of warm-up; {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f} "
           "before", flush=True)
-    signal.signal(signal.SIGTERM, interrupted)  # stopped early: stop the cluster, as for Ctrl-C
+    signal.signal(signal.SIGTERM, interrupted)  # stopped while starting: stop what runs, as for Ctrl-C
     with tempfile.TemporaryDirectory(prefix="parlour-bench-") as directory:
         Path(directory).chmod(0o755)  # PostgreSQL, run as its own user when we are root, must reach it
         cluster = BenchCluster(Path(directory), args.cluster)
@@ -219,17 +223,31 @@ def run_cluster(args: argparse.Namespace) -> int:
             plan = Plan(cluster.base, args.matches, args.game, args.think, args.warmup, args.seconds,
                         args.seed, cluster.cpu, flood=False, look=cluster.look)
             # The bots on libuv's event loop, as in the single server's bench.
-            tallies, _ = uvloop.run(measure(plan))
+            tallies, _ = uvloop.run(stoppable(measure(plan)))
         except ServiceError as error:
             print(f"parlour bench server: the cluster did not start: {error}", file=sys.stderr)
             return 1
+        except (KeyboardInterrupt, asyncio.CancelledError):
+            print("parlour bench server: stopped before the end; stopping the cluster", file=sys.stderr)
+            return 130
         finally:
+            # A second Ctrl-C must not cut the stopping short (and leave PostgreSQL running).
+            signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
             cluster.stop()
         pauses = [read_pauses(cluster.pauses_file(server.number)) for server in cluster.servers]
     for tally in tallies:
         report(args.matches, args.think, tally, pauses)
     print(f"  load average {os.getloadavg()[0]:.1f} after (other processes compete for the CPUs)")
     return 0
+
+
+async def stoppable(measuring: Coroutine[Any, Any, T]) -> T:
+    """``measuring``, cancelled by SIGTERM as by Ctrl-C (a signal handler that raised while the
+    loop runs would raise inside whichever callback it interrupted)."""
+    main = asyncio.current_task()
+    assert main is not None
+    asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, main.cancel)
+    return await measuring
 
 
 def say_parts(cluster: BenchCluster) -> None:
