@@ -549,3 +549,47 @@ async def test_a_process_started_again_on_a_dead_one_s_address_takes_over_its_ma
         all_stored_once(url, match_id, ann)
     finally:
         finish(a)
+
+
+LONG_LEASE = "30"
+"""A lease that cannot run out during the test: whatever takes a match over did not wait for it."""
+
+
+@ASYNC
+@pytest.mark.parametrize("reached", ["the new process", "the other process"])
+async def test_a_dead_writer_s_address_answering_as_another_node_hands_its_matches_over_at_once(
+    tmp_path: Path, url: str, players: list[Seat], reached: str,
+) -> None:
+    """'A writer known to be gone (its address refuses connections, or answers as another node)
+    has its leases run out at once' (the lead's design, common17b.md): A is killed and a new process
+    started on its address (a new node); a client reaching that new process, or B, which relays to
+    the dead writer's address, has the match at its first try, not after the dead writer's lease
+    (made too long to run out here) has run out."""
+    a = node_server(tmp_path, "a", url, "--lease-seconds", LONG_LEASE)
+    b = node_server(tmp_path, "b", url, "--lease-seconds", LONG_LEASE)
+    try:
+        a.start()
+        if reached == "the other process":
+            b.start()
+        old_node = node_of(a)
+        created = a.create(game="loa", seats=["open", "bot:random"], bot_seconds=0.01, join=0, name="Ann")
+        match_id = created["match"]["id"]
+        ann = seated(players, match_id, "Ann", created["token"])
+        await play(ann, await first_state(ann, a))
+        await update(ann, 2)
+
+        a.kill()
+        a.flags += ["--port", a.base.rsplit(":", 1)[1]]  # the last --port counts: the dead one's
+        a.start()
+        assert node_of(a) != old_node
+        assert holder(url, match_id) == old_node
+        state = await connect(ann, a if reached == "the new process" else b)
+        refused = [message for message in ann.client.seen if message["type"] == "error"]
+        assert state is not None, (
+            f"{reached} answered {refused} to the first try: the dead node's lease, at an address that "
+            f"answers as another node, was not run out (the match waits out its {LONG_LEASE} s lease)")
+        assert state["version"] == 2, state
+        assert holder(url, match_id) in (node_of(a), node_of(b) if b.process is not None else None)
+    finally:
+        finish(a)
+        finish(b)
