@@ -20,6 +20,7 @@ import asyncio
 import contextlib
 import io
 import os
+import resource
 import signal
 import sys
 import tempfile
@@ -45,7 +46,7 @@ from parlour.server.bench import (
     report_target,
 )
 from parlour.server.cluster import SERVER_CONNECTIONS, Cluster, Server, healthy, interrupted
-from parlour.server.process import PAUSES_ENV, WATCHED_SERVE, Pause, read_pauses
+from parlour.server.process import PAUSES_ENV, READY, WATCHED_SERVE, Pause, read_pauses
 from parlour.server.services import Child, ServiceError, free_port
 
 T = TypeVar("T")
@@ -55,6 +56,8 @@ TARGET: Final = (1000, 1.0, 0.100)
 100 ms (on a 2-core machine)."""
 POSTGRES: Final = "PostgreSQL"
 HAPROXY: Final = "HAProxy"
+FILES: Final = 1 << 16
+"""Open files this process asks for: 1,000 matches need about 4,000 in HAProxy, 2,000 here."""
 ESTABLISHED: Final = "01"
 """The state of an open TCP connection in ``/proc/net/tcp``."""
 
@@ -213,6 +216,7 @@ def run_cluster(args: argparse.Namespace) -> int:
           f"server{'' if args.cluster == 1 else 's'} on PostgreSQL, {args.seconds:g} s measured after "
           f"{args.warmup:g} s of warm-up; {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f} "
           "before", flush=True)
+    more_files()
     signal.signal(signal.SIGTERM, interrupted)  # stopped while starting: stop what runs, as for Ctrl-C
     with tempfile.TemporaryDirectory(prefix="parlour-bench-") as directory:
         Path(directory).chmod(0o755)  # PostgreSQL, run as its own user when we are root, must reach it
@@ -235,8 +239,10 @@ def run_cluster(args: argparse.Namespace) -> int:
             signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
             cluster.stop()
         pauses = [read_pauses(cluster.pauses_file(server.number)) for server in cluster.servers]
+        logs = said_in_logs(cluster)  # before the directory goes
     for tally in tallies:
         report(args.matches, args.think, tally, pauses)
+    print(f"  the logs: {logs}")
     print(f"  load average {os.getloadavg()[0]:.1f} after (other processes compete for the CPUs)")
     return 0
 
@@ -248,6 +254,34 @@ async def stoppable(measuring: Coroutine[Any, Any, T]) -> T:
     assert main is not None
     asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, main.cancel)
     return await measuring
+
+
+def said_in_logs(cluster: BenchCluster) -> str:
+    """What the servers and HAProxy logged beyond a server's line at start (e.g. a relay that failed,
+    HAProxy leaving out a server whose health check was late), in words: the count and the first."""
+    logs = [(f"server {server.number}", server.child.log) for server in cluster.servers]
+    if cluster.haproxy is not None:
+        logs.append((HAPROXY, cluster.haproxy.log))
+    words = []
+    for name, log in logs:
+        try:
+            lines = [line for line in log.read_text(errors="replace").splitlines()
+                     if line.strip() and not line.startswith(READY)]
+        except OSError:
+            lines = []
+        words.append(f"{name}: {len(lines)} line{'' if len(lines) == 1 else 's'}"
+                     + (f" (the first: {lines[0][:200]})" if lines else ""))
+    return "; ".join(words)
+
+
+def more_files() -> None:
+    """Raises this process's limit of open files (up to ``FILES``), for the bots' sockets and, as it
+    is inherited, for HAProxy's: it sizes its connection limit by it (two files a WebSocket)."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    wanted = FILES if hard == resource.RLIM_INFINITY else min(hard, FILES)
+    if soft != resource.RLIM_INFINITY and soft < wanted:
+        with contextlib.suppress(ValueError, OSError):  # the kernel's own ceiling is lower: keep the soft one
+            resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
 
 
 def say_parts(cluster: BenchCluster) -> None:

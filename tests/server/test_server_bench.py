@@ -59,6 +59,8 @@ def test_a_short_cluster_bench_prints_each_components_figures_and_stops_every_pa
     assert re.search(r"connections open to the servers: [\d,]+ from HAProxy \(server 1: \d+, "
                      r"server 2: \d+\); [\d,]+ relayed", out), out
     assert out.count("collector pauses:") == 2, out
+    assert re.search(r"the logs: server 1: \d+ lines?.*; server 2: \d+ lines?.*; HAProxy: \d+ lines?", out), \
+        out
     # Every part it started is stopped: PostgreSQL, both servers and HAProxy are gone, and so are
     # their files.
     parts = re.search(r"PostgreSQL pid (\d+) \(data in (\S+)\); server 1 pid (\d+), server 2 pid (\d+); "
