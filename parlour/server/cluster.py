@@ -83,15 +83,22 @@ def postgres_dir(directory: Path) -> Path:
 
 def haproxy_config(host: str, port: int, servers: Sequence[int], stats: Path | None = None) -> str:
     """HAProxy 2.6's configuration: ``HOST:PORT`` in front of the servers on these ports of 127.0.0.1.
-    A match's requests and WebSockets (``/api/matches/ID…``, ``/ws/matches/ID…``) hash on the id, so
-    they reach the match's writer (consistent hashing: a server going away moves only its matches);
-    the rest (lobby, pages) go round. A server that fails two checks 500 ms apart is left out.
-    ``stats``: a Unix socket where HAProxy answers ``show stat`` (which servers are up)."""
-    lines = [f"    server s{number} 127.0.0.1:{server_port} check"
+
+    A match's requests and WebSockets (``/api/matches/ID…``, ``/ws/matches/ID…``) go to its writer:
+    the server that created it (which takes its lease), as HAProxy noted from the creation's answer
+    in the table ``writers``; a match it has no note of (made before HAProxy started, or whose
+    writer is down) hashes on its id (consistent hashing: a server going away moves only its
+    matches), and the server it lands on relays to the writer or takes the match over. The rest
+    (lobby, pages, creations) go round. A server that fails two checks 500 ms apart is left out.
+    ``stats``: a Unix socket where HAProxy answers ``show stat`` and ``show table writers``."""
+    # Fixed ids: the table of writers names a server by its id, the same in both backends.
+    lines = [f"    server s{number} 127.0.0.1:{server_port} id {number} check"
              for number, server_port in enumerate(servers, start=1)]
+    uses = [f"    use-server s{number} if {{ path,field(4,/),table_gpt0(writers) eq {number} }}"
+            for number in range(1, len(servers) + 1)]
     return "\n".join([
         "# Written by parlour cluster up at every start: edits are lost.",
-        *(["global", f"    stats socket {stats} mode 600 level user", ""] if stats is not None else []),
+        *(["global", f"    stats socket {stats} mode 600 level operator", ""] if stats is not None else []),
         "defaults",
         "    mode http",
         "    option forwardfor",  # the servers' rates count the client's address, not HAProxy's
@@ -112,7 +119,11 @@ def haproxy_config(host: str, port: int, servers: Sequence[int], stats: Path | N
         "    use_backend by_match if of_a_match",
         "    default_backend any",
         "",
+        "backend writers",  # a match's id -> the id of the server that created it, which writes it
+        "    stick-table type string len 64 size 1m expire 1d store gpt0",
+        "",
         "backend by_match",
+        *uses,
         "    balance hash path,field(4,/)",  # /ws/matches/ID/…: the 4th field split on / is the id
         "    hash-type consistent",
         "    option httpchk GET /api/health",
@@ -120,6 +131,10 @@ def haproxy_config(host: str, port: int, servers: Sequence[int], stats: Path | N
         "",
         "backend any",
         "    balance roundrobin",
+        "    http-request set-var(txn.creating) bool(true) if METH_POST { path /api/matches }",
+        *(f"    http-response {rule} if {{ var(txn.creating) -m bool }}" for rule in (
+            "wait-for-body time 2s", "track-sc1 res.body,json_query('$.match.id') table writers",
+            "sc-set-gpt0(1) srv_id")),
         "    option httpchk GET /api/health",
         *lines,
         "",
@@ -144,7 +159,12 @@ def shown(host: str, port: int) -> str:
 
 
 def say(text: str) -> None:
-    print(f"{SAY} {text}", flush=True)
+    """One line on standard output. Once nobody reads it (a closed pipe, a terminal gone), the rest
+    goes nowhere: stopping the parts must not fail for want of saying so."""
+    try:
+        print(f"{SAY} {text}", flush=True)
+    except OSError:
+        sys.stdout = open(os.devnull, "w")  # noqa: SIM115  # replaces stdout until the process exits
 
 
 @dataclass

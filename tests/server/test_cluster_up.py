@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import psycopg
 import pytest
 from server_helpers import Client
 from server_process import ROOT, START_SECONDS, WAIT, read_line
@@ -139,17 +140,39 @@ def until(what: str, holds: Callable[[], bool], seconds: float = START_SECONDS) 
         time.sleep(0.05)
 
 
-def haproxy_stat(cluster: Cluster) -> dict[tuple[str, str], str]:
-    """(backend, server) -> status ("UP", "DOWN" …), from HAProxy's ``show stat`` on its socket."""
+def haproxy_says(cluster: Cluster, command: str) -> list[str]:
+    """HAProxy's answer to a command on its stats socket, as lines (comments left out)."""
     with socket.socket(socket.AF_UNIX) as sock:
         sock.settimeout(WAIT)
         sock.connect(str(cluster.dir / "haproxy.sock"))
-        sock.sendall(b"show stat\n")
+        sock.sendall(command.encode() + b"\n")
         text = b""
         while chunk := sock.recv(65536):
             text += chunk
-    rows = [line.split(",") for line in text.decode().splitlines() if line and not line.startswith("#")]
+    return [line for line in text.decode().splitlines() if line.strip() and not line.startswith("#")]
+
+
+def haproxy_stat(cluster: Cluster) -> dict[tuple[str, str], str]:
+    """(backend, server) -> status ("UP", "DOWN" …), from HAProxy's ``show stat``."""
+    rows = [line.split(",") for line in haproxy_says(cluster, "show stat")]
     return {(row[0], row[1]): row[17] for row in rows if row[1] not in ("FRONTEND", "BACKEND")}
+
+
+def writer_port(cluster: Cluster, match_id: str) -> int:
+    """The port of the server holding the match's lease (PostgreSQL's ``leases`` table)."""
+    port = re.findall(r"PostgreSQL on 127\.0\.0\.1:(\d+)", cluster.output())[0]
+    with psycopg.connect(f"postgresql://parlour@127.0.0.1:{port}/parlour", connect_timeout=int(WAIT)) as db:
+        row = db.execute("SELECT address FROM leases WHERE match_id = %s", (match_id,)).fetchone()
+    assert row is not None, f"nobody holds {match_id}'s lease"
+    return int(str(row[0]).rsplit(":", 1)[1])
+
+
+def noted_port(cluster: Cluster, match_id: str) -> int:
+    """The port of the server HAProxy's table of writers names for the match."""
+    entries = [line for line in haproxy_says(cluster, "show table writers") if f" key={match_id} " in line]
+    assert len(entries) == 1, haproxy_says(cluster, "show table writers")
+    server = int(re.findall(r"gpt0=(\d+)", entries[0])[0])
+    return cluster.servers()[server - 1]
 
 
 # --- the configuration ------------------------------------------------------------------------------
@@ -171,8 +194,9 @@ def test_the_generated_haproxy_configuration_is_valid(tmp_path: Path) -> None:
 def test_the_cluster_wrote_a_valid_configuration(cluster: Cluster) -> None:
     haproxy_check(cluster.dir / "haproxy.cfg")
     assert len(cluster.servers()) == 2
-    for port in cluster.servers():
-        assert f"127.0.0.1:{port} check" in (cluster.dir / "haproxy.cfg").read_text()
+    written = (cluster.dir / "haproxy.cfg").read_text()
+    for number, port in enumerate(cluster.servers(), start=1):
+        assert f"server s{number} 127.0.0.1:{port} id {number} check" in written
 
 
 # --- through HAProxy ------------------------------------------------------------------------------
@@ -217,6 +241,20 @@ async def test_a_person_plays_a_bot_through_haproxy(cluster: Cluster) -> None:
         await person.close()
     status, answer = ask(cluster.port, "GET", f"/api/matches/{match_id}")
     assert (status, answer["match"]["version"]) == (200, 6), answer
+    # 'HAProxy hashes on the match id … so nearly all connections land on the writer directly':
+    # HAProxy noted the server that created the match, which holds its lease.
+    assert noted_port(cluster, match_id) == writer_port(cluster, match_id)
+
+
+def test_every_match_made_through_haproxy_is_sent_to_its_writer(cluster: Cluster) -> None:
+    """Creations go round the servers; each match's later requests go to the one that made it."""
+    made = [ask(cluster.port, "POST", "/api/matches", {"game": "loa", "seats": ["open", "open"], "join": 0})
+            for _ in range(6)]
+    assert {status for status, _ in made} == {201}, made
+    ids = [answer["match"]["id"] for _, answer in made]
+    writers = [writer_port(cluster, match_id) for match_id in ids]
+    assert len(set(writers)) == 2  # round robin: both servers made some
+    assert [noted_port(cluster, match_id) for match_id in ids] == writers
 
 
 # --- a server that dies, and stopping -----------------------------------------------------------------
