@@ -80,8 +80,9 @@ class BenchCluster(Cluster):
         for number in range(1, self.processes + 1):
             port = free_port()
             env = {**os.environ, "PYTHONUNBUFFERED": "1", PAUSES_ENV: str(self.pauses_file(number))}
+            address = f"http://127.0.0.1:{port}"
             command = [sys.executable, "-c", WATCHED_SERVE, "serve", "--host", "127.0.0.1",
-                       "--port", str(port), "--store", self.postgres.url(), "--node-address", f"http://127.0.0.1:{port}",
+                       "--port", str(port), "--store", self.postgres.url(), "--node-address", address,
                        *(f"--limit={name}={value:g}" for name, value in limits.items())]
             log = self.dir / f"server-{number}.log"
             child = Child(f"server {number} on port {port}", command, log, env=env)
