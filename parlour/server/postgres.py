@@ -19,7 +19,8 @@ which PostgreSQL rolls back when the connection closes (or, for a process that s
 ``IDLE_SECONDS``).
 
 The same database holds the cluster's leases (``PostgresLeases``, ``leases.py``): which process
-writes which match, each lease a row timed by the database's clock, on a connection of its own.
+writes which match, each lease a row naming a node whose own row is timed by the database's clock,
+on a connection of its own.
 """
 
 from __future__ import annotations
@@ -137,12 +138,6 @@ CREATE TABLE IF NOT EXISTS boards (
     address TEXT NOT NULL,
     PRIMARY KEY (game, name)
 );
-CREATE TABLE IF NOT EXISTS leases (
-    match_id TEXT COLLATE "C" PRIMARY KEY,
-    node TEXT NOT NULL,
-    address TEXT NOT NULL,
-    expires TIMESTAMPTZ NOT NULL
-);
 CREATE INDEX IF NOT EXISTS matches_by_status ON matches (status, created DESC, id DESC);
 CREATE INDEX IF NOT EXISTS matches_by_game ON matches (game, status, created DESC, id DESC);
 CREATE UNIQUE INDEX IF NOT EXISTS matches_by_rematch_of ON matches (rematch_of) WHERE rematch_of IS NOT NULL;
@@ -150,8 +145,6 @@ CREATE INDEX IF NOT EXISTS boards_by_age ON boards (game, created DESC, name DES
 """
 # As in SQLite: the lobby pages newest first within one status (and one game), a walk down one
 # index from the cursor; the rematch index finds a match's rematch and refuses a second one.
-# A lease (leases.py) has no key to matches: its row is the cluster's, not the record's (a
-# migration copies none), and a writer may drop it once its match is over.
 
 APPEND: Final = """
 WITH stored AS (
@@ -174,43 +167,130 @@ SELECT (SELECT version FROM stored), (SELECT COUNT(*) FROM moved)
 # CPU per append, not half); both changes happen only if the stored version is the expected one,
 # and a writer that looked at the same moment fails on the events' key, all of it undone.
 
+# --- the cluster's leases (leases.py) ---
+#
+# A lease is a row (match, node); it is live while its node's row is: a node renews ALL its leases
+# by extending its own row, one write a round whatever the number of matches it holds. Every
+# unfinished match has a lease row from the moment it is made (a trigger), held by NOBODY (a node
+# whose row is never live) until a process takes it, and again once its writer lets it go while
+# unfinished; a finished match's row is deleted by its writer. So the matches to take over are
+# exactly the rows of dead nodes, found through the index on leases.node without looking at the
+# others (``UNATTENDED``). Rows are the cluster's, not the record's: a migration copies none (the
+# trigger makes the unfinished matches' rows as they are copied).
+
+NOBODY: Final = ""
+"""The node holding the matches nobody holds: never a process's id (a uuid4's hex), never live."""
+
+LEASE_SCHEMA: Final = (
+    """CREATE TABLE IF NOT EXISTS nodes (
+    id TEXT COLLATE "C" PRIMARY KEY,
+    address TEXT NOT NULL,
+    expires TIMESTAMPTZ NOT NULL
+)""",
+    """CREATE TABLE IF NOT EXISTS leases (
+    match_id TEXT COLLATE "C" PRIMARY KEY,
+    node TEXT COLLATE "C" NOT NULL
+)""",
+    "CREATE INDEX IF NOT EXISTS leases_by_node ON leases (node)",
+    "INSERT INTO nodes (id, address, expires) VALUES ('', '', '-infinity') ON CONFLICT (id) DO NOTHING",
+    """CREATE OR REPLACE FUNCTION parlour_unheld() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    INSERT INTO leases (match_id, node) VALUES (NEW.id, '') ON CONFLICT (match_id) DO NOTHING;
+    RETURN NULL;
+END $$""",
+    """CREATE OR REPLACE TRIGGER matches_unheld AFTER INSERT ON matches FOR EACH ROW
+WHEN (NEW.status IN ('open', 'running')) EXECUTE FUNCTION parlour_unheld()""",
+    """INSERT INTO leases (match_id, node) SELECT id, '' FROM matches WHERE status IN ('open', 'running')
+ON CONFLICT (match_id) DO NOTHING""",
+)
+"""The lease tables, made with the others (and for a database made before them: its unfinished
+matches' rows too). A lease has no key to a match or a node: a writer may take a match before
+anything else of it is read, and a node row is pruned once it holds nothing (``PRUNE``)."""
+
+BEAT: Final = """
+INSERT INTO nodes (id, address, expires)
+VALUES (%(node)s, %(address)s, clock_timestamp() + make_interval(secs => %(seconds)s))
+ON CONFLICT (id) DO UPDATE SET address = EXCLUDED.address, expires = EXCLUDED.expires
+"""
+# This node is alive until then, and with it every lease it holds: the one write of a renewal.
+
 TAKE: Final = """
-INSERT INTO leases (match_id, node, address, expires)
-VALUES (%(id)s, %(node)s, %(address)s, clock_timestamp() + make_interval(secs => %(seconds)s))
-ON CONFLICT (match_id) DO UPDATE
-SET node = EXCLUDED.node, address = EXCLUDED.address, expires = EXCLUDED.expires
-WHERE leases.expires < clock_timestamp() OR leases.node = EXCLUDED.node
+INSERT INTO leases (match_id, node) VALUES (%(id)s, %(node)s)
+ON CONFLICT (match_id) DO UPDATE SET node = EXCLUDED.node
+WHERE leases.node = ''
+    OR EXISTS (SELECT 1 FROM nodes WHERE nodes.id = leases.node AND nodes.expires < clock_timestamp()
+               FOR SHARE)
+    OR NOT EXISTS (SELECT 1 FROM nodes WHERE nodes.id = leases.node)
 RETURNING node
 """
-# One statement: a free match's row is made, a run-out (or our own) lease is taken over, a live
-# one of another node is left alone (no row returned). Two nodes taking at once: the key makes the
-# second wait for the first's row, then judge it as committed, so exactly one of them holds it.
-# Expiry is by the database's clock alone (leases.py): the processes' clocks never enter.
+# One statement: a match nobody holds, or whose holder's node has run out, becomes ours; a live
+# node's (ours too: nothing to write) is left alone (no row returned). Two nodes taking at once:
+# the key makes the second wait for the first's row, then judge it as committed. The holder's
+# node row is locked while judged dead: a renewal of that node waits for the take to commit (and
+# then finds the match gone), or the take waits for the renewal (and then finds the node alive),
+# so a node never hears that it keeps a match another took. Run after ``BEAT``, in a transaction
+# of its own: holding our node's row while waiting for a match's row could deadlock with a take
+# that holds the match's row and waits to judge our node.
 
-HOLDER: Final = "SELECT node, address FROM leases WHERE match_id = %s AND expires >= clock_timestamp()"
+HOLDER: Final = ("SELECT nodes.id, nodes.address FROM leases JOIN nodes ON nodes.id = leases.node"
+                 " WHERE leases.match_id = %s AND nodes.expires >= clock_timestamp()")
 # Read in a statement of its own after a take that changed nothing: a row committed by another
 # node while the take waited is not in the take's snapshot, but is in this one's. A lease that
 # ran out (or was dropped) in between names nobody: the take is tried again.
 
-RENEW: Final = ("UPDATE leases SET expires = clock_timestamp() + make_interval(secs => %s)"
-                " WHERE match_id = ANY(%s) AND node = %s RETURNING match_id")
-# Still ours even if run out, as long as no other node took it meanwhile: nobody else can have
+HELD: Final = "SELECT match_id FROM leases WHERE node = %s AND match_id = ANY(%s)"
+# After ``BEAT``, in a snapshot of its own: a take that judged this node dead has committed by
+# then (the beat waited for it), so a match taken meanwhile is not answered as still ours. Still
+# ours even if the node had run out, as long as no other node took it: nobody else can have
 # written the match since.
 
-DROP: Final = "DELETE FROM leases WHERE match_id = ANY(%s) AND node = %s"
+DROP_OVER: Final = """
+DELETE FROM leases WHERE match_id = ANY(%(ids)s) AND node = %(node)s
+    AND NOT EXISTS (SELECT 1 FROM matches
+                    WHERE matches.id = leases.match_id AND matches.status IN ('open', 'running'))
+"""
+DROP_UNFINISHED: Final = "UPDATE leases SET node = '' WHERE match_id = ANY(%(ids)s) AND node = %(node)s"
+# A finished (or unknown) match's row goes; an unfinished one's is nobody's: taken over at once.
 
-EXPIRE: Final = ("UPDATE leases SET expires = clock_timestamp()"
-                 " WHERE node = %s AND expires > clock_timestamp()")
-# Run out now, not deleted: the row still says who wrote last, and a take judges it as any run-out one.
+EXPIRE: Final = """
+WITH ran_out AS (
+    UPDATE nodes SET expires = clock_timestamp() WHERE id = %s AND expires > clock_timestamp() RETURNING id
+)
+SELECT COUNT(*) FROM leases WHERE node IN (SELECT id FROM ran_out)
+"""
+# The node's row run out, not deleted: its leases, all at once, are then as any dead node's.
 
 UNATTENDED: Final = """
-SELECT matches.id FROM matches
-LEFT JOIN leases ON leases.match_id = matches.id AND leases.expires >= clock_timestamp()
-WHERE matches.status IN ('open', 'running') AND leases.match_id IS NULL
-ORDER BY matches.created, matches.id
-LIMIT %s
+WITH dead AS MATERIALIZED (
+    SELECT held.match_id, held.node, found.status IN ('open', 'running') AS unfinished, found.created
+    FROM nodes
+    CROSS JOIN LATERAL (SELECT match_id, node FROM leases WHERE leases.node = nodes.id OFFSET 0) AS held
+    LEFT JOIN LATERAL (SELECT status, created FROM matches WHERE matches.id = held.match_id OFFSET 0) AS found
+        ON true
+    WHERE nodes.expires < clock_timestamp()
+)
+(SELECT match_id, node, true FROM dead WHERE unfinished ORDER BY created, match_id LIMIT %(most)s)
+UNION ALL
+(SELECT match_id, node, false FROM dead WHERE unfinished IS NOT TRUE LIMIT %(most)s)
 """
-# Finished matches never: their writer may have dropped their leases, and nobody must load them.
+# The leases of dead nodes (NOBODY's among them), oldest match first: walked from the few dead
+# nodes down their index, each match found by its key (the OFFSET 0 keep the planner from
+# reading all the leases or all the matches instead), never the live nodes' thousands. Finished
+# matches never (their writer died before letting go): their rows are answered apart, to delete.
+
+FORGET: Final = """
+DELETE FROM leases USING unnest(%s::text[], %s::text[]) AS stale (match_id, node)
+WHERE leases.match_id = stale.match_id AND leases.node = stale.node
+"""
+
+PRUNE: Final = """
+DELETE FROM nodes WHERE id <> '' AND expires < clock_timestamp() - make_interval(secs => %s)
+    AND NOT EXISTS (SELECT 1 FROM leases WHERE leases.node = nodes.id OFFSET 0)
+"""
+# A node dead a long while (PRUNE_SECONDS) that holds nothing any more is forgotten, so that the
+# nodes of past process starts do not pile up; one that wakes up after all is made again by its beat.
+
+PRUNE_SECONDS: Final = 3600.0
 
 TAKE_TRIES: Final = 3
 """A take that found another's lease, which then ran out or was dropped before it was read: again."""
@@ -231,12 +311,20 @@ def schema_of(db: psycopg.Connection[tuple[Any, ...]]) -> None:
         if version is not None and version > SCHEMA_VERSION:
             raise StoreError(f"the database has schema {version}, newer than this parlour's {SCHEMA_VERSION}")
         # The leases came after schema 5 on PostgreSQL only (SQLite has none): a database made
-        # before them gets them, every statement of SCHEMA making only what is missing.
-        leases = db.execute("SELECT to_regclass('leases') IS NOT NULL").fetchone()
-        if version is None or version < SCHEMA_VERSION or not (leases is not None and leases[0]):
+        # before them gets them, every statement making only what is missing. One made with a
+        # lease a row timed by itself (no ``nodes``) has that table made anew: its rows are the
+        # cluster's, not the record's, and a cluster is stopped to be upgraded.
+        found = db.execute("SELECT to_regclass('nodes') IS NOT NULL,"
+                           " to_regclass('leases') IS NOT NULL").fetchone()
+        nodes, leases = (False, False) if found is None else (bool(found[0]), bool(found[1]))
+        if version is None or version < SCHEMA_VERSION or not (nodes and leases):
             for statement in SCHEMA.split(";"):
                 if statement.strip():
                     db.execute(statement)
+            if not nodes:
+                db.execute("DROP TABLE IF EXISTS leases")
+            for statement in LEASE_SCHEMA:
+                db.execute(statement)
             db.execute("DELETE FROM parlour_schema")
             db.execute("INSERT INTO parlour_schema (version) VALUES (%s)", (SCHEMA_VERSION,))
 
@@ -641,12 +729,15 @@ class PostgresStore:
 
 
 class PostgresLeases:
-    """``Leases`` in the database's ``leases`` table: one row a match, the node holding it and until
-    when by the database's clock. Each call is one transaction, bounded in time as the store's are."""
+    """``Leases`` in the database's ``nodes`` and ``leases`` tables: a row for each node, alive until
+    when by the database's clock, and one for each match, naming the node holding it (or NOBODY).
+    Each call is one transaction (a take two), bounded in time as the store's are."""
 
     def __init__(self, store: PostgresStore, me: Node, seconds: float = LEASE_SECONDS) -> None:
         if not 0 < seconds < math.inf:
             raise ValueError(f"a lease lasts some time, not {seconds} s")
+        if me.id == NOBODY:
+            raise ValueError("a node needs an id")
         self.me = me
         self.seconds = seconds
         self.link = _Link(store.url)
@@ -654,25 +745,25 @@ class PostgresLeases:
 
     async def take(self, match_id: str) -> Node:
         async def take(db: Conn) -> Node | None:
-            cursor = await db.execute(TAKE, {"id": match_id, "node": self.me.id, "address": self.me.address,
-                                             "seconds": self.seconds})
+            cursor = await db.execute(TAKE, {"id": match_id, "node": self.me.id})
             if await cursor.fetchone() is not None:
                 return self.me
             found = await (await db.execute(HOLDER, (match_id,))).fetchone()
             return None if found is None else Node(found[0], found[1])
 
         for _ in range(TAKE_TRIES):
+            await self._call(self._beat)  # alive before holding anything: a lease of a dead node is free
             holder = await self._call(take)
             if holder is not None:
                 return holder
         raise StoreError(f"storage: the lease of match {match_id} changed hands {TAKE_TRIES} times in a row")
 
     async def renew(self, match_ids: Collection[str]) -> set[str]:
-        if not match_ids:
-            return set()
-
         async def renew(db: Conn) -> set[str]:
-            cursor = await db.execute(RENEW, (self.seconds, list(match_ids), self.me.id))
+            await self._beat(db)
+            if not match_ids:
+                return set()
+            cursor = await db.execute(HELD, (self.me.id, list(match_ids)))
             return {match_id for (match_id,) in await cursor.fetchall()}
 
         return await self._call(renew)
@@ -682,22 +773,32 @@ class PostgresLeases:
             return
 
         async def drop(db: Conn) -> None:
-            await db.execute(DROP, (list(match_ids), self.me.id))
+            given = {"ids": list(match_ids), "node": self.me.id}
+            await db.execute(DROP_OVER, given)
+            await db.execute(DROP_UNFINISHED, given)
 
         await self._call(drop)
 
     async def expire(self, node: Node) -> int:
         async def expire(db: Conn) -> int:
-            return (await db.execute(EXPIRE, (node.id,))).rowcount
+            found = await (await db.execute(EXPIRE, (node.id,))).fetchone()
+            return 0 if found is None else int(found[0])
 
         return await self._call(expire)
 
     async def unattended(self, most: int) -> list[str]:
         async def unattended(db: Conn) -> list[str]:
-            cursor = await db.execute(UNATTENDED, (max(most, 0),))
-            return [match_id for (match_id,) in await cursor.fetchall()]
+            rows = await (await db.execute(UNATTENDED, {"most": max(most, 0)})).fetchall()
+            stale = [(match_id, node) for match_id, node, unfinished in rows if not unfinished]
+            if stale:  # finished matches whose writer died before letting go: nobody needs their rows
+                await db.execute(FORGET, ([match_id for match_id, _ in stale], [node for _, node in stale]))
+            await db.execute(PRUNE, (PRUNE_SECONDS,))
+            return [match_id for match_id, _, unfinished in rows if unfinished]
 
         return await self._call(unattended)
+
+    async def _beat(self, db: Conn) -> None:
+        await db.execute(BEAT, {"node": self.me.id, "address": self.me.address, "seconds": self.seconds})
 
     async def _call(self, work: Callable[[Conn], Awaitable[T]]) -> T:
         async with self.link.lock:

@@ -4,6 +4,9 @@ a store of its own (as two processes would have): one holds a match, the other i
 lease renewed stays, one run out or dropped is taken over, and the loser hears so on its renewal;
 a process paused (SIGSTOP) past its lease loses its match to another and cannot commit over it.
 
+A lease lives as long as its node's row: renewing is one write for all of a node's leases, and a
+node that dies (or is known gone) lets all its matches be taken over at once.
+
 Nothing here waits for a time: a lease running out is awaited by asking again until it has."""
 
 from __future__ import annotations
@@ -73,17 +76,20 @@ async def taken_by(leases: Leases, match_id: str) -> None:
 
 
 def expires(url: str, match_id: str) -> datetime:
+    """Until when the match's lease lasts: its node's row's time (by the database's clock)."""
     with psycopg.connect(url, autocommit=True) as db:
-        found = db.execute("SELECT expires FROM leases WHERE match_id = %s", (match_id,)).fetchone()
+        found = db.execute("SELECT nodes.expires FROM leases JOIN nodes ON nodes.id = leases.node"
+                           " WHERE leases.match_id = %s", (match_id,)).fetchone()
     assert found is not None, f"match {match_id} has no lease"
     return found[0]  # type: ignore[no-any-return]
 
 
 def run_out(url: str, *match_ids: str) -> None:
-    """Ends leases as time would (an hour ago by the database's clock), without waiting for it."""
+    """Ends leases as time would, by running out the nodes holding them (an hour ago by the
+    database's clock), without waiting for it."""
     with psycopg.connect(url, autocommit=True) as db:
-        db.execute("UPDATE leases SET expires = clock_timestamp() - interval '1 hour'"
-                   " WHERE match_id = ANY(%s)", (list(match_ids),))
+        db.execute("UPDATE nodes SET expires = clock_timestamp() - interval '1 hour'"
+                   " WHERE id IN (SELECT node FROM leases WHERE match_id = ANY(%s))", (list(match_ids),))
 
 
 @ASYNC
