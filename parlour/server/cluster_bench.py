@@ -143,7 +143,7 @@ class BenchCluster(Cluster):
                 by_node = db.execute("SELECT to_regclass('nodes') IS NOT NULL").fetchone()
                 rows = db.execute(HELD_BY_NODE if by_node and by_node[0] else HELD_BY_LEASE).fetchall()
         except psycopg.Error as error:
-            return f"matches each server writes: not known ({error})"
+            return f"matches each server writes: not known ({str(error).splitlines()[0]})"
         held = Counter({numbers.get(str(address), 0): int(count) for address, count in rows})
         return "matches each server writes (live leases): " + by_server(held, len(self.servers))
 
