@@ -33,6 +33,11 @@ class Evaluator(ABC):
     the game's rules and evaluation cost differ much from the search's default (fixed in the
     code, so that a budget means the same search on every machine)."""
 
+    def nodes_per_second_at(self, state: State) -> int | None:
+        """``nodes_per_second`` for a search from ``state``: a game whose nodes cost much more on
+        some boards says so here (a figure of the position, so a budget stays one search)."""
+        return self.nodes_per_second
+
     turn_of_decisions: bool = False
     """A seat's turn is several decisions in a row whose worth shows only together (a roll of
     the dice is several moves): the greedy bot then judges whole turns, not single decisions."""
