@@ -216,6 +216,118 @@ async def test_unattended_lists_only_unfinished_matches_without_a_live_lease_old
 
 
 @ASYNC
+async def test_renewing_a_thousand_leases_is_one_write(
+    url: str, stores: tuple[PostgresStore, PostgresStore],
+) -> None:
+    """Renewing costs one write a process, not one a match: Ann holds 1,000 matches; her renewal
+    answers all of them (not one Bob holds) and writes exactly one row, her node's, now later."""
+    ann, bob = stores[0].leases(ANN, LONG), stores[1].leases(BOB, LONG)
+    held = [f"m{index}" for index in range(1000)]
+    for match_id in held:
+        assert await ann.take(match_id) == ANN
+    assert await bob.take("bob's") == BOB
+    before = expires(url, "m999")
+    with psycopg.connect(url, autocommit=True) as db:
+        tally_writes(db)
+        assert await ann.renew([*held, "bob's"]) == set(held)
+        writes = db.execute("SELECT tab, op, node FROM tally").fetchall()
+    assert writes == [("nodes", "UPDATE", ANN.id)]
+    assert expires(url, "m999") > before
+    assert await bob.take("m500") == ANN
+
+
+def tally_writes(db: psycopg.Connection[tuple[object, ...]]) -> None:
+    """From now on, every row written to ``nodes`` or ``leases`` is noted in ``tally``."""
+    db.execute("CREATE TABLE tally (tab TEXT, op TEXT, node TEXT)")
+    db.execute("""CREATE FUNCTION tally() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+            INSERT INTO tally VALUES (TG_TABLE_NAME, TG_OP,
+                COALESCE(to_jsonb(NEW) ->> 'id', to_jsonb(NEW) ->> 'node', to_jsonb(OLD) ->> 'node'));
+            RETURN NULL;
+        END $$""")
+    for table in ("nodes", "leases"):
+        db.execute(f"CREATE TRIGGER {table}_tally AFTER INSERT OR UPDATE OR DELETE ON {table}"
+                   " FOR EACH ROW EXECUTE FUNCTION tally()")
+
+
+@ASYNC
+async def test_a_dead_node_s_matches_are_all_taken_over_at_once(
+    url: str, stores: tuple[PostgresStore, PostgresStore],
+) -> None:
+    """'A process that dies stops renewing; after the lease runs out another process takes the
+    match over': when Ann's node runs out, all thirty of her matches are unattended at once
+    (oldest first, Bob's own not among them), Bob takes every one, and Ann's renewal keeps none."""
+    store = stores[0]
+    ann, bob = store.leases(ANN, LONG), stores[1].leases(BOB, LONG)
+    hers = [f"m{index:02}" for index in range(30)]
+    for index, match_id in enumerate(hers):
+        await store.create(a_match(match_id, created=100.0 - index, progress=RUNNING))
+        assert await ann.take(match_id) == ANN
+    await store.create(a_match("bob's", created=1.0, progress=RUNNING))
+    assert await bob.take("bob's") == BOB
+    assert await bob.unattended(100) == []
+    run_out(url, "m00")
+    assert await bob.unattended(100) == hers[::-1]
+    for match_id in hers:
+        assert await bob.take(match_id) == BOB
+    assert await ann.renew(hers) == set()
+    assert await bob.unattended(100) == []
+
+
+@ASYNC
+async def test_a_match_let_go_unfinished_is_unattended_at_once_and_a_finished_one_leaves_no_row(
+    url: str, stores: tuple[PostgresStore, PostgresStore],
+) -> None:
+    """A match made is nobody's until taken; let go while unfinished (a process stopping hands its
+    matches over) it is nobody's again, to be taken over at once; let go once over, its row goes."""
+    store = stores[0]
+    over = Progress("over", 5, None, {"winner": 0}, updated=3.0)
+    await store.create(a_match("running", progress=RUNNING))
+    await store.create(a_match("over", progress=over))
+    ann, bob = store.leases(ANN, LONG), stores[1].leases(BOB, LONG)
+    assert await bob.unattended(5) == ["running"]
+    assert await ann.take("running") == ANN
+    assert await ann.take("over") == ANN
+    assert await bob.unattended(5) == []
+    await ann.drop(["running", "over"])
+    assert await bob.unattended(5) == ["running"]
+    with psycopg.connect(url, autocommit=True) as db:
+        rows = db.execute("SELECT match_id, node FROM leases ORDER BY match_id").fetchall()
+    assert rows == [("running", "")]
+    assert await bob.take("running") == BOB
+
+
+@ASYNC
+async def test_nodes_long_dead_and_holding_nothing_are_forgotten(
+    url: str, stores: tuple[PostgresStore, PostgresStore],
+) -> None:
+    """The nodes of past process starts do not pile up: a node dead over an hour that holds nothing
+    is forgotten (one that still holds an unfinished match is not); the row of a finished match
+    its dead writer never let go is forgotten; a forgotten node that wakes up is back at its renewal."""
+    store = stores[0]
+    await store.create(a_match("running", progress=RUNNING))
+    await store.create(a_match("over", progress=Progress("over", 5, None, {"winner": 0}, updated=3.0)))
+    ann, bob = store.leases(ANN, LONG), stores[1].leases(BOB, LONG)
+    carol = store.leases(Node("carol-node", "http://127.0.0.1:8083"), LONG)
+    assert await ann.take("running") == ANN
+    assert await bob.take("over") == BOB
+    assert await carol.take("never-made") == carol.me
+    await carol.drop(["never-made"])
+    with psycopg.connect(url, autocommit=True) as db:
+        db.execute("UPDATE nodes SET expires = clock_timestamp() - interval '2 hours' WHERE id <> ''")
+
+        def nodes() -> list[str]:
+            return [node for (node,) in db.execute("SELECT id FROM nodes ORDER BY id").fetchall()]
+
+        assert await carol.unattended(5) == ["running"]
+        assert nodes() == ["", ANN.id], "Carol held nothing; Bob held only a finished match"
+        assert db.execute("SELECT match_id FROM leases").fetchall() == [("running",)]
+        assert await bob.renew(["over"]) == set()
+        assert nodes() == ["", ANN.id, BOB.id]
+        assert await bob.take("running") == BOB
+
+
+@ASYNC
 async def test_twenty_takes_at_once_from_two_nodes_leave_exactly_one_holder(url: str) -> None:
     """'exactly one writer in the whole cluster at a time', with the takes truly at once: ten
     connections of each node take the same match together, again for several matches; every
@@ -316,18 +428,47 @@ async def test_a_process_paused_past_its_lease_loses_its_match_and_cannot_commit
 
 @ASYNC
 async def test_a_database_made_before_leases_gets_their_table(url: str) -> None:
-    """A schema made by a parlour without leases (same schema version, no table): opening the
-    store adds the table, and keeps the matches."""
+    """A schema made by a parlour without leases (same schema version, no lease tables): opening
+    the store adds them, keeps the matches, and its unfinished ones are nobody's (unattended), as
+    is a match made afterwards."""
     first = PostgresStore(url)
     await first.create(a_match("m1", progress=RUNNING))
     await first.close()
     with psycopg.connect(url, autocommit=True) as db:
-        db.execute("DROP TABLE leases")
+        db.execute("DROP TRIGGER matches_unheld ON matches")
+        db.execute("DROP FUNCTION parlour_unheld")
+        db.execute("DROP TABLE leases, nodes")
+    again = PostgresStore(url)
+    try:
+        leases = again.leases(ANN, LONG)
+        assert await leases.unattended(5) == ["m1"]
+        await again.create(a_match("m2", created=200.0, progress=RUNNING))
+        assert await leases.unattended(5) == ["m1", "m2"]
+        assert await leases.take("m1") == ANN
+    finally:
+        await again.close()
+
+
+@ASYNC
+async def test_a_database_with_a_lease_a_row_timed_by_itself_gets_the_nodes(url: str) -> None:
+    """A schema made while each lease was a row timed by itself (no nodes): opening the store makes
+    the lease tables anew (their rows are the cluster's, not the record's), the matches kept and
+    their unfinished ones nobody's."""
+    first = PostgresStore(url)
+    await first.create(a_match("m1", progress=RUNNING))
+    await first.close()
+    with psycopg.connect(url, autocommit=True) as db:
+        db.execute("DROP TABLE leases, nodes")
+        db.execute("CREATE TABLE leases (match_id TEXT PRIMARY KEY, node TEXT NOT NULL,"
+                   " address TEXT NOT NULL, expires TIMESTAMPTZ NOT NULL)")
+        db.execute("INSERT INTO leases VALUES ('m1', 'gone-node', 'http://127.0.0.1:1',"
+                   " clock_timestamp() + interval '1 hour')")
     again = PostgresStore(url)
     try:
         leases = again.leases(ANN, LONG)
         assert await leases.unattended(5) == ["m1"]
         assert await leases.take("m1") == ANN
+        assert await leases.renew(["m1"]) == {"m1"}
     finally:
         await again.close()
 
