@@ -14,6 +14,11 @@ whole is the store's expected-version check: only one of two writers can commit 
 and the one that loses hears ``VersionConflict`` (or, on its next ``renew``, that the match is no
 longer its) and lets the match go.
 
+A lease lives as long as its node: renewing is the node's heartbeat, one write however many
+matches it holds (one write a process a round, not one a match: 100,000 at 100,000 matches), and a node
+that stops renewing (or is expired) lets all its matches be taken over at once. A lease is ended
+before then only by ``drop`` (or by another node taking the match once its holder has run out).
+
 Expiry is measured by the database's clock (PostgreSQL's ``clock_timestamp()``), never by the
 processes' clocks: a lease is a moment on one clock, so processes whose clocks disagree still
 agree on whether it has run out.
@@ -63,8 +68,9 @@ class Leases(Protocol):
         ...
 
     async def renew(self, match_ids: Collection[str]) -> set[str]:
-        """Extends the leases of those of ``match_ids`` that are still mine; those ids. A match
-        missing from the answer was taken by another node (or dropped): let it go."""
+        """Extends this node's life, and with it every lease it holds; those of ``match_ids`` that
+        are still mine. A match missing from the answer was taken by another node (or dropped):
+        let it go."""
         ...
 
     async def drop(self, match_ids: Collection[str]) -> None:
@@ -72,8 +78,8 @@ class Leases(Protocol):
         ...
 
     async def expire(self, node: Node) -> int:
-        """Runs out, now, every lease ``node`` holds: it is known to be gone (its address refuses
-        connections, or answers as another node). How many there were."""
+        """Runs out ``node``, now, and so every lease it holds: it is known to be gone (its address
+        refuses connections, or answers as another node). How many leases there were."""
         ...
 
     async def unattended(self, most: int) -> list[str]:
