@@ -173,7 +173,8 @@ async def test_finished_matches_are_read_from_the_store_when_asked_for(
 
     server.stop()
     server.start()
-    assert "1 unfinished matches loaded" in server.log_text()
+    if server.store is None:  # on PostgreSQL (cluster mode) none is loaded at start: each is taken when asked
+        assert "1 unfinished matches loaded" in server.log_text()
     assert server.summary(unfinished)["status"] == "open"
     over = {entry["id"]: entry for entry in server.call("GET", "/api/matches?status=over")[1]["matches"]}
     assert over == before
