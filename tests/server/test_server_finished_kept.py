@@ -5,13 +5,18 @@ chat of two copies of one match read back is numbered on by the store, never twi
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from pathlib import Path
+
 import pytest
+import pytest_asyncio
 
 from parlour.games import get_game
 from parlour.server.bots import BotPool
 from parlour.server.lobby import FINISHED_KEPT, Lobby
+from parlour.server.postgres import PostgresStore
 from parlour.server.pubsub import MemoryPubSub
-from parlour.server.storage import MatchRow, MemoryStore, SeatRecord, progress_of
+from parlour.server.storage import MatchRow, MemoryStore, SeatRecord, SQLiteStore, Store, progress_of
 
 ASYNC = pytest.mark.asyncio(loop_scope="session")
 
@@ -19,7 +24,19 @@ WON = [0, 3, 1, 4, 2]
 """A game of tic-tac-toe that X wins on the top row."""
 
 
-async def stored_finished(store: MemoryStore, number: int) -> str:
+@pytest_asyncio.fixture(params=["memory", "sqlite", "postgresql"])
+async def store(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Store]:
+    """Each store: the chat's numbering across copies of a match is the store's."""
+    made: Store
+    if request.param == "postgresql":
+        made = PostgresStore(request.getfixturevalue("postgres").fresh())
+    else:
+        made = SQLiteStore(tmp_path / "kept.sqlite3") if request.param == "sqlite" else MemoryStore()
+    yield made
+    await made.close()
+
+
+async def stored_finished(store: Store, number: int) -> str:
     state = get_game("tictactoe").new(2, {}, 1)
     seats = [SeatRecord("person", name="Ann"), SeatRecord("person", name="Bob")]
     match_id = f"done{number}"
@@ -32,8 +49,7 @@ async def stored_finished(store: MemoryStore, number: int) -> str:
 
 
 @ASYNC
-async def test_spectators_do_not_keep_finished_matches_in_memory_and_players_do() -> None:
-    store = MemoryStore()
+async def test_spectators_do_not_keep_finished_matches_in_memory_and_players_do(store: Store) -> None:
     lobby = Lobby(store, MemoryPubSub(), BotPool())
     ids = [await stored_finished(store, number) for number in range(FINISHED_KEPT + 3)]
     watched, played = await lobby.get(ids[0]), await lobby.get(ids[1])
