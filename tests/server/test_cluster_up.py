@@ -162,7 +162,8 @@ def writer_port(cluster: Cluster, match_id: str) -> int:
     """The port of the server holding the match's lease (PostgreSQL's ``leases`` table)."""
     port = re.findall(r"PostgreSQL on 127\.0\.0\.1:(\d+)", cluster.output())[0]
     with psycopg.connect(f"postgresql://parlour@127.0.0.1:{port}/parlour", connect_timeout=int(WAIT)) as db:
-        row = db.execute("SELECT address FROM leases WHERE match_id = %s", (match_id,)).fetchone()
+        row = db.execute("SELECT nodes.address FROM leases JOIN nodes ON nodes.id = leases.node"
+                         " WHERE leases.match_id = %s", (match_id,)).fetchone()
     assert row is not None, f"nobody holds {match_id}'s lease"
     return int(str(row[0]).rsplit(":", 1)[1])
 
