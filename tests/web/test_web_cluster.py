@@ -35,6 +35,7 @@ from server_process import ROOT, START_SECONDS, WAIT, read_line
 from web_helpers import WAIT_MS, Client, OpenClient
 
 from parlour.server.cluster import UP
+from parlour.server.postgres import HOLDER
 from parlour.server.services import free_port
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
@@ -138,8 +139,7 @@ def node_of(address: str) -> str:
 
 async def holder(db: psycopg.AsyncConnection[tuple[str, str]], match_id: str) -> tuple[str, str]:
     """(node, address) of the live lease of ``match_id``: the process that writes it."""
-    cursor = await db.execute(
-        "SELECT node, address FROM leases WHERE match_id = %s AND expires > clock_timestamp()", (match_id,))
+    cursor = await db.execute(HOLDER, (match_id,))  # the store's own reading of its lease tables
     row = await cursor.fetchone()
     assert row is not None, f"no process holds a lease of {match_id}"
     return row
@@ -232,10 +232,9 @@ async def taken_over(store: str, match_id: str, survivor: str) -> float:
     async with await psycopg.AsyncConnection.connect(store, autocommit=True) as db:
         deadline = time.monotonic() + WAIT
         while time.monotonic() < deadline:
-            cursor = await db.execute(
-                "SELECT address FROM leases WHERE match_id = %s AND expires > clock_timestamp()", (match_id,))
+            cursor = await db.execute(HOLDER, (match_id,))
             row = await cursor.fetchone()
-            if row is not None and row[0] == survivor:
+            if row is not None and row[1] == survivor:
                 return time.time()
             await asyncio.sleep(0.02)
     raise AssertionError(f"not within {WAIT:g} s: {survivor} holds the lease of {match_id}")
