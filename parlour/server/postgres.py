@@ -189,23 +189,26 @@ LEASE_SCHEMA: Final = (
 )""",
     """CREATE TABLE IF NOT EXISTS leases (
     match_id TEXT COLLATE "C" PRIMARY KEY,
-    node TEXT COLLATE "C" NOT NULL
+    node TEXT COLLATE "C" NOT NULL,
+    created DOUBLE PRECISION
 )""",
-    "CREATE INDEX IF NOT EXISTS leases_by_node ON leases (node)",
+    "CREATE INDEX IF NOT EXISTS leases_by_age ON leases (node, created, match_id)",
     "INSERT INTO nodes (id, address, expires) VALUES ('', '', '-infinity') ON CONFLICT (id) DO NOTHING",
     """CREATE OR REPLACE FUNCTION parlour_unheld() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-    INSERT INTO leases (match_id, node) VALUES (NEW.id, '') ON CONFLICT (match_id) DO NOTHING;
+    INSERT INTO leases (match_id, node, created) VALUES (NEW.id, '', NEW.created)
+    ON CONFLICT (match_id) DO NOTHING;
     RETURN NULL;
 END $$""",
     """CREATE OR REPLACE TRIGGER matches_unheld AFTER INSERT ON matches FOR EACH ROW
 WHEN (NEW.status IN ('open', 'running')) EXECUTE FUNCTION parlour_unheld()""",
-    """INSERT INTO leases (match_id, node) SELECT id, '' FROM matches WHERE status IN ('open', 'running')
-ON CONFLICT (match_id) DO NOTHING""",
+    """INSERT INTO leases (match_id, node, created) SELECT id, '', created FROM matches
+WHERE status IN ('open', 'running') ON CONFLICT (match_id) DO NOTHING""",
 )
 """The lease tables, made with the others (and for a database made before them: its unfinished
 matches' rows too). A lease has no key to a match or a node: a writer may take a match before
-anything else of it is read, and a node row is pruned once it holds nothing (``PRUNE``)."""
+anything else of it is read, and a node row is pruned once it holds nothing (``PRUNE``). It keeps
+its match's age (``created``), so that a dead node's oldest matches are the first of its index."""
 
 BEAT: Final = """
 INSERT INTO nodes (id, address, expires)
@@ -215,7 +218,8 @@ ON CONFLICT (id) DO UPDATE SET address = EXCLUDED.address, expires = EXCLUDED.ex
 # This node is alive until then, and with it every lease it holds: the one write of a renewal.
 
 TAKE: Final = """
-INSERT INTO leases (match_id, node) VALUES (%(id)s, %(node)s)
+INSERT INTO leases (match_id, node, created)
+VALUES (%(id)s, %(node)s, (SELECT created FROM matches WHERE id = %(id)s))
 ON CONFLICT (match_id) DO UPDATE SET node = EXCLUDED.node
 WHERE leases.node = ''
     OR EXISTS (SELECT 1 FROM nodes WHERE nodes.id = leases.node AND nodes.expires < clock_timestamp()
@@ -261,22 +265,26 @@ SELECT COUNT(*) FROM leases WHERE node IN (SELECT id FROM ran_out)
 # The node's row run out, not deleted: its leases, all at once, are then as any dead node's.
 
 UNATTENDED: Final = """
-WITH dead AS MATERIALIZED (
-    SELECT held.match_id, held.node, found.status IN ('open', 'running') AS unfinished, found.created
+WITH oldest AS MATERIALIZED (
+    SELECT held.match_id, held.node, held.created
     FROM nodes
-    CROSS JOIN LATERAL (SELECT match_id, node FROM leases WHERE leases.node = nodes.id OFFSET 0) AS held
-    LEFT JOIN LATERAL (SELECT status, created FROM matches WHERE matches.id = held.match_id OFFSET 0) AS found
-        ON true
+    CROSS JOIN LATERAL (
+        SELECT match_id, node, created FROM leases WHERE leases.node = nodes.id
+        ORDER BY created, match_id LIMIT %(most)s
+    ) AS held
     WHERE nodes.expires < clock_timestamp()
+    ORDER BY held.created, held.match_id LIMIT %(most)s
 )
-(SELECT match_id, node, true FROM dead WHERE unfinished ORDER BY created, match_id LIMIT %(most)s)
-UNION ALL
-(SELECT match_id, node, false FROM dead WHERE unfinished IS NOT TRUE LIMIT %(most)s)
+SELECT oldest.match_id, oldest.node, COALESCE(found.status IN ('open', 'running'), false)
+FROM oldest
+LEFT JOIN LATERAL (SELECT status FROM matches WHERE matches.id = oldest.match_id OFFSET 0) AS found ON true
+ORDER BY oldest.created, oldest.match_id
 """
-# The leases of dead nodes (NOBODY's among them), oldest match first: walked from the few dead
-# nodes down their index, each match found by its key (the OFFSET 0 keep the planner from
-# reading all the leases or all the matches instead), never the live nodes' thousands. Finished
-# matches never (their writer died before letting go): their rows are answered apart, to delete.
+# The oldest leases of dead nodes (NOBODY's among them): the first ``most`` of each dead node's
+# index, never the live nodes' thousands nor all of a dead one's, then each match's status by its
+# key (OFFSET 0 keeps the planner from reading all the matches instead). Finished matches never
+# (their writer died before letting go): their rows are answered apart, to delete, and the next
+# call finds the matches after them.
 
 FORGET: Final = """
 DELETE FROM leases USING unnest(%s::text[], %s::text[]) AS stale (match_id, node)
@@ -311,17 +319,17 @@ def schema_of(db: psycopg.Connection[tuple[Any, ...]]) -> None:
         if version is not None and version > SCHEMA_VERSION:
             raise StoreError(f"the database has schema {version}, newer than this parlour's {SCHEMA_VERSION}")
         # The leases came after schema 5 on PostgreSQL only (SQLite has none): a database made
-        # before them gets them, every statement making only what is missing. One made with a
-        # lease a row timed by itself (no ``nodes``) has that table made anew: its rows are the
-        # cluster's, not the record's, and a cluster is stopped to be upgraded.
-        found = db.execute("SELECT to_regclass('nodes') IS NOT NULL,"
-                           " to_regclass('leases') IS NOT NULL").fetchone()
-        nodes, leases = (False, False) if found is None else (bool(found[0]), bool(found[1]))
-        if version is None or version < SCHEMA_VERSION or not (nodes and leases):
+        # before them gets them, every statement making only what is missing. One made with
+        # leases of another shape (a row timed by itself, before ``nodes``) has that table made
+        # anew: its rows are the cluster's, not the record's, and a cluster is stopped to be upgraded.
+        found = db.execute("SELECT to_regclass('nodes') IS NOT NULL"
+                           " AND to_regclass('leases_by_age') IS NOT NULL").fetchone()
+        current = found is not None and bool(found[0])
+        if version is None or version < SCHEMA_VERSION or not current:
             for statement in SCHEMA.split(";"):
                 if statement.strip():
                     db.execute(statement)
-            if not nodes:
+            if not current:
                 db.execute("DROP TABLE IF EXISTS leases")
             for statement in LEASE_SCHEMA:
                 db.execute(statement)
@@ -788,9 +796,6 @@ class PostgresLeases:
 
     async def unattended(self, most: int) -> list[str]:
         async def unattended(db: Conn) -> list[str]:
-            # The planner cannot know how few dead nodes' leases there are: judging by a live node's
-            # thousands, it would compile the statement (JIT), 50 ms for a walk of a tenth of one.
-            await db.execute("SET LOCAL jit = off")
             rows = await (await db.execute(UNATTENDED, {"most": max(most, 0)})).fetchall()
             stale = [(match_id, node) for match_id, node, unfinished in rows if not unfinished]
             if stale:  # finished matches whose writer died before letting go: nobody needs their rows
