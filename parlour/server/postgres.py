@@ -174,9 +174,10 @@ SELECT (SELECT version FROM stored), (SELECT COUNT(*) FROM moved)
 # unfinished match has a lease row from the moment it is made (a trigger), held by NOBODY (a node
 # whose row is never live) until a process takes it, and again once its writer lets it go while
 # unfinished; a finished match's row is deleted by its writer. So the matches to take over are
-# exactly the rows of dead nodes, found through the index on leases.node without looking at the
-# others (``UNATTENDED``). Rows are the cluster's, not the record's: a migration copies none (the
-# trigger makes the unfinished matches' rows as they are copied).
+# exactly the rows of dead nodes, the oldest first in the index of leases by (node, age), found
+# without looking at the live nodes' rows (``UNATTENDED``). Rows are the cluster's, not the
+# record's: a migration copies none (the trigger makes the unfinished matches' rows as they are
+# copied).
 
 NOBODY: Final = ""
 """The node holding the matches nobody holds: never a process's id (a uuid4's hex), never live."""
