@@ -40,7 +40,7 @@ from cluster_helpers import (
     until,
 )
 from postgres_server import PostgresServer
-from server_helpers import Client
+from server_helpers import Client, call
 from server_process import Server
 from websockets.exceptions import ConnectionClosed
 
@@ -223,6 +223,7 @@ async def test_a_killed_writer_s_matches_go_on_through_the_other_process(
     duel = a.create(game="loa", seats=["open", "open"], join=0, name="Cas")
     duel_id = duel["match"]["id"]
     dora_seat = b.join(duel_id, name="Dora")
+    waiting_id = a.create(game="loa", seats=["open", "open"], join=0, name="Eve")["match"]["id"]
     ann = seated(players, bot_id, "Ann on A", bot_match["token"])
     watcher = seated(players, bot_id, "spectator through B")
     cas = seated(players, duel_id, "Cas on A", duel["token"])
@@ -248,6 +249,9 @@ async def test_a_killed_writer_s_matches_go_on_through_the_other_process(
     for relayed in (watcher, dora):
         code, _ = await closed_with(relayed.client, "B closing the relayed connection of a dead writer")
         assert code == TRY_AGAIN_CLOSE, f"{relayed.label}: closed with {code}"
+    refusals = await joined_through(b, waiting_id)
+    print(f"\nSIGKILL fail-over: a join through B answered {refusals or 'nothing'} first, then joined,"
+          f" {seconds_since(killed):.2f} s after the kill")
     states = {}
     for seat in (ann, watcher, cas, dora):
         states[seat.label], tries_took = await reconnect(seat, b)
@@ -277,6 +281,22 @@ async def test_a_killed_writer_s_matches_go_on_through_the_other_process(
 
     all_stored_once(url, bot_id, ann, watcher)
     all_stored_once(url, duel_id, cas, dora)
+
+
+async def joined_through(server: Server, match_id: str) -> list[str]:
+    """Asks ``server`` to join seat 1 of ``match_id`` until it does (a refusal must say to try
+    again: 503 ``unavailable`` with ``Retry-After``); the refusals' words."""
+    refusals: list[str] = []
+    while len(refusals) < 100:
+        status, headers, answer = call(server, "POST", f"/api/matches/{match_id}/join", {"name": "Fay"})
+        if status == 200:
+            assert answer["seat"] == 1, answer
+            return refusals
+        assert (status, answer["error"]["code"]) == (503, "unavailable"), answer
+        assert "retry-after" in headers, headers
+        refusals.append(answer["error"]["message"])
+        await asyncio.sleep(POLL)
+    pytest.fail(f"joining {match_id} through {server.base} refused 100 times: {refusals[-1]}")
 
 
 @ASYNC
