@@ -330,6 +330,37 @@ async def test_a_paused_writer_s_match_is_taken_over_when_its_lease_runs_out(
 
 
 @ASYNC
+async def test_a_client_relayed_to_a_paused_writer_is_sent_on_once_its_match_is_taken_over(
+    url: str, pair: tuple[Server, Server], players: list[Seat],
+) -> None:
+    """'The browser reconnects by itself' when its connection closes; nothing else makes it (its
+    pings are never checked for an answer: parlour/web/js/net.js). A spectator relayed through B to
+    A: A is paused (SIGSTOP) and B takes the match over; B, now its writer, is to close the
+    connection it relays to the paused A (1012, the match moved, or 1013), so that the client
+    reconnects and watches the match go on; otherwise it waits on the hung A for as long as A hangs."""
+    a, b = pair
+    b_node = node_of(b)
+    created = a.create(game="loa", seats=["open", "bot:random"], bot_seconds=0.01, join=0, name="Ann")
+    match_id = created["match"]["id"]
+    watcher = seated(players, match_id, "spectator through B")
+    await first_state(watcher, b)
+
+    pause(a)
+    try:
+        await until("B held the lease of the paused writer's match", lambda: holder(url, match_id) == b_node)
+        held = time.monotonic()
+        code, _ = await closed_with(watcher.client, "B closing its relay to the paused writer of a match"
+                                                    " it holds")
+        print(f"\nthe relay to the paused writer closed with {code} {seconds_since(held):.2f} s after B"
+              " took over")
+        assert code in (MOVED_CLOSE, TRY_AGAIN_CLOSE), f"closed with {code}"
+        state, _ = await reconnect(watcher, b)
+        assert state["version"] == 0, state
+    finally:
+        a.kill()
+
+
+@ASYNC
 @pytest.mark.parametrize("order", ["as it comes", "the commit first"])
 async def test_two_writers_of_one_match_commit_one_action_per_version(
     url: str, pair: tuple[Server, Server], players: list[Seat], order: str,
