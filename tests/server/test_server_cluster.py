@@ -1,7 +1,9 @@
 """The cluster's faults (issue 17, "Faults it survives"), with the real parts: two ``parlour serve``
 processes on one PostgreSQL schema (leases of 1.5 s), clients straight to the writer and relayed
-through the other process, and the faults made for real: SIGKILL, SIGSTOP past the lease,
-PostgreSQL stopped and started again, a process started again on a dead one's address.
+through the other process, and the faults made for real: SIGKILL of the writer (and of the
+relaying process), SIGSTOP past the lease (one writer taken over, two writers fenced by the store),
+PostgreSQL stopped past the leases' length and started again (a PostgreSQL of these tests' own),
+a process started again on a dead one's address.
 
 What is checked against PostgreSQL itself: the ``leases`` row (who writes a match) and the
 ``events`` rows (every acknowledged action there once, versions 1..N without gap or double).
