@@ -202,6 +202,9 @@ class Cluster:
             " Ctrl-C stops it")
 
     def _start_postgres(self) -> None:
+        shown_there = self.dir / "postgres"
+        if self.postgres.dir != shown_there and not (shown_there.exists() or shown_there.is_symlink()):
+            shown_there.symlink_to(self.postgres.dir)  # where it went instead, for whoever looks here
         if self.postgres.running():  # left by a run that was killed before it could stop it
             say(f"stopping the PostgreSQL an earlier run left running on {self.postgres.data}")
             self.postgres.halt()

@@ -12,6 +12,7 @@ PostgreSQL refuses to run as root (``../shared/STACK.md``): as root, its program
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import os
 import pwd
 import shutil
@@ -89,9 +90,21 @@ def executable(name: str, package: str) -> str:
     return found
 
 
+PR_SET_PDEATHSIG: Final = 1
+"""prctl(2): the signal the kernel sends a process when the thread that started it ends."""
+
+
+def terminated_with_parent() -> None:
+    """In a child between fork and exec: SIGTERM it when we end, even by SIGKILL, so that no service
+    outlives the process that runs it (Linux only; elsewhere nothing)."""
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
+
+
 class Child:
     """A service in the foreground as a child process of ours, its output appended to ``log``. Its
-    own session: a Ctrl-C in the terminal reaches only us, and we stop it in our order."""
+    own session: a Ctrl-C in the terminal reaches only us, and we stop it in our order. It is sent
+    SIGTERM if the thread that started it ends first (start children from the main thread)."""
 
     def __init__(self, name: str, command: Sequence[str], log: Path, cwd: Path | None = None,
                  env: dict[str, str] | None = None) -> None:
@@ -100,7 +113,7 @@ class Child:
         with log.open("ab") as out:
             self.process = subprocess.Popen(
                 list(command), stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, cwd=cwd,
-                env=env, start_new_session=True)
+                env=env, start_new_session=True, preexec_fn=terminated_with_parent)
 
     @property
     def pid(self) -> int:

@@ -41,6 +41,8 @@ class Cluster:
     dir: Path
     said: list[str] = field(default_factory=list)
     base: str = ""
+    made: list[str] = field(default_factory=list)
+    """The matches the tests made through it."""
 
     def line(self, seconds: float = START_SECONDS) -> str:
         """The command's next line of output ('' when none came within ``seconds``)."""
@@ -66,12 +68,9 @@ class Cluster:
         return int(self.base.rsplit(":", 1)[1].rstrip("/"))
 
 
-@pytest.fixture(scope="module")
-def cluster() -> Iterator[Cluster]:
-    # In /tmp, open to others: PostgreSQL runs as the postgres user, which must reach its directory
-    # (pytest's own temporary directories are closed to other users).
-    directory = Path(tempfile.mkdtemp(prefix="parlour-cluster-", dir="/tmp"))
-    directory.chmod(0o755)
+def cluster_up(directory: Path) -> Cluster:
+    """``parlour cluster up --processes 2`` on a free port with its files in ``directory``, once it
+    says it is up."""
     process = subprocess.Popen(
         [sys.executable, "-m", "parlour.cli", "cluster", "up", "--processes", "2", "--port", str(free_port()),
          "--dir", str(directory)],
@@ -79,22 +78,42 @@ def cluster() -> Iterator[Cluster]:
         env={**os.environ, "PYTHONUNBUFFERED": "1"},
     )
     running = Cluster(process, directory)
+    while not running.base:
+        text = running.line()
+        if text.startswith(UP):
+            running.base = text.removeprefix(UP).split()[0].rstrip("/")
+        elif not text:
+            stop(running)
+            pytest.fail(f"parlour cluster up never said it was up:\n{running.output()}")
+    return running
+
+
+def stop(running: Cluster) -> None:
+    if running.process.poll() is None:
+        running.process.send_signal(signal.SIGTERM)
+        try:
+            running.process.wait(START_SECONDS)
+        except subprocess.TimeoutExpired:
+            running.process.kill()
+
+
+@pytest.fixture(scope="module")
+def directory() -> Iterator[Path]:
+    # In /tmp, open to others: PostgreSQL runs as the postgres user, which must reach its directory
+    # (pytest's own temporary directories are closed to other users).
+    made = Path(tempfile.mkdtemp(prefix="parlour-cluster-", dir="/tmp"))
+    made.chmod(0o755)
+    yield made
+    shutil.rmtree(made, ignore_errors=True)
+
+
+@pytest.fixture(scope="module")
+def cluster(directory: Path) -> Iterator[Cluster]:
+    running = cluster_up(directory)
     try:
-        while not running.base:
-            text = running.line()
-            if text.startswith(UP):
-                running.base = text.removeprefix(UP).split()[0].rstrip("/")
-            elif not text:
-                pytest.fail(f"parlour cluster up never said it was up:\n{running.output()}")
         yield running
     finally:
-        if process.poll() is None:
-            process.send_signal(signal.SIGTERM)
-            try:
-                process.wait(START_SECONDS)
-            except subprocess.TimeoutExpired:
-                process.kill()
-        shutil.rmtree(directory, ignore_errors=True)
+        stop(running)
 
 
 def ask(port: int, method: str, path: str, body: Any = None) -> tuple[int, Any]:
@@ -225,6 +244,7 @@ async def test_a_person_plays_a_bot_through_haproxy(cluster: Cluster) -> None:
                           {"game": "loa", "seats": ["open", "bot:random"], "bot_seconds": 0.01, "join": 0})
     assert status == 201, created
     match_id = created["match"]["id"]
+    cluster.made.append(match_id)
     ws_base = cluster.base.replace("http://", "ws://")
     person = await Client.open(f"{ws_base}/ws/matches/{match_id}", "person through HAProxy")
     try:
@@ -253,6 +273,7 @@ def test_every_match_made_through_haproxy_is_sent_to_its_writer(cluster: Cluster
             for _ in range(6)]
     assert {status for status, _ in made} == {201}, made
     ids = [answer["match"]["id"] for _, answer in made]
+    cluster.made += ids
     writers = [writer_port(cluster, match_id) for match_id in ids]
     assert len(set(writers)) == 2  # round robin: both servers made some
     assert [noted_port(cluster, match_id) for match_id in ids] == writers
@@ -294,3 +315,32 @@ def test_sigterm_stops_every_part_and_leaves_postgresql_stopped(cluster: Cluster
     data = Path(re.findall(r"data in (\S+)", said)[0])
     assert (data / "PG_VERSION").exists()
     assert not (data / "postmaster.pid").exists()
+
+
+def test_the_next_run_keeps_the_matches_and_a_killed_run_leaves_no_server(cluster: Cluster) -> None:
+    """PostgreSQL's data is kept in the directory between runs. A run killed outright (SIGKILL: no
+    code of it runs) takes its servers and HAProxy with it; the PostgreSQL it left running is
+    stopped by the next run before it starts its own."""
+    assert cluster.process.poll() is not None  # the test before stopped it
+    assert len(cluster.made) == 7
+    again = cluster_up(cluster.dir)
+    try:
+        for match_id in cluster.made:
+            status, answer = ask(again.port, "GET", f"/api/matches/{match_id}")
+            assert status == 200, answer
+        parts = descendants(again.process.pid)
+        postgres = again.pids("PostgreSQL")[0]
+        assert set(again.pids("HAProxy")) <= parts
+        again.process.kill()
+        again.process.wait(WAIT)
+        until("the killed run's servers and HAProxy exit", lambda: all(gone(pid) for pid in parts))
+        assert not gone(postgres)  # a daemon of pg_ctl's: none of ours
+        third = cluster_up(cluster.dir)
+        try:
+            assert "stopping the PostgreSQL an earlier run left running" in third.output()
+            assert gone(postgres)
+            assert ask(third.port, "GET", f"/api/matches/{cluster.made[0]}")[0] == 200
+        finally:
+            stop(third)
+    finally:
+        stop(again)
