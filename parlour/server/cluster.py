@@ -9,6 +9,7 @@ in front, hashing on the match id so that a match's clients nearly always land o
 from __future__ import annotations
 
 import argparse
+import contextlib
 import hashlib
 import http.client
 import os
@@ -158,6 +159,15 @@ def shown(host: str, port: int) -> str:
     return f"http://[{host}]:{port}/" if ":" in host else f"http://{host}:{port}/"
 
 
+def how_ended(status: int) -> str:
+    """A process's exit status in words: a negative one is the signal that killed it."""
+    if status < 0:
+        with contextlib.suppress(ValueError):
+            return f"on {signal.Signals(-status).name}"
+        return f"on signal {-status}"
+    return f"with status {status}"
+
+
 def say(text: str) -> None:
     """One line on standard output. Once nobody reads it (a closed pipe, a terminal gone), the rest
     goes nowhere: stopping the parts must not fail for want of saying so."""
@@ -243,18 +253,18 @@ class Cluster:
         not restarted). 0 when told to stop; 1 when HAProxy itself exits."""
         awaited = {signal.SIGINT, signal.SIGTERM, signal.SIGCHLD}
         signal.pthread_sigmask(signal.SIG_BLOCK, awaited)
-        while True:
-            if signal.sigwaitinfo(awaited).si_signo != signal.SIGCHLD:
-                return 0
+        while True:  # looks first: a server may have exited before SIGCHLD was blocked
             for server in self.servers:
                 if not server.child.alive() and not server.reported:
                     server.reported = True
                     say(f"server {server.number} (pid {server.child.pid}, port {server.port}) exited"
-                        f" with status {server.child.process.returncode}; HAProxy leaves it out"
+                        f" {how_ended(server.child.process.returncode)}; HAProxy leaves it out"
                         f" (see {server.child.log})")
             if self.haproxy is not None and self.haproxy.child is not None and not self.haproxy.child.alive():
                 say(f"HAProxy (pid {self.haproxy.child.pid}) exited; stopping (see {self.haproxy.log})")
                 return 1
+            if signal.sigwaitinfo(awaited).si_signo != signal.SIGCHLD:
+                return 0
 
     def stop(self) -> None:
         """HAProxy, then the servers (together), then PostgreSQL; each said when done."""

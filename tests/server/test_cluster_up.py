@@ -288,7 +288,8 @@ def test_a_server_that_dies_is_reported_and_left_out(cluster: Cluster) -> None:
     pid = cluster.pids("server 2 on")[0]
     os.kill(pid, signal.SIGKILL)
     report = cluster.line(WAIT)
-    assert re.match(rf"parlour cluster: server 2 \(pid {pid}, port \d+\) exited", report), cluster.output()
+    said = rf"parlour cluster: server 2 \(pid {pid}, port \d+\) exited on SIGKILL"
+    assert re.match(said, report), cluster.output()
     until("HAProxy marks server 2 down in both backends",
           lambda: {status for (_, name), status in haproxy_stat(cluster).items() if name == "s2"} == {"DOWN"})
     assert {status for (_, name), status in haproxy_stat(cluster).items() if name == "s1"} == {"UP"}
