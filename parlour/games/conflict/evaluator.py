@@ -47,15 +47,38 @@ REACH: Final = tuple(
 a base, with room to wander, can then end an exact-length path on it (CON-37). Beyond 6, a
 double's extra roll (CON-50) gives a small chance."""
 
+NODES_PER_SECOND: Final = 10_000
+"""The strong bot's nodes per second of budget on ``classic``'s 400 squares (LOA-81: a figure
+fixed in the code, so that a budget is the same search on every machine)."""
+
+CLASSIC_SQUARES: Final = 400
+SQUARES_EXPONENT: Final = 0.3
+"""A node costs more on a bigger board (longer paths to search, more squares in every mask):
+the figure is ``NODES_PER_SECOND`` times (400 / squares) ** 0.3, never more than classic's.
+Measured (issue 16): strong at 1 s against greedy, 2 players, 2 games of 30 decisions a map,
+counted nodes per CPU second, median: classic (400 squares) 31,400, rivers (624) 27,700, ocean
+(676) 30,800, a 26x52 ocean with a longer sea (1,352) 22,800; the formula gives 1, 0.88, 0.85
+and 0.69 of classic's figure for measured 1, 0.88, 0.98 and 0.73."""
+
+
+def board_nodes_per_second(squares: int) -> int:
+    """The strong bot's nodes per second of budget on a board of ``squares`` squares."""
+    return int(NODES_PER_SECOND * (CLASSIC_SQUARES / max(squares, CLASSIC_SQUARES)) ** SQUARES_EXPONENT)
+
 
 class ConflictEvaluator(Evaluator):
     """Scores a Conflict position for one player (engine seat) against its strongest rival."""
 
-    nodes_per_second = 10_000
+    nodes_per_second = NODES_PER_SECOND
     turn_of_decisions = True  # a roll is several decisions: the greedy bot judges the whole roll
 
     def __init__(self) -> None:
         self._distances: dict[int, tuple[tuple[int, ...], ...]] = {}
+
+    def nodes_per_second_at(self, state: State) -> int:
+        """Fewer nodes per second on a bigger board, so that a budget takes as long on every board."""
+        assert isinstance(state, ConflictState)
+        return board_nodes_per_second(state.board.size)
 
     def distances(self, board: Board) -> tuple[tuple[int, ...], ...]:
         """Per seat, the king-move distance of every square from that seat's base."""
