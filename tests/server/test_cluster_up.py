@@ -7,6 +7,7 @@ this file's order, the last one stopping it. Every wait is bounded and says what
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import http.client
 import json
@@ -28,6 +29,7 @@ import psycopg
 import pytest
 from server_helpers import Client
 from server_process import ROOT, START_SECONDS, WAIT, read_line
+from websockets.exceptions import ConnectionClosed
 
 from parlour.server.cluster import UP, haproxy_config
 from parlour.server.services import free_port, haproxy_check
@@ -43,6 +45,8 @@ class Cluster:
     base: str = ""
     made: list[str] = field(default_factory=list)
     """The matches the tests made through it."""
+    tokens: dict[str, str] = field(default_factory=dict)
+    """The first seat's token of those of people."""
 
     def line(self, seconds: float = START_SECONDS) -> str:
         """The command's next line of output ('' when none came within ``seconds``)."""
@@ -274,6 +278,7 @@ def test_every_match_made_through_haproxy_is_sent_to_its_writer(cluster: Cluster
     assert {status for status, _ in made} == {201}, made
     ids = [answer["match"]["id"] for _, answer in made]
     cluster.made += ids
+    cluster.tokens |= {answer["match"]["id"]: answer["token"] for _, answer in made}
     writers = [writer_port(cluster, match_id) for match_id in ids]
     assert len(set(writers)) == 2  # round robin: both servers made some
     assert [noted_port(cluster, match_id) for match_id in ids] == writers
@@ -282,9 +287,13 @@ def test_every_match_made_through_haproxy_is_sent_to_its_writer(cluster: Cluster
 # --- a server that dies, and stopping -----------------------------------------------------------------
 
 
-def test_a_server_that_dies_is_reported_and_left_out(cluster: Cluster) -> None:
+@ASYNC
+async def test_a_server_that_dies_is_reported_left_out_and_its_matches_play_on(cluster: Cluster) -> None:
     """'a process that dies is taken out of rotation': reported in one line, marked DOWN by HAProxy's
-    health check, not restarted; the lobby still answers through HAProxy."""
+    health check, not restarted; the lobby still answers through HAProxy, and a match the dead
+    server wrote is played on through the same address ('its matches resume on the other')."""
+    second = cluster.servers()[1]
+    orphan = next(match_id for match_id in cluster.tokens if noted_port(cluster, match_id) == second)
     pid = cluster.pids("server 2 on")[0]
     os.kill(pid, signal.SIGKILL)
     report = cluster.line(WAIT)
@@ -295,6 +304,32 @@ def test_a_server_that_dies_is_reported_and_left_out(cluster: Cluster) -> None:
     assert {status for (_, name), status in haproxy_stat(cluster).items() if name == "s1"} == {"UP"}
     for _ in range(4):  # round robin would send every other request to the dead one
         assert ask(cluster.port, "GET", "/api/games")[0] == 200
+    player = await reconnected(cluster, orphan)
+    try:
+        status, joined = ask(cluster.port, "POST", f"/api/matches/{orphan}/join", {})
+        assert status == 200, joined
+        ready = await player.until("the match to start", lambda message: bool(message.get("legal")))
+        await player.send({"type": "action", "text": ready["legal"][0]["text"], "version": 0})
+        await player.expect("update", version=1)
+    finally:
+        await player.close()
+
+
+async def reconnected(cluster: Cluster, match_id: str) -> Client:
+    """The first seat of the match, connected through HAProxy once a server takes it: until its lease
+    runs out the dead writer's matches are refused (1013, try again), and a browser tries again."""
+    deadline = time.monotonic() + START_SECONDS
+    url = cluster.base.replace("http://", "ws://") + f"/ws/matches/{match_id}"
+    while True:
+        client = await Client.open(url, f"the first seat of {match_id}")
+        try:
+            await client.hello(cluster.tokens[match_id])
+            return client
+        except ConnectionClosed as closed:
+            await client.close()
+            if time.monotonic() > deadline:
+                raise AssertionError(f"{match_id} was not taken over: {closed}") from closed
+            await asyncio.sleep(0.05)
 
 
 def test_sigterm_stops_every_part_and_leaves_postgresql_stopped(cluster: Cluster) -> None:
