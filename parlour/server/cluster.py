@@ -227,8 +227,9 @@ class Cluster:
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}
         for number in range(1, self.processes + 1):
             port = free_port()
+            address = f"http://127.0.0.1:{port}"
             command = [sys.executable, "-m", "parlour.cli", "serve", "--host", "127.0.0.1",
-                       "--port", str(port), "--store", self.postgres.url(), "--node-address", f"http://127.0.0.1:{port}",
+                       "--port", str(port), "--store", self.postgres.url(), "--node-address", address,
                        "--limit", f"connections_per_address={SERVER_CONNECTIONS}"]
             if self.lease_seconds is not None:
                 command += ["--lease-seconds", f"{self.lease_seconds:g}"]
