@@ -94,11 +94,25 @@ PR_SET_PDEATHSIG: Final = 1
 """prctl(2): the signal the kernel sends a process when the thread that started it ends."""
 
 
-def terminated_with_parent() -> None:
-    """In a child between fork and exec: SIGTERM it when we end, even by SIGKILL, so that no service
-    outlives the process that runs it (Linux only; elsewhere nothing)."""
-    with contextlib.suppress(OSError, AttributeError):
-        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
+def prctl() -> Callable[..., int] | None:
+    """libc's ``prctl``, looked up in this process (a child between fork and exec must not load
+    anything); None where there is none."""
+    try:
+        found: Callable[..., int] = ctypes.CDLL(None, use_errno=True).prctl
+    except (OSError, AttributeError):
+        return None
+    return found
+
+
+def terminated_with_parent(call: Callable[..., int] | None) -> Callable[[], None]:
+    """What a child runs between fork and exec: be sent SIGTERM when we end, even by SIGKILL, so that
+    no service outlives the process that runs it (Linux only; elsewhere nothing)."""
+
+    def arrange() -> None:
+        if call is not None:
+            call(PR_SET_PDEATHSIG, signal.SIGTERM)
+
+    return arrange
 
 
 class Child:
@@ -113,7 +127,7 @@ class Child:
         with log.open("ab") as out:
             self.process = subprocess.Popen(
                 list(command), stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, cwd=cwd,
-                env=env, start_new_session=True, preexec_fn=terminated_with_parent)
+                env=env, start_new_session=True, preexec_fn=terminated_with_parent(prctl()))
 
     @property
     def pid(self) -> int:
