@@ -108,19 +108,17 @@ def stored_events(url: str, match_id: str) -> list[tuple[int, str]]:
     return texts
 
 
-LEASE_TABLES = ("leases", "nodes")
 """The tables the leases are kept in (``nodes``: the processes' rows, which a renewal extends)."""
 
 
 @contextlib.contextmanager
 def leases_locked(url: str) -> Iterator[None]:
-    """The lease tables locked against every change (``LOCK TABLE … EXCLUSIVE``; reading them
-    stays free) while in the block: every process's renewals and takes wait for it to end, the
-    matches' own writes do not."""
+    """The nodes table locked against every change (``LOCK TABLE … EXCLUSIVE``; reading it stays
+    free) while in the block: every process's renewals and takes (each writes its node's row first)
+    wait for it to end; the matches' own writes, which lock only their lease's row (FOR SHARE, the
+    store's fence), do not."""
     with psycopg.connect(url) as db:
-        for table in LEASE_TABLES:
-            if db.execute("SELECT to_regclass(%s) IS NOT NULL", (table,)).fetchone() == (True,):
-                db.execute(f"LOCK TABLE {table} IN EXCLUSIVE MODE")
+        db.execute("LOCK TABLE nodes IN EXCLUSIVE MODE")
         yield
         db.rollback()
 

@@ -463,8 +463,12 @@ class LobbyHandlers:
         or, when that process is gone for sure, the match taken over here."""
         if not relayed(websocket):  # a relayed one is never relayed again
             most = 4 * int(self.limits.body_bytes)
-            if await relay_socket(websocket, elsewhere.holder, client_address(websocket), most):
-                return None
+            taken = self.lobby.taken_here(elsewhere.match_id)
+            try:
+                if await relay_socket(websocket, elsewhere.holder, client_address(websocket), most, taken):
+                    return None
+            finally:
+                self.lobby.relay_ended(elsewhere.match_id, taken)
             if await self.lobby.forget_if_gone(elsewhere.holder):
                 with contextlib.suppress(ProtocolError, Elsewhere):
                     return await self.lobby.get(elsewhere.match_id)

@@ -177,6 +177,8 @@ class Lobby:
         self.leases: Leases = leases or SoleLeases()
         """Which process writes which match: always this one unless in a cluster."""
         self.clustered = not isinstance(self.leases, SoleLeases)
+        self._relays: dict[str, set[asyncio.Event]] = {}
+        """Per match another process writes, the events of the clients relayed there (``taken_here``)."""
         self.unplayable: set[str] = set()
         """In a cluster, matches this process took over but could not resume (damaged, or of a game
         it does not know): their leases are kept, so that no round of any process tries them again."""
@@ -375,6 +377,10 @@ class Lobby:
         """The unfinished match of ``row``, written from now on by this process if nobody else
         holds it (``Elsewhere`` if another does)."""
         holder = await self._lease(row.id)
+        if holder != self.leases.me and holder.address == self.leases.me.address:
+            # Two processes cannot listen on one address: the holder is this one's dead predecessor.
+            await self._forget(holder)
+            holder = await self._lease(row.id)
         if holder != self.leases.me:
             raise Elsewhere(row.id, holder)
         match = self.matches.get(row.id)
@@ -395,6 +401,8 @@ class Lobby:
         """A match this process now holds the lease of: in memory, its bots and chance woken."""
         match = self._match(row)
         self.matches[row.id] = match
+        for taken in self._relays.pop(row.id, ()):
+            taken.set()
         if match.status == "open":
             self.open_places.keep(row.id)
         elif all(seat.kind == "bot" for seat in row.seats):
@@ -451,12 +459,19 @@ class Lobby:
         self.bot_places.release(match_id)
         await match.stop()
         await self.pubsub.publish(match.channel, {"kind": "moved"})
+        # Still ours when another writer's commit beat ours (it paused past its lease, and woke to
+        # commit before its renewal told it): dropped, the match is nobody's and taken over afresh.
+        await self._drop_lease(match_id)
 
     async def forget_if_gone(self, holder: Node) -> bool:
         """Whether ``holder``, which could not be reached, is gone for sure (``relay.gone``): then its
         leases run out now, and its matches are taken over without waiting for them to run out."""
         if holder == self.leases.me or not await gone(holder):
             return False
+        return await self._forget(holder)
+
+    async def _forget(self, holder: Node) -> bool:
+        """Runs out the leases of ``holder``, a process known to be gone."""
         try:
             count = await self.leases.expire(holder)
         except StoreError as error:
@@ -466,10 +481,25 @@ class Lobby:
                     holder.id, count)
         return True
 
+    def taken_here(self, match_id: str) -> asyncio.Event:
+        """An event set when this process takes ``match_id`` over: a client relayed from here to the
+        match's writer waits on it, and is sent on (reconnects) then, instead of staying on a relay to
+        a writer that may hang."""
+        taken = asyncio.Event()
+        self._relays.setdefault(match_id, set()).add(taken)
+        return taken
+
+    def relay_ended(self, match_id: str, taken: asyncio.Event) -> None:
+        relays = self._relays.get(match_id)
+        if relays is not None:
+            relays.discard(taken)
+            if not relays:
+                del self._relays[match_id]
+
     async def _drop_lease(self, match_id: str) -> None:
         try:
             await self.leases.drop([match_id])
-        except StoreError as error:  # it runs out by itself
+        except StoreError as error:  # a client's request or a take-over round takes it again
             log.error("dropping the lease of match %s: %s", match_id, error)
 
     async def _holds_new(self, match: Match) -> bool:

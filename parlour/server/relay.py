@@ -29,6 +29,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 
+from parlour.server.connection import MOVED_CLOSE
 from parlour.server.leases import Node
 from parlour.server.messages import ProtocolError
 
@@ -74,10 +75,13 @@ def socket_address(holder: Node, path: str) -> str:
     return "ws" + base.removeprefix("http") + path
 
 
-async def relay_socket(websocket: WebSocket, holder: Node, client: str, most_bytes: int) -> bool:
+async def relay_socket(
+    websocket: WebSocket, holder: Node, client: str, most_bytes: int, taken: asyncio.Event,
+) -> bool:
     """Passes frames both ways between the accepted ``websocket`` and the same path at ``holder``
-    until either side closes, then closes the other with the same code. ``False`` (and the
-    websocket untouched) when ``holder`` cannot be reached."""
+    until either side closes, then closes the other with the same code; when ``taken`` is set (this
+    process took the match over), the client is closed with ``MOVED_CLOSE`` and reconnects. ``False``
+    (and the websocket untouched) when ``holder`` cannot be reached."""
     address = socket_address(holder, websocket.url.path)
     try:
         writer = await connect(address, additional_headers=_headers(client), max_size=most_bytes,
@@ -86,7 +90,7 @@ async def relay_socket(websocket: WebSocket, holder: Node, client: str, most_byt
         log.warning("relaying a connection to %s: %s", address, error)
         return False
     async with writer:
-        await _pass_frames(websocket, writer)
+        await _pass_frames(websocket, writer, taken)
     return True
 
 
@@ -108,7 +112,7 @@ async def gone(holder: Node) -> bool:
     return await asyncio.to_thread(ask)
 
 
-async def _pass_frames(websocket: WebSocket, writer: ClientConnection) -> None:
+async def _pass_frames(websocket: WebSocket, writer: ClientConnection, taken: asyncio.Event) -> None:
     async def to_writer() -> None:
         while True:
             frame = await websocket.receive()
@@ -125,7 +129,7 @@ async def _pass_frames(websocket: WebSocket, writer: ClientConnection) -> None:
                 else:
                     await websocket.send_bytes(message)
 
-    tasks = [asyncio.create_task(to_writer()), asyncio.create_task(to_client())]
+    tasks = [asyncio.create_task(work) for work in (to_writer(), to_client(), taken.wait())]
     try:
         done, _ = await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
     finally:
@@ -134,7 +138,10 @@ async def _pass_frames(websocket: WebSocket, writer: ClientConnection) -> None:
             with contextlib.suppress(asyncio.CancelledError, ConnectionClosed, WebSocketDisconnect,
                                      RuntimeError):
                 await task
-    if tasks[1] in done:  # the writer closed: the client is closed the same way
+    if tasks[2] in done:  # this process writes the match now (its writer hung, or went)
+        with contextlib.suppress(RuntimeError, WebSocketDisconnect):
+            await websocket.close(MOVED_CLOSE, "the match moved to this server process: reconnect")
+    elif tasks[1] in done:  # the writer closed: the client is closed the same way
         code, reason = writer.close_code, writer.close_reason or ""
         if code is None or code in UNSENDABLE:  # the writer went without a word: it may have died
             code, reason = TRY_AGAIN_CLOSE, "the match's server went away: reconnecting"
