@@ -103,7 +103,7 @@ def haproxy_config(host: str, port: int, servers: Sequence[int], stats: Path | N
         "defaults",
         "    mode http",
         "    option forwardfor",  # the servers' rates count the client's address, not HAProxy's
-        "    option redispatch",  # a connection refused by a dead server is tried on another
+        "    option redispatch 1",  # a connection refused by a dead server is tried on another at once
         "    retries 2",
         "    timeout connect 2s",
         "    timeout client 60s",

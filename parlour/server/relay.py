@@ -6,7 +6,8 @@ all land there; those that land elsewhere (a process joined or left the rotation
 taken over) are relayed here: a WebSocket becomes a WebSocket to the writer with every frame
 passed on both ways, and a request about the match is asked again of the writer, its answer
 passed back as it is. The writer counts the client's address (``X-Forwarded-For``, which uvicorn
-trusts from the addresses of ``--forwarded-allow-ips``), so limits count the client, not the relay.
+trusts from the addresses in ``FORWARDED_ALLOW_IPS``, 127.0.0.1 unless set), so limits count the client,
+not the relay.
 
 A relayed request carries ``x-parlour-relayed``: a process that does not hold the match either
 answers that it is moving (``unavailable``, and the client tries again) instead of relaying once
