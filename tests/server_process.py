@@ -112,7 +112,7 @@ class Server:
             with contextlib.closing(sqlite3.connect(self.db)) as db:
                 return db.execute(sql, params).fetchall()
         with psycopg.connect(self.store, autocommit=True) as pg:
-            return pg.execute(sql.replace("?", "%s"), params).fetchall()  # type: ignore[arg-type]
+            return pg.execute(sql.replace("?", "%s"), params).fetchall()
 
     def log_text(self) -> str:
         with contextlib.suppress(OSError):

@@ -8,7 +8,7 @@ chat table."""
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
 
@@ -48,6 +48,11 @@ async def table(server: Server, clients: list[Client]) -> tuple[str, list[str], 
     watcher = await open_client(clients, server, match_id, "spectator")
     await watcher.hello()
     return match_id, tokens, ann, bob, watcher
+
+
+def numbered(number: int) -> Callable[[dict[str, Any]], bool]:
+    """Whether a message is the chat line numbered ``number``."""
+    return lambda message: message.get("id") == number
 
 
 async def said(client: Client) -> dict[str, Any]:
@@ -158,7 +163,7 @@ async def test_an_address_has_one_chat_budget_over_all_its_connections(
         match_id, _tokens, ann, bob, watcher = await table(server, clients)
         for number, speaker in enumerate((ann, bob, watcher, ann)):  # each well within its own rate
             await speaker.send({"type": "chat", "text": f"message {number}"})
-            await speaker.until("its own message", lambda message, n=number: message.get("id") == n + 1)
+            await speaker.until("its own message", numbered(number + 1))
         fresh = await open_client(clients, server, match_id, "a new spectator")
         await fresh.hello()
         await fresh.send({"type": "chat", "text": "one too many"})
@@ -179,7 +184,7 @@ async def test_a_match_s_chat_is_bounded_and_says_so(
         match_id, tokens, ann, bob, watcher = await table(server, clients)
         for number, speaker in enumerate((ann, watcher, bob), start=1):
             await speaker.send({"type": "chat", "text": "room left"})
-            await speaker.until("its own message", lambda message, n=number: message.get("id") == n)
+            await speaker.until("its own message", numbered(number))
         for speaker in (ann, watcher):
             await speaker.send({"type": "chat", "text": "no room"})
             refused = await speaker.until("the refusal", lambda message: message["type"] == "error")

@@ -27,7 +27,7 @@ def stored_seed(server: Server, match_id: str) -> int:
     return seed
 
 
-def true_state(server: Server, game: Game, summary: dict[str, Any], seed: int, version: int) -> State:
+def true_state(server: Server, game: Game[State], summary: dict[str, Any], seed: int, version: int) -> State:
     """The match as the server stored it, up to ``version``."""
     actions = [action for (action,) in server.query(
         "SELECT action FROM events WHERE match_id = ? AND version <= ? ORDER BY version",

@@ -58,7 +58,9 @@ async def test_a_whole_game_between_two_players(server: Server, clients: list[Cl
             assert update["event"] == {"version": version, "seat": mover, "action": text, "turn": version}
             check_snapshot(update, seat, state)
     assert version > 10
-    assert state.outcome().winner is not None
+    outcome = state.outcome()
+    assert outcome is not None
+    assert outcome.winner is not None
     assert update["view"]["outcome"] == state.outcome_json()
     assert update["view"]["outcome"]["words"]
     summary = server.summary(match_id)
@@ -172,7 +174,7 @@ async def test_updates_do_not_grow_with_the_game(server: Server, clients: list[C
                             options={"move_limit": 0})
     watcher = await open_client(clients, server, created["match"]["id"], "spectator")
     await watcher.hello()
-    sizes = []
+    sizes: list[int] = []
     while len(sizes) < 40:
         update = await watcher.expect("update")
         sizes.append(len(json.dumps(update)))

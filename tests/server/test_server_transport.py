@@ -55,15 +55,15 @@ def read_to_end(sockets: list[socket.socket], seconds: float) -> tuple[dict[sock
             waiting.register(sock, selectors.EVENT_READ)
         while waiting.get_map() and time.monotonic() < deadline:
             for key, _ in waiting.select(max(0.0, deadline - time.monotonic())):
-                sock = key.fileobj
-                assert isinstance(sock, socket.socket)
+                ready = key.fileobj
+                assert isinstance(ready, socket.socket)
                 try:
-                    chunk = sock.recv(65536)
+                    chunk = ready.recv(65536)
                 except ConnectionResetError:
                     chunk = b""
-                received[sock] += chunk
+                received[ready] += chunk
                 if not chunk:
-                    waiting.unregister(sock)
+                    waiting.unregister(ready)
         return received, len(waiting.get_map())
 
 
