@@ -109,7 +109,9 @@ def haproxy_config(host: str, port: int, servers: Sequence[int], stats: Path | N
         "    timeout client 60s",
         "    timeout server 60s",
         "    timeout tunnel 1h",  # a WebSocket, once upgraded, may stay quiet that long
-        "    default-server inter 500ms fall 2 rise 2",
+        # A server left out has its connections closed too: one that hangs (a paused process) keeps
+        # them open but answers nothing, and its clients reconnect only once they are closed.
+        "    default-server inter 500ms fall 2 rise 2 on-marked-down shutdown-sessions",
         "",
         "frontend parlour",
         f"    bind {host}:{port}",

@@ -181,6 +181,11 @@ def haproxy_stat(cluster: Cluster) -> dict[tuple[str, str], str]:
     return {(row[0], row[1]): row[17] for row in rows if row[1] not in ("FRONTEND", "BACKEND")}
 
 
+def server_states(cluster: Cluster, server: str) -> set[str]:
+    """What HAProxy says of ``server`` (``s1``…) in its backends: {"UP"}, {"DOWN"}…"""
+    return {status for (_, name), status in haproxy_stat(cluster).items() if name == server}
+
+
 def writer_port(cluster: Cluster, match_id: str) -> int:
     """The port of the server holding the match's lease (PostgreSQL's ``leases`` table)."""
     port = re.findall(r"PostgreSQL on 127\.0\.0\.1:(\d+)", cluster.output())[0]
@@ -288,6 +293,48 @@ def test_every_match_made_through_haproxy_is_sent_to_its_writer(cluster: Cluster
 
 
 @ASYNC
+async def test_a_server_that_hangs_is_left_out_and_its_clients_play_on_through_the_other(
+    cluster: Cluster,
+) -> None:
+    """A server that hangs (SIGSTOP: a paused process, a frozen machine) keeps its clients'
+    connections open but answers nothing. HAProxy's check leaves it out and closes those connections
+    (``on-marked-down shutdown-sessions``), so the clients reconnect by themselves, through the same
+    address, and play on through the other server once the hung one's lease runs out."""
+    first = cluster.servers()[0]
+    for _ in range(4):  # creations go round the servers: one of these is the first server's
+        status, created = ask(cluster.port, "POST", "/api/matches",
+                              {"game": "loa", "seats": ["open", "open"], "join": 0})
+        assert status == 201, created
+        if noted_port(cluster, created["match"]["id"]) == first:
+            break
+    match_id = created["match"]["id"]
+    assert writer_port(cluster, match_id) == first
+    cluster.tokens[match_id] = created["token"]
+    person = await Client.open(cluster.base.replace("http://", "ws://") + f"/ws/matches/{match_id}", "person")
+    await person.hello(created["token"])
+    pid = cluster.pids("server 1 on")[0]
+    os.kill(pid, signal.SIGSTOP)
+    try:
+        until("HAProxy marks the hung server 1 down", lambda: server_states(cluster, "s1") == {"DOWN"})
+        with pytest.raises(ConnectionClosed):  # closed by HAProxy: the server itself says nothing
+            await person.until("the hung server's connection to be closed", lambda message: False)
+        player = await reconnected(cluster, match_id)  # through server 2, once the lease ran out
+        try:
+            status, joined = ask(cluster.port, "POST", f"/api/matches/{match_id}/join", {})
+            assert status == 200, joined
+            ready = await player.until("the match to start", lambda message: bool(message.get("legal")))
+            await player.send({"type": "action", "text": ready["legal"][0]["text"], "version": 0})
+            await player.expect("update", version=1)
+        finally:
+            await player.close()
+        assert writer_port(cluster, match_id) == cluster.servers()[1]
+    finally:
+        os.kill(pid, signal.SIGCONT)
+        await person.close()
+    until("HAProxy marks server 1 up again", lambda: server_states(cluster, "s1") == {"UP"})
+
+
+@ASYNC
 async def test_a_server_that_dies_is_reported_left_out_and_its_matches_play_on(cluster: Cluster) -> None:
     """'a process that dies is taken out of rotation': reported in one line, marked DOWN by HAProxy's
     health check, not restarted; the lobby still answers through HAProxy, and a match the dead
@@ -323,13 +370,18 @@ async def reconnected(cluster: Cluster, match_id: str) -> Client:
     while True:
         client = await Client.open(url, f"the first seat of {match_id}")
         try:
-            await client.hello(cluster.tokens[match_id])
-            return client
+            await client.send({"type": "hello", "token": cluster.tokens[match_id]})
+            answer = await client.receive("the state, or to try again")
+            if answer["type"] == "state":
+                return client
+            assert (answer["type"], answer.get("code")) == ("error", "unavailable"), answer
+            why = answer["message"]
         except ConnectionClosed as closed:
-            await client.close()
-            if time.monotonic() > deadline:
-                raise AssertionError(f"{match_id} was not taken over: {closed}") from closed
-            await asyncio.sleep(0.05)
+            why = str(closed)
+        await client.close()
+        if time.monotonic() > deadline:
+            raise AssertionError(f"{match_id} was not taken over: {why}")
+        await asyncio.sleep(0.05)
 
 
 def test_sigterm_stops_every_part_and_leaves_postgresql_stopped(cluster: Cluster) -> None:
