@@ -282,6 +282,8 @@ async def test_the_writer_killed_under_a_player_the_match_resumes_on_the_other_p
         await page.wait_for_function(RECONNECTING_JS, arg=killed * 1000, timeout=WAIT_MS)
         if await page.locator("#conn.offline").count():
             await page.screenshot(path=str(tmp_path / "2-reconnecting.png"))
+            # Drawn in the same turn as the light: the banner no longer guesses that the bot thinks.
+            assert "Connection lost" in (await page.locator("#turn").inner_text()), "the banner"
         await page.wait_for_function(RESYNCED_JS, arg=killed * 1000, timeout=WAIT_MS)
         lights = await connection_since(ann, killed * 1000)
         again = next(at for text, at in lights if text == "connected") / 1000

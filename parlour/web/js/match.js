@@ -215,6 +215,12 @@ class MatchPage {
     if (!el) return;
     el.className = `conn ${status}`;
     el.textContent = { online: "connected", offline: "reconnecting…", connecting: "connecting…", closed: "closed" }[status];
+    // The banner says so too: "the bot is thinking" would be a guess while nothing can arrive.
+    const offline = status === "offline";
+    if (offline !== Boolean(this.offline)) {
+      this.offline = offline;
+      if (this.snap) this.render();
+    }
   }
 
   // ---- actions ----
@@ -359,6 +365,10 @@ class MatchPage {
         hint: s.seat === null ? "Take a free seat to play, or stay and watch." : "Share this page's link with a friend." };
     }
     if (s.status === "over") return { cls: "over", head: [this.resultText()], hint: this.whyLine() };
+    if (this.offline) {
+      return { cls: "", head: ["Connection lost"],
+        hint: "Reconnecting… the game waits here as it was: every move the board shows is kept." };
+    }
     const out = this.table.outWords();
     if (out) {
       // The same words at every move of the others: the live region says them once.
