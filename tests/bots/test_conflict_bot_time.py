@@ -15,7 +15,7 @@ from parlour.bots.expectimax import CLOCK_EVERY, SCAN_COST, ExpectimaxBot, _Work
 from parlour.engine import CHANCE
 from parlour.games import get_game
 from parlour.games.conflict import ConflictState
-from parlour.games.conflict.evaluator import NODES_PER_SECOND, ConflictEvaluator
+from parlour.games.conflict.evaluator import NODES_PER_SECOND, ConflictEvaluator, board_nodes_per_second
 from parlour.games.conflict.maps import load_map
 
 CONFLICT = get_game("conflict")
@@ -55,6 +55,21 @@ def test_a_bigger_board_gets_fewer_nodes_a_second() -> None:
     assert classic == NODES_PER_SECOND
     assert classic > rivers > ocean > long  # 400, 624, 676 and 1,352 squares
     assert long > NODES_PER_SECOND // 2
+
+
+def test_more_pieces_and_rivals_get_fewer_nodes_a_second() -> None:
+    # Every piece is weighed against every hostile base: a node of a crowded 4-player game
+    # costs half as much again as one of an empty board (measured, see PIECE_SHARE).
+    squares = 26 * 26
+    bare = board_nodes_per_second(squares, pieces=0, rivals=1)
+    two_players = board_nodes_per_second(squares, pieces=20, rivals=1)
+    assert bare > two_players > board_nodes_per_second(squares, pieces=20, rivals=3)
+    rng = random.Random(4)
+    state = board_state("ocean", players=4, seed=4)
+    empty = ExpectimaxBot(ConflictEvaluator()).allowance(state, 1.0)
+    while len(state.pieces) < 12:
+        state.apply(state.sample_chance() if state.to_move() == CHANCE else rng.choice(state.legal_actions()))
+    assert ExpectimaxBot(ConflictEvaluator()).allowance(state, 1.0) < empty
 
 
 def test_the_allowance_is_the_budget_at_the_boards_figure() -> None:

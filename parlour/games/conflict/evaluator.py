@@ -60,10 +60,20 @@ counted nodes per CPU second, median: classic (400 squares) 31,400, rivers (624)
 (676) 30,800, a 26x52 ocean with a longer sea (1,352) 22,800; the formula gives 1, 0.88, 0.85
 and 0.69 of classic's figure for measured 1, 0.88, 0.98 and 0.73."""
 
+PIECE_SHARE: Final = 0.006
+"""And a node costs more with more pieces on the board and more seats to threaten: every piece
+is weighed against every hostile base (``worths``). The figure is divided by 1 + 0.006 times
+the pieces on the board times the rivals in the game. Measured (issue 16, ocean and rivers, 2
+games of 25 decisions each): CPU µs per counted node against pieces on the board, 2 players
+29.9 + 0.09 a piece (flat), 4 players 30.6 + 0.54 a piece (30 µs with no piece, 46 µs with
+28 to 31, 61 with 36): about 0.18 µs, 0.006 of a node, per piece and rival."""
 
-def board_nodes_per_second(squares: int) -> int:
-    """The strong bot's nodes per second of budget on a board of ``squares`` squares."""
-    return int(NODES_PER_SECOND * (CLASSIC_SQUARES / max(squares, CLASSIC_SQUARES)) ** SQUARES_EXPONENT)
+
+def board_nodes_per_second(squares: int, pieces: int = 0, rivals: int = 1) -> int:
+    """The strong bot's nodes per second of budget on a board of ``squares`` squares with
+    ``pieces`` on it, each seat in the game having ``rivals`` others."""
+    size_share = (CLASSIC_SQUARES / max(squares, CLASSIC_SQUARES)) ** SQUARES_EXPONENT
+    return int(NODES_PER_SECOND * size_share / (1.0 + PIECE_SHARE * pieces * rivals))
 
 
 class ConflictEvaluator(Evaluator):
@@ -76,9 +86,11 @@ class ConflictEvaluator(Evaluator):
         self._distances: dict[int, tuple[tuple[int, ...], ...]] = {}
 
     def nodes_per_second_at(self, state: State) -> int:
-        """Fewer nodes per second on a bigger board, so that a budget takes as long on every board."""
+        """Fewer nodes per second on a bigger board and with more pieces and rivals, so that a
+        budget takes about as long on every board and at every stage of a game."""
         assert isinstance(state, ConflictState)
-        return board_nodes_per_second(state.board.size)
+        rivals = sum(1 for seat in state.occupied if state.out[seat] is None) - 1
+        return board_nodes_per_second(state.board.size, len(state.pieces), max(rivals, 0))
 
     def distances(self, board: Board) -> tuple[tuple[int, ...], ...]:
         """Per seat, the king-move distance of every square from that seat's base."""
