@@ -69,7 +69,7 @@ class _Work:
     def spent(self) -> bool:
         """Whether the allowance is used up or the safety clock has run out. The clock is looked
         at once ``CLOCK_EVERY`` nodes have been counted since the last look: steps of several
-        nodes (a chance outcome) would jump over a fixed multiple."""
+        nodes (an answer's look through its actions) would jump over a fixed multiple."""
         if self.late or self.nodes >= self.allowance:
             return True
         if self.nodes >= self.next_check:
