@@ -343,24 +343,33 @@ class LobbyHandlers:
         """``GET /api/health``: the process answers (HAProxy's check), and which node it is."""
         return JSONResponse({"ok": True, "node": self.lobby.leases.me.id})
 
-    async def elsewhere(self, request: Request, elsewhere: Elsewhere, body: Any = None) -> Response:
-        """A request about a match another process of the cluster writes, asked of that process
-        (``parlour.server.relay``)."""
-        if not relayed(request):
+    async def find(self, request: Request, body: Any = None) -> Match | Response:
+        """The match the request's path names (``lobby.get``: ``ProtocolError`` if it cannot be had).
+        When another process of the cluster writes it, that process's answer to the request
+        (``parlour.server.relay``), or the match taken over here when that process is gone for sure."""
+        match_id = request.path_params["id"]
+        try:
+            return await self.lobby.get(match_id)
+        except Elsewhere as elsewhere:
+            if relayed(request):  # never relayed twice
+                return error_response(moving(match_id), {"Retry-After": "1"})
             sent = None if body is None else json.dumps(body).encode()
             answer = await relay_request(request, elsewhere.holder, client_address(request), sent)
             if answer is not None:
                 return answer
-            await self.lobby.forget_if_gone(elsewhere.holder)  # the next try finds its new writer
-        return error_response(moving(elsewhere.match_id), {"Retry-After": "1"})
+            if not await self.lobby.forget_if_gone(elsewhere.holder):
+                return error_response(moving(match_id), {"Retry-After": "1"})
+        try:
+            return await self.lobby.get(match_id)
+        except Elsewhere:  # another process was quicker to take it over
+            return error_response(moving(match_id), {"Retry-After": "1"})
 
     async def show_match(self, request: Request) -> Response:
         try:
-            return JSONResponse({"match": (await self.lobby.get(request.path_params["id"])).summary()})
+            found = await self.find(request)
         except ProtocolError as error:
             return error_response(error)
-        except Elsewhere as elsewhere:
-            return await self.elsewhere(request, elsewhere)
+        return found if isinstance(found, Response) else JSONResponse({"match": found.summary()})
 
     def charge(self, buckets: AddressBuckets, request: Request) -> Callable[[int], None]:
         """Charges the client so many of its tokens (the work a request will do), or refuses."""
@@ -377,12 +386,12 @@ class LobbyHandlers:
         """``GET /api/matches/{id}/record``: a finished match's record, as a file to download,
         charged by the positions its replay works out (1 if the match is in memory)."""
         try:
-            match = await self.lobby.get(request.path_params["id"])
+            match = await self.find(request)
+            if isinstance(match, Response):
+                return match
             record = await self.replays.record(match, self.charge(self.rates.replay, request))
         except ProtocolError as error:
             return await self.refused(error)
-        except Elsewhere as elsewhere:
-            return await self.elsewhere(request, elsewhere)
         name = f"parlour-{match.info.name}-{match.id}.json"
         return JSONResponse(record, headers={"Content-Disposition": f'attachment; filename="{name}"'})
 
@@ -390,40 +399,39 @@ class LobbyHandlers:
         """``GET /api/matches/{id}/replay``: a page of the match's positions, step by step,
         charged by the positions it works out."""
         try:
-            match = await self.lobby.get(request.path_params["id"])
+            match = await self.find(request)
+            if isinstance(match, Response):
+                return match
             asked = read_replay_query(request.query_params, match)
             page = await self.replays.page(match, asked, self.charge(self.rates.replay, request))
             # orjson: a page of 50 open views of a card game is some 400 KB of JSON.
             return Response(encode(page), media_type="application/json")
         except ProtocolError as error:
             return await self.refused(error)
-        except Elsewhere as elsewhere:
-            return await self.elsewhere(request, elsewhere)
 
     async def match_chat(self, request: Request) -> Response:
         """``GET /api/matches/{id}/chat``: what was said at the table, as the caller may see it."""
         try:
             await self.spend(self.rates.chat_list, request)
-            match = await self.lobby.get(request.path_params["id"])
+            match = await self.find(request)
+            if isinstance(match, Response):
+                return match
             seat = read_token_seat(request.query_params.get("token", ""), match)
             return JSONResponse({"chat": await match.chat.listed(seat, match.status == "over")})
         except ProtocolError as error:
             return error_response(error)
-        except Elsewhere as elsewhere:
-            return await self.elsewhere(request, elsewhere)
 
     async def join_match(self, request: Request) -> Response:
-        body = None
         try:
             await self.spend(self.rates.join, request)
             body = await read_body(request, int(self.limits.body_bytes))
-            match = await self.lobby.get(request.path_params["id"])
+            match = await self.find(request, body)
+            if isinstance(match, Response):
+                return match
             seat, name = join_request(body)
             seat, token = await match.claim(seat, name)
         except ProtocolError as error:
             return error_response(error)
-        except Elsewhere as elsewhere:
-            return await self.elsewhere(request, elsewhere, body)
         summary = match.summary()
         return JSONResponse({"match": summary, "seat": seat, "token": token, "ws": summary["ws"]})
 
