@@ -1,9 +1,10 @@
 """Passing a client on to the process of the cluster that writes its match.
 
 In a cluster (``parlour.server.lobby``), each unfinished match is written by the one process that
-holds its lease. HAProxy sends a match's requests to one process by a hash of its id, so nearly
-all land there; those that land elsewhere (a process joined or left the rotation, a match was
-taken over) are relayed here: a WebSocket becomes a WebSocket to the writer with every frame
+holds its lease. HAProxy sends a match's requests to the process that made it (the note that
+process gave its answer), else to one process by a hash of its id, so nearly all land on the
+writer; those that land elsewhere (a process joined or left the rotation, a match was taken over)
+are relayed here: a WebSocket becomes a WebSocket to the writer with every frame
 passed on both ways, and a request about the match is asked again of the writer, its answer
 passed back as it is. The writer counts the client's address (``X-Forwarded-For``, which uvicorn
 trusts from the addresses in ``FORWARDED_ALLOW_IPS``, 127.0.0.1 unless set), so limits count the client,
@@ -17,6 +18,7 @@ more, so two processes that disagree about a lease never pass a client back and 
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import contextlib
 import json
 import logging
@@ -45,6 +47,18 @@ runs out soon and another process takes the match over)."""
 
 ASK_SECONDS: Final = 10.0
 """Seconds a relayed request may take at the writer (a replay page may take a few)."""
+
+PING_SECONDS: Final = 5.0
+"""Seconds between pings to the writer, and for its pong: a writer that hangs (paused, its host
+cut off) ends the relay within twice this, the client closed with ``TRY_AGAIN_CLOSE`` to reconnect.
+Without it a relay to a hung writer lasted as long as the client: when a third process takes the
+match over, nothing else tells this one (its ``taken`` is never set)."""
+
+ASKING: Final = concurrent.futures.ThreadPoolExecutor(max_workers=4, thread_name_prefix="parlour-relay")
+"""The threads that ask other processes (``relay_request``, ``gone``): their own, not asyncio's
+default pool, where match replays run: a few requests for a hung writer's match each hold a thread
+for up to ``ASK_SECONDS``, and must never make a replay wait behind them. At most four asked at
+once; more wait their turn here, not in the replays' pool."""
 
 TRY_AGAIN_CLOSE: Final = 1013
 """The close code (try again later) for a client whose match's writer cannot be reached now."""
@@ -86,7 +100,8 @@ async def relay_socket(
     address = socket_address(holder, websocket.url.path)
     try:
         writer = await connect(address, additional_headers=_headers(client), max_size=most_bytes,
-                               open_timeout=OPEN_SECONDS, ping_interval=None, compression=None, proxy=None)
+                               open_timeout=OPEN_SECONDS, ping_interval=PING_SECONDS,
+                               ping_timeout=PING_SECONDS, compression=None, proxy=None)
     except (OSError, TimeoutError, InvalidHandshake, InvalidURI) as error:
         log.warning("relaying a connection to %s: %s", address, error)
         return False
@@ -110,7 +125,7 @@ async def gone(holder: Node) -> bool:
         except (OSError, ValueError, AttributeError):
             return False
 
-    return await asyncio.to_thread(ask)
+    return await asyncio.get_running_loop().run_in_executor(ASKING, ask)
 
 
 async def _pass_frames(websocket: WebSocket, writer: ClientConnection, taken: asyncio.Event) -> None:
@@ -142,12 +157,20 @@ async def _pass_frames(websocket: WebSocket, writer: ClientConnection, taken: as
     if tasks[2] in done:  # this process writes the match now (its writer hung, or went)
         with contextlib.suppress(RuntimeError, WebSocketDisconnect):
             await websocket.close(MOVED_CLOSE, "the match moved to this server process: reconnect")
-    elif tasks[1] in done:  # the writer closed: the client is closed the same way
+    elif tasks[1] in done or _closed_by_writer(tasks[0]):  # the client is closed the same way
         code, reason = writer.close_code, writer.close_reason or ""
-        if code is None or code in UNSENDABLE:  # the writer went without a word: it may have died
+        # Without a word (1006 also when our pings went unanswered: the writer hung): it may have died.
+        if code is None or code in UNSENDABLE:
             code, reason = TRY_AGAIN_CLOSE, "the match's server went away: reconnecting"
         with contextlib.suppress(RuntimeError, WebSocketDisconnect):
             await websocket.close(code, reason)
+
+
+def _closed_by_writer(to_writer: asyncio.Task[object]) -> bool:
+    """Whether passing a frame on failed because the writer's side had closed (it may be noticed
+    there first, while a frame was being sent)."""
+    return (to_writer.done() and not to_writer.cancelled()
+            and isinstance(to_writer.exception(), ConnectionClosed))
 
 
 async def relay_request(request: Request, holder: Node, client: str, body: bytes | None) -> Response | None:
@@ -170,7 +193,7 @@ async def relay_request(request: Request, holder: Node, client: str, body: bytes
                 return refusal.code, refusal.headers.get_content_type(), refusal.read(), dict(refusal.headers)
 
     try:
-        status, kind, content, got = await asyncio.to_thread(ask)
+        status, kind, content, got = await asyncio.get_running_loop().run_in_executor(ASKING, ask)
     except (OSError, urllib.error.URLError) as error:
         log.warning("relaying %s %s to %s: %s", request.method, request.url.path, holder.address, error)
         return None
