@@ -23,6 +23,7 @@ from typing import Final
 
 import platformdirs
 
+from parlour.server.relay import RELAYED
 from parlour.server.services import (
     START_SECONDS,
     Child,
@@ -118,6 +119,9 @@ def haproxy_config(host: str, port: int, servers: Sequence[int], stats: Path | N
         "    stick-table type ipv6 size 100k expire 10m store conn_cur",
         "    tcp-request connection track-sc0 src",
         f"    tcp-request connection reject if {{ sc0_conn_cur gt {CONNECTIONS_PER_ADDRESS} }}",
+        # Only a server process may say a request was relayed (it is then never relayed again, and
+        # answers "moving" for a match it does not hold): a client's claim is dropped here.
+        f"    http-request del-header {RELAYED}",
         "    acl of_a_match path_reg ^/(ws|api)/matches/[^/]+",
         "    use_backend by_match if of_a_match",
         "    default_backend any",

@@ -217,6 +217,7 @@ def test_the_generated_haproxy_configuration_is_valid(tmp_path: Path) -> None:
     assert "hash-type consistent" in text
     assert "timeout tunnel 1h" in text
     assert "option httpchk GET /api/health" in text
+    assert "http-request del-header x-parlour-relayed" in text  # only servers may say "relayed"
     assert text.count("check\n") == 6  # each of three servers in both backends, each checked
 
 
