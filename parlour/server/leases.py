@@ -8,18 +8,24 @@ out another process takes its matches (``unattended`` names them, ``take`` claim
 them from the store. A process known to be gone (its address refuses connections, or answers as
 another node) need not be waited for: ``expire`` runs its leases out at once.
 
-The lease does not fence anything by itself: a writer paused past its lease (SIGSTOP, a hung host)
-may wake up still believing it holds the match while another took it over. What keeps the record
-whole is the store's expected-version check: only one of two writers can commit a given version,
-and the one that loses hears ``VersionConflict`` (or, on its next ``renew``, that the match is no
-longer its) and lets the match go.
+A lease lives as long as its node: a node's row (``nodes``) is renewed while its process lives,
+its heartbeat, one write however many matches it holds (one write a process a round, not one a
+match: 100,000 at 100,000 matches), and every lease row naming that node is live while the node's
+row is. A node that stops renewing (or is expired) lets all its matches be taken over at once. A
+lease is ended before then only by ``drop`` (or by another node taking the match once its holder
+has run out).
 
-A lease lives as long as its node: renewing is the node's heartbeat, one write however many
-matches it holds (one write a process a round, not one a match: 100,000 at 100,000 matches), and a node
-that stops renewing (or is expired) lets all its matches be taken over at once. A lease is ended
-before then only by ``drop`` (or by another node taking the match once its holder has run out).
+The store fences with the lease: an append (``PostgresStore``'s ``APPEND``) locks the match's lease
+row (``FOR SHARE``) and writes only if this node holds it, so only the holder may append; a
+take-over (``TAKE``) waits for an append in flight to commit and then reads what it wrote. A
+writer paused past its lease (SIGSTOP, a hung host) may wake up still believing it holds the
+match while another took it over: its append is refused even if the version it expects is still
+the stored one, and it hears ``VersionConflict`` (or, on its next ``renew``, that the match is no
+longer its) and lets the match go. The expected-version check stays behind the fence (two commits
+of one version fail on the events' key). Claiming a seat, and storing that an open match expired
+unfilled, are fenced by the lease row the same way.
 
-Expiry is measured by the database's clock (PostgreSQL's ``clock_timestamp()``), never by the
+A lease's end is measured by the database's clock (PostgreSQL's ``clock_timestamp()``), never by the
 processes' clocks: a lease is a moment on one clock, so processes whose clocks disagree still
 agree on whether it has run out.
 
