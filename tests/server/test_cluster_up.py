@@ -20,13 +20,14 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import psycopg
 import pytest
+from cluster_helpers import until
 from server_helpers import Client
 from server_process import ROOT, START_SECONDS, WAIT, read_line
 from websockets.exceptions import ConnectionClosed
@@ -132,7 +133,7 @@ def ask(port: int, method: str, path: str, body: Any = None) -> tuple[int, Any]:
         connection.close()
 
 
-def gone(pid: int) -> bool:
+def exited(pid: int) -> bool:
     """Whether a process has exited (gone, or a zombie its parent has not reaped yet)."""
     try:
         state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
@@ -154,13 +155,6 @@ def descendants(pid: int) -> set[int]:
         frontier = {child for child, parent in parents.items() if parent in frontier} - found
         found |= frontier
     return found
-
-
-def until(what: str, holds: Callable[[], bool], seconds: float = START_SECONDS) -> None:
-    deadline = time.monotonic() + seconds
-    while not holds():
-        assert time.monotonic() < deadline, f"not within {seconds:g} s: {what}"
-        time.sleep(0.05)
 
 
 def haproxy_says(cluster: Cluster, command: str) -> list[str]:
@@ -316,7 +310,8 @@ async def test_a_server_that_hangs_is_left_out_and_its_clients_play_on_through_t
     pid = cluster.pids("server 1 on")[0]
     os.kill(pid, signal.SIGSTOP)
     try:
-        until("HAProxy marks the hung server 1 down", lambda: server_states(cluster, "s1") == {"DOWN"})
+        await until("HAProxy marks the hung server 1 down",
+                    lambda: server_states(cluster, "s1") == {"DOWN"}, START_SECONDS)
         with pytest.raises(ConnectionClosed):  # closed by HAProxy: the server itself says nothing
             await person.until("the hung server's connection to be closed", lambda message: False)
         player = await reconnected(cluster, match_id)  # through server 2, once the lease ran out
@@ -332,7 +327,8 @@ async def test_a_server_that_hangs_is_left_out_and_its_clients_play_on_through_t
     finally:
         os.kill(pid, signal.SIGCONT)
         await person.close()
-    until("HAProxy marks server 1 up again", lambda: server_states(cluster, "s1") == {"UP"})
+    await until("HAProxy marks server 1 up again", lambda: server_states(cluster, "s1") == {"UP"},
+                START_SECONDS)
 
 
 @ASYNC
@@ -347,9 +343,9 @@ async def test_a_server_that_dies_is_reported_left_out_and_its_matches_play_on(c
     report = cluster.line(WAIT)
     said = rf"parlour cluster: server 2 \(pid {pid}, port \d+\) exited on SIGKILL"
     assert re.match(said, report), cluster.output()
-    until("HAProxy marks server 2 down in both backends",
-          lambda: {status for (_, name), status in haproxy_stat(cluster).items() if name == "s2"} == {"DOWN"})
-    assert {status for (_, name), status in haproxy_stat(cluster).items() if name == "s1"} == {"UP"}
+    await until("HAProxy marks server 2 down in both backends",
+                lambda: server_states(cluster, "s2") == {"DOWN"}, START_SECONDS)
+    assert server_states(cluster, "s1") == {"UP"}
     for _ in range(4):  # round robin would send every other request to the dead one
         assert ask(cluster.port, "GET", "/api/games")[0] == 200
     player = await reconnected(cluster, orphan)
@@ -400,13 +396,14 @@ def test_sigterm_stops_every_part_and_leaves_postgresql_stopped(cluster: Cluster
     order = [said.index(part) for part in ("HAProxy stopped", "server 1 stopped", "PostgreSQL stopped")]
     assert order == sorted(order), said
     assert "server 2 stopped" not in said  # it had died already, and said so
-    assert [pid for pid in started if not gone(pid)] == []
+    assert [pid for pid in started if not exited(pid)] == []
     data = Path(re.findall(r"data in (\S+)", said)[0])
     assert (data / "PG_VERSION").exists()
     assert not (data / "postmaster.pid").exists()
 
 
-def test_the_next_run_keeps_the_matches_and_a_killed_run_leaves_no_server(cluster: Cluster) -> None:
+@ASYNC
+async def test_the_next_run_keeps_the_matches_and_a_killed_run_leaves_no_server(cluster: Cluster) -> None:
     """PostgreSQL's data is kept in the directory between runs. A run killed outright (SIGKILL: no
     code of it runs) takes its servers and HAProxy with it; the PostgreSQL it left running is
     stopped by the next run before it starts its own."""
@@ -422,12 +419,13 @@ def test_the_next_run_keeps_the_matches_and_a_killed_run_leaves_no_server(cluste
         assert set(again.pids("HAProxy")) <= parts
         again.process.kill()
         again.process.wait(WAIT)
-        until("the killed run's servers and HAProxy exit", lambda: all(gone(pid) for pid in parts))
-        assert not gone(postgres)  # a daemon of pg_ctl's: none of ours
+        await until("the killed run's servers and HAProxy exit", lambda: all(exited(pid) for pid in parts),
+                    START_SECONDS)
+        assert not exited(postgres)  # a daemon of pg_ctl's: none of ours
         third = cluster_up(cluster.dir)
         try:
             assert "stopping the PostgreSQL an earlier run left running" in third.output()
-            assert gone(postgres)
+            assert exited(postgres)
             assert ask(third.port, "GET", f"/api/matches/{cluster.made[0]}")[0] == 200
         finally:
             stop(third)
