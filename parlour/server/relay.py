@@ -49,8 +49,10 @@ ASK_SECONDS: Final = 10.0
 """Seconds a relayed request may take at the writer (a replay page may take a few)."""
 
 PING_SECONDS: Final = 5.0
-"""Seconds between pings to the writer, and for its pong: a writer that hangs (paused, its host
-cut off) ends the relay within twice this, the client closed with ``TRY_AGAIN_CLOSE`` to reconnect.
+"""Seconds between pings to the writer, for its pong, and for its closing handshake: a writer that
+hangs (paused, its host cut off) ends the relay within three times this (a ping sent, unanswered,
+the connection closed without waiting the library's 10 s for a writer that answers nothing), the
+client closed with ``TRY_AGAIN_CLOSE`` to reconnect.
 Without it a relay to a hung writer lasted as long as the client: when a third process takes the
 match over, nothing else tells this one (its ``taken`` is never set)."""
 
@@ -101,7 +103,8 @@ async def relay_socket(
     try:
         writer = await connect(address, additional_headers=_headers(client), max_size=most_bytes,
                                open_timeout=OPEN_SECONDS, ping_interval=PING_SECONDS,
-                               ping_timeout=PING_SECONDS, compression=None, proxy=None)
+                               ping_timeout=PING_SECONDS, close_timeout=PING_SECONDS, compression=None,
+                               proxy=None)
     except (OSError, TimeoutError, InvalidHandshake, InvalidURI) as error:
         log.warning("relaying a connection to %s: %s", address, error)
         return False

@@ -20,7 +20,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, MutableMapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -30,9 +30,12 @@ import pytest
 from cluster_helpers import until
 from server_helpers import Client
 from server_process import ROOT, START_SECONDS, WAIT, read_line
+from starlette.websockets import WebSocket
 from websockets.exceptions import ConnectionClosed
 
+from parlour.server import relay
 from parlour.server.cluster import UP, haproxy_config
+from parlour.server.leases import Node
 from parlour.server.services import free_port, haproxy_check
 
 ASYNC = pytest.mark.asyncio(loop_scope="session")
@@ -221,6 +224,59 @@ def test_the_cluster_wrote_a_valid_configuration(cluster: Cluster) -> None:
     written = (cluster.dir / "haproxy.cfg").read_text()
     for number, port in enumerate(cluster.servers(), start=1):
         assert f"server s{number} 127.0.0.1:{port} id {number} check" in written
+
+
+# --- a relay to a server that hangs -----------------------------------------------------------------
+
+ECHO = """
+import asyncio, sys
+from websockets.asyncio.server import serve
+
+async def echo(connection):
+    async for message in connection:
+        await connection.send(message)
+
+async def main():
+    async with serve(echo, "127.0.0.1", 0, ping_interval=None) as server:
+        print(server.sockets[0].getsockname()[1], flush=True)
+        await asyncio.Future()
+
+asyncio.run(main())
+"""
+"""A writer that only echoes: once stopped (SIGSTOP) it hangs as a paused process does."""
+
+
+@ASYNC
+async def test_a_relay_to_a_writer_that_hangs_ends_and_its_client_is_told_to_reconnect(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A relay to a writer that hangs must end even when it is not this process that takes the match
+    over (a third one does: nothing else tells this one). Its pings go unanswered, and its client is
+    closed with 1013, a code the browser reconnects on (never 4404, on which it gives up)."""
+    monkeypatch.setattr(relay, "PING_SECONDS", 0.2)  # the same path as 5 s, sooner
+    writer = subprocess.Popen([sys.executable, "-c", ECHO], stdout=subprocess.PIPE)
+    try:
+        port = int(read_line(writer, START_SECONDS))
+        to_relay: asyncio.Queue[MutableMapping[str, Any]] = asyncio.Queue()
+        from_relay: asyncio.Queue[MutableMapping[str, Any]] = asyncio.Queue()
+        scope = {"type": "websocket", "scheme": "ws", "path": "/ws/matches/m", "query_string": b"",
+                 "headers": [], "server": ("127.0.0.1", 8080), "client": ("127.0.0.1", 1)}
+        client = WebSocket(scope, to_relay.get, from_relay.put)
+        await to_relay.put({"type": "websocket.connect"})
+        await client.accept()
+        assert (await from_relay.get())["type"] == "websocket.accept"
+        holder = Node("hung", f"http://127.0.0.1:{port}")
+        never_taken = asyncio.Event()  # a third process takes the match over: this one is not told
+        relaying = asyncio.create_task(relay.relay_socket(client, holder, "127.0.0.1", 1 << 16, never_taken))
+        await to_relay.put({"type": "websocket.receive", "text": "hello"})
+        assert await asyncio.wait_for(from_relay.get(), WAIT) == {"type": "websocket.send", "text": "hello"}
+        os.kill(writer.pid, signal.SIGSTOP)
+        closed = await asyncio.wait_for(from_relay.get(), WAIT)
+        assert (closed["type"], closed["code"]) == ("websocket.close", 1013), closed
+        assert await asyncio.wait_for(relaying, WAIT) is True
+    finally:
+        writer.kill()
+        writer.wait(WAIT)
 
 
 # --- through HAProxy ------------------------------------------------------------------------------
