@@ -340,6 +340,31 @@ def test_every_match_made_through_haproxy_is_sent_to_its_writer(cluster: Cluster
     assert [noted_port(cluster, match_id) for match_id in ids] == writers
 
 
+def test_a_client_cannot_say_its_request_was_relayed(cluster: Cluster) -> None:
+    """Only server processes may send ``x-parlour-relayed`` (a relayed request is never relayed
+    again: for a match it does not hold, a server answers 503 "moving"). HAProxy drops a client's,
+    so a match HAProxy has no note of (made at a server directly), hashed to either server, is
+    answered, relayed to its writer when need be. Twelve matches: with the header kept, those
+    hashed to the other server (about half) would be refused."""
+    first = cluster.servers()[0]
+    ids = []
+    for _ in range(12):
+        status, created = ask(first, "POST", "/api/matches", {"game": "loa", "seats": ["open", "open"]})
+        assert status == 201, created
+        ids.append(created["match"]["id"])
+    answers = {}
+    for match_id in ids:
+        connection = http.client.HTTPConnection("127.0.0.1", cluster.port, timeout=WAIT)
+        try:
+            connection.request("GET", f"/api/matches/{match_id}", headers={"x-parlour-relayed": "1"})
+            answer = connection.getresponse()
+            answers[match_id] = (answer.status, answer.read()[:200])
+        finally:
+            connection.close()
+    assert {status for status, _ in answers.values()} == {200}, answers
+    assert {writer_port(cluster, match_id) for match_id in ids} == {first}
+
+
 # --- a server that dies, and stopping -----------------------------------------------------------------
 
 
