@@ -22,7 +22,7 @@ from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, R
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.types import Scope
-from starlette.websockets import WebSocket, WebSocketState
+from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from parlour.games import GAMES
 from parlour.server.bots import BotPool
@@ -455,7 +455,9 @@ class LobbyHandlers:
         sender.add_done_callback(lambda _: self._moved(websocket, connection))
         try:
             ending = await self.converse(websocket, connection, sender)
-            if ending is not None:
+            if connection.moved:
+                await self._close_moved(websocket)
+            elif ending is not None:
                 code, reason = ending
                 if code != BAD_TEXT_CLOSE:  # uvicorn has closed that one itself
                     await websocket.close(code, reason)
@@ -487,11 +489,17 @@ class LobbyHandlers:
     def _moved(self, websocket: WebSocket, connection: Connection) -> None:
         """The connection's sender stopped: when its match moved to another process, the client
         is closed at once (it may be waiting for the match, sending nothing), and reconnects."""
-        if connection.moved and websocket.client_state == WebSocketState.CONNECTED:
-            task = asyncio.create_task(websocket.close(MOVED_CLOSE, "the match moved to another server "
-                                                       "process: reconnect"))
+        if connection.moved:
+            task = asyncio.create_task(self._close_moved(websocket))
             self.closing.add(task)
             task.add_done_callback(self.closing.discard)
+
+    async def _close_moved(self, websocket: WebSocket) -> None:
+        """Closes a connection whose match moved with ``MOVED_CLOSE``, once (from the sender's end
+        or from the conversation's, whichever comes first)."""
+        if websocket.application_state == WebSocketState.CONNECTED:
+            with contextlib.suppress(RuntimeError, WebSocketDisconnect, OSError):
+                await websocket.close(MOVED_CLOSE, "the match moved to another server process: reconnect")
 
     async def converse(
         self, websocket: WebSocket, connection: Connection, sender: asyncio.Task[None],

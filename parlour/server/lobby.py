@@ -45,7 +45,15 @@ from parlour.server.messages import (
 )
 from parlour.server.pubsub import PubSub
 from parlour.server.relay import gone
-from parlour.server.storage import MatchRow, MatchStatus, SeatRecord, Store, StoreError, progress_of
+from parlour.server.storage import (
+    MatchRow,
+    MatchStatus,
+    SeatRecord,
+    Store,
+    StoreError,
+    VersionConflict,
+    progress_of,
+)
 from parlour.server.summary import seat_names_of, summary_json
 from parlour.server.table import Rematch
 
@@ -385,7 +393,11 @@ class Lobby:
             raise Elsewhere(row.id, holder)
         match = self.matches.get(row.id)
         if match is None:
-            fresh = await self._read(row.id)  # read under the lease: what the last writer stored
+            try:
+                fresh = await self._read(row.id)  # read under the lease: what the last writer stored
+            except ProtocolError:
+                await self._drop_lease(row.id)  # held by nobody who plays it: the next asker takes it
+                raise
             # One match, one ``Match``: a request that came meanwhile may have made it already.
             match = self.matches.get(row.id) or self._adopt(fresh)
         return match
@@ -422,16 +434,28 @@ class Lobby:
 
     async def _attend(self) -> None:
         held = [match_id for match_id, match in self.matches.items() if match.status in ("open", "running")]
-        kept = await self.leases.renew([*held, *self.unplayable]) if held or self.unplayable else set()
+        kept = await self.leases.renew([*held, *self.unplayable])  # this node's heartbeat, even holding none
         self.unplayable &= kept
         for match_id in held:
             if match_id not in kept:
                 log.warning("match %s: its lease was lost; another process writes it now", match_id)
                 await self.let_go(match_id)
-        for match_id in await self.leases.unattended(UNATTENDED_AT_ONCE):
+        while await self._take_over(await self.leases.unattended(UNATTENDED_AT_ONCE)):
+            await asyncio.sleep(0)  # a full round: more may wait (a dead process's thousand matches)
+
+    async def _take_over(self, unattended: list[str]) -> bool:
+        """Takes over what it can of ``unattended``; whether the list was full and this process
+        took some (then another round follows at once)."""
+        taken = 0
+        for match_id in unattended:
             if match_id in self.matches or await self.leases.take(match_id) != self.leases.me:
                 continue
-            row = await self.store.load_match(match_id)
+            taken += 1
+            try:
+                row = await self.store.load_match(match_id)
+            except StoreError:
+                await self._drop_lease(match_id)  # held by nobody who plays it: let another round try
+                raise
             if match_id in self.matches:  # a client's request made it meanwhile
                 continue
             if row is None or not unfinished(row):
@@ -448,6 +472,7 @@ class Lobby:
                 self.unplayable.add(match_id)
             else:
                 log.info("match %s: taken over (nobody held it)", match_id)
+        return taken > 0 and len(unattended) >= UNATTENDED_AT_ONCE
 
     async def let_go(self, match_id: str) -> None:
         """Stops writing ``match_id`` (its lease is lost): out of memory, its connections closed
@@ -457,11 +482,13 @@ class Lobby:
             return
         self.open_places.release(match_id)
         self.bot_places.release(match_id)
-        await match.stop()
+        await match.stop()  # what it was doing is answered first (a stopped match answers the rest)
         await self.pubsub.publish(match.channel, {"kind": "moved"})
-        # Still ours when another writer's commit beat ours (it paused past its lease, and woke to
-        # commit before its renewal told it): dropped, the match is nobody's and taken over afresh.
-        await self._drop_lease(match_id)
+        # Still ours when the store refused it for another reason than the lease (a version another
+        # copy stored): dropped, the match is nobody's and taken over afresh, unless a request
+        # took it again meanwhile (then this process writes it, and keeps it).
+        if match_id not in self.matches:
+            await self._drop_lease(match_id)
 
     async def forget_if_gone(self, holder: Node) -> bool:
         """Whether ``holder``, which could not be reached, is gone for sure (``relay.gone``): then its
@@ -605,6 +632,9 @@ class Lobby:
             return
         try:
             await match.expire()
+        except VersionConflict as error:  # fenced: another process writes it now
+            log.warning("match %s: %s; letting it go", match.id, error)
+            self._moved(match)
         except StoreError as error:  # logged; the next check tries again
             log.error("match %s: storing its expiry: %s", match.id, error)
 

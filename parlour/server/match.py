@@ -252,6 +252,12 @@ def _stopped() -> ProtocolError:
     return ProtocolError("unavailable", "the server stopped this match before answering: look again", 503)
 
 
+def moved() -> ProtocolError:
+    """The answer to what a process asked of a match another process writes now (a cluster's)."""
+    return ProtocolError("unavailable", "this match moved to another server process: nothing was done; "
+                         "reconnect and try again", 503)
+
+
 def leaving_seat(action: Action) -> int | None:
     """Who takes a leaving action, as its event says: the retiring seat, ``None`` for the table."""
     leaving = leaving_of(action)
@@ -319,6 +325,8 @@ class Match:
         self._queue: asyncio.Queue[_Work] | None = None
         """The writer's work; made with the writer (most loaded matches wait for a person)."""
         self.writer: asyncio.Task[None] | None = None
+        self.stopped = False
+        """Stopped for good (``stop``): in a cluster, let go to another process; nothing more is done."""
         self.thinking: dict[int, asyncio.Task[None]] = {}
         """Bots at work, by seat: one task per seat, which thinks again when the table changed
         under it (``_bot_turn``)."""
@@ -583,6 +591,11 @@ class Match:
         progress = replace(self.progress, status="open" if still_open else "running")
         try:
             claimed = await self.store.claim_seat(self.id, seat, digest, name, progress)
+        except VersionConflict as error:  # fenced: another process writes this match now
+            log.warning("match %s: %s; letting it go", self.id, error)
+            if self.on_moved is not None:
+                self.on_moved(self)
+            raise moved() from None
         except StoreError as error:
             log.error("match %s: claiming seat %d: %s", self.id, seat, error)
             raise store_unreachable("the seat could not be stored") from None
@@ -645,7 +658,8 @@ class Match:
 
     def _wake_writer(self) -> None:
         """Starts the writer if need be, and has it settle (resolve chance, wake a bot)."""
-        self._writer_queue().put_nowait(_SETTLE)
+        if not self.stopped:
+            self._writer_queue().put_nowait(_SETTLE)
 
     def _writer_queue(self) -> asyncio.Queue[_Work]:
         """The writer's queue, the writer started if need be."""
@@ -656,8 +670,9 @@ class Match:
         return self._queue
 
     async def stop(self) -> None:
-        """Stops the writer, the bots and the clock; whatever was still queued is answered
-        ``unavailable`` (none of it is done), so that no caller waits for ever."""
+        """Stops the writer, the bots and the clock for good; whatever was still queued, or comes
+        later, is answered ``unavailable`` (none of it is done), so that no caller waits for ever."""
+        self.stopped = True
         if self.clocks is not None and self.clocks.timer is not None:
             self.clocks.timer.cancel()
         for task in [*self.thinking.values(), self.writer]:
@@ -677,12 +692,16 @@ class Match:
         closed = self.closed_error(joining=False)
         if closed is not None:
             return closed
+        if self.stopped:
+            return _stopped()
         reply: asyncio.Future[ProtocolError | None] = asyncio.get_running_loop().create_future()
         self._writer_queue().put_nowait(_Submission(seat, text, version, reply))
         return await reply
 
     async def request(self, run: Callable[[], Awaitable[ProtocolError | None]]) -> ProtocolError | None:
         """Has the writer do ``run`` in turn with the actions (``run`` checks whether it may)."""
+        if self.stopped:
+            return _stopped()
         reply: asyncio.Future[ProtocolError | None] = asyncio.get_running_loop().create_future()
         self._writer_queue().put_nowait(_Request(run, reply))
         return await reply
@@ -766,8 +785,7 @@ class Match:
             log.warning("match %s: %s; letting it go", self.id, error)
             if self.on_moved is not None:
                 self.on_moved(self)
-            return ProtocolError("unavailable", "this match moved to another server process: the action "
-                                 "was not played; reconnect and try again", 503)
+            return moved()
         except StoreError as error:
             log.error("match %s: storing version %d: %s", self.id, self.version + 1, error)
             return store_unreachable("the action could not be stored; the match is unchanged")

@@ -313,6 +313,12 @@ PRUNE_SECONDS: Final = 3600.0
 TAKE_TRIES: Final = 3
 """A take that found another's lease, which then ran out or was dropped before it was read: again."""
 
+FENCE: Final = "SELECT 1 FROM leases WHERE match_id = %s AND node = %s FOR SHARE"
+# The lease row of a match this node holds, locked as ``APPEND``'s fence locks it.
+
+CREATOR_HOLDS: Final = "UPDATE leases SET node = %s WHERE match_id = %s"
+# In the creation's transaction, after the trigger made the row nobody's.
+
 SET_PROGRESS: Final = ("UPDATE matches SET status = %s, version = %s, to_move = %s, outcome = %s,"
                        " updated = %s WHERE id = %s")
 
@@ -477,6 +483,8 @@ class PostgresStore:
                     [(match.id, index, seat.kind, seat.bot, seat.name, seat.token_hash)
                      for index, seat in enumerate(match.seats)],
                 )
+            if self._node is not None:  # made here, written here: no take-over round may have it first
+                await db.execute(CREATOR_HOLDS, (self._node, match.id))
 
         await self._write(create)
 
@@ -484,6 +492,7 @@ class PostgresStore:
         self, match_id: str, seat: int, token_hash: str, name: str | None, progress: Progress
     ) -> bool:
         async def claim(db: Conn) -> bool:
+            await self._fence(db, match_id)
             # One statement: a second claim waits for the first's row lock, then finds the seat taken.
             cursor = await db.execute(
                 "UPDATE seats SET kind = 'person', token_hash = %s, name = %s"
@@ -548,8 +557,18 @@ class PostgresStore:
                     return None
         raise StoreError("storage: the connection to PostgreSQL was lost twice in a row")
 
+    async def _fence(self, db: Conn, match_id: str) -> None:
+        """In a cluster, ``VersionConflict`` unless this node holds the match (its lease row locked
+        until the transaction ends, as ``APPEND`` does): a writer paused past its lease must not
+        give a seat or expire a match another process now writes."""
+        if self._node is not None:
+            found = await (await db.execute(FENCE, (match_id, self._node))).fetchone()
+            if found is None:
+                raise VersionConflict(f"match {match_id} is written by another process now")
+
     async def set_progress(self, match_id: str, progress: Progress) -> None:
         async def store(db: Conn) -> None:
+            await self._fence(db, match_id)
             if await _store_progress(db, match_id, progress) != 1:
                 raise StoreError(f"there is no match {match_id}")
 

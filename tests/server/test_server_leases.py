@@ -263,7 +263,7 @@ async def test_a_dead_node_s_matches_are_all_taken_over_at_once(
     for index, match_id in enumerate(hers):
         await store.create(a_match(match_id, created=100.0 - index, progress=RUNNING))
         assert await ann.take(match_id) == ANN
-    await store.create(a_match("bob's", created=1.0, progress=RUNNING))
+    await stores[1].create(a_match("bob's", created=1.0, progress=RUNNING))  # made by Bob's process: his
     assert await bob.take("bob's") == BOB
     assert await bob.unattended(100) == []
     run_out(url, "m00")
@@ -438,15 +438,19 @@ async def test_a_database_made_before_leases_gets_their_table(url: str) -> None:
         db.execute("DROP TRIGGER matches_unheld ON matches")
         db.execute("DROP FUNCTION parlour_unheld")
         db.execute("DROP TABLE leases, nodes")
-    again = PostgresStore(url)
+    again, plain = PostgresStore(url), PostgresStore(url)
     try:
         leases = again.leases(ANN, LONG)
         assert await leases.unattended(5) == ["m1"]
-        await again.create(a_match("m2", created=200.0, progress=RUNNING))
+        await plain.create(a_match("m2", created=200.0, progress=RUNNING))  # by a store of no node
         assert await leases.unattended(5) == ["m1", "m2"]
+        await again.create(a_match("m3", created=300.0, progress=RUNNING))  # by Ann's: hers at once
+        assert await leases.unattended(5) == ["m1", "m2"]
+        assert await leases.renew(["m3"]) == {"m3"}
         assert await leases.take("m1") == ANN
     finally:
         await again.close()
+        await plain.close()
 
 
 @ASYNC
