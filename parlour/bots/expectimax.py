@@ -82,6 +82,9 @@ class RollBot(Bot):
     """The best whole turn by the evaluator, its first decision played (see the module)."""
 
     name = "roll"
+    stops_in_a_turn = False
+    """Whether the turn search stops weighing a decision's results once the work is spent; the
+    greedy bot weighs them all, as it always has (the balance figures are seeded games of it)."""
 
     def __init__(self, evaluator: Evaluator, seed: int = 0, width: int = WIDTH,
                  nodes: int | None = GREEDY_NODES, nodes_per_second: int | None = None) -> None:
@@ -134,7 +137,7 @@ class RollBot(Bot):
         seat = state.to_move()
         actions = state.legal_actions()
         self.rng.shuffle(actions)
-        scored = self._children(state, seat, actions, work)
+        scored = self._children(state, seat, actions, work, whole=True)
         results = []
         for rank, (value, action) in enumerate(scored):
             if rank < self.width and not work.spent():
@@ -147,11 +150,17 @@ class RollBot(Bot):
         return results
 
     def _children(
-        self, state: State, seat: int, actions: list[Action], work: _Work
+        self, state: State, seat: int, actions: list[Action], work: _Work, whole: bool = False
     ) -> list[tuple[float, Action]]:
-        """Each action with the evaluation of its result, best first."""
-        scored = []
+        """Each action with the evaluation of its result, best first: every action if ``whole``
+        (the root's), else at least one and, if ``stops_in_a_turn``, no more once the work is
+        spent (a roll with a thousand moves below each of several decisions took a 1 s search
+        to 45,000 nodes, 1.5 s)."""
+        scored: list[tuple[float, Action]] = []
+        stops = self.stops_in_a_turn and not whole
         for action in actions:
+            if stops and scored and work.spent():
+                break
             state.apply(action)
             work.nodes += 1
             scored.append((self.score(state, seat), action))
@@ -178,6 +187,7 @@ class ExpectimaxBot(RollBot):
     """``RollBot``'s best turns, compared by their expected value over the next roll."""
 
     name = "expectimax"
+    stops_in_a_turn = True
 
     def __init__(self, evaluator: Evaluator, seed: int = 0, width: int = WIDTH, candidates: int = CANDIDATES,
                  nodes_per_second: int | None = None) -> None:
