@@ -119,7 +119,7 @@ async def test_a_writer_stopped_mid_transaction_neither_commits_nor_blocks_the_n
     stopped, next_writer = PostgresStore(url), PostgresStore(url)
     try:
         await stopped.create(a_match())
-        db = await stopped._writer.open()
+        db = await stopped._writers[0].open()
         await db.execute("BEGIN")
         await db.execute("INSERT INTO events (match_id, version, action, created) VALUES ('m1', 1, 666, 0)")
         await asyncio.wait_for(next_writer.append("m1", 0, [5], RUNNING), WAIT)
@@ -213,7 +213,7 @@ async def test_an_append_whose_answer_was_lost_is_neither_lost_nor_doubled(store
     looked up in the record (ours: done), not sent again; one not committed is sent again."""
     await store.create(a_match())
     await store.append("m1", 0, [5], RUNNING)
-    store._writer.db = LosesTheAnswer(store._writer.db)  # type: ignore[assignment]
+    store._writers[0].db = LosesTheAnswer(store._writers[0].db)  # type: ignore[assignment]
     await asyncio.wait_for(store.append("m1", 1, [6, 7], Progress("running", 3, 1, None)), WAIT)
     loaded = await only(store)
     assert loaded.actions == [5, 6, 7]
