@@ -204,7 +204,9 @@ class Cluster:
         self.port: int = args.port
         self.processes: int = args.processes
         self.lease_seconds: float | None = args.lease_seconds
-        self.postgres = Postgres(postgres_dir(self.dir))
+        # Each server holds eleven connections (PostgresStore): room for them all, and for a few more.
+        self.postgres = Postgres(postgres_dir(self.dir),
+                                 settings=[f"max_connections={max(100, 12 * self.processes + 20)}"])
         self.postgres_started = False
         self.servers: list[Server] = []
         self.haproxy: HAProxy | None = None
