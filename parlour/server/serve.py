@@ -148,6 +148,9 @@ def shown_url(url: str) -> str:
     return urlunsplit(parts._replace(netloc=f"{parts.username}:***@{host}"))
 
 
+LOOPBACK: Final = ("127.0.0.1", "localhost", "::1")
+"""Hosts that only this machine reaches: a cluster on it may name its processes by their ports."""
+
 SWITCH_INTERVAL: Final = 0.0005
 """Seconds a thread holds the interpreter lock before another waiting for it gets a turn."""
 
@@ -161,6 +164,11 @@ def main(argv: Sequence[str]) -> int:
         parser.error(f"--limit {error}")
     if args.store is None and args.node_address is not None:
         parser.error("--node-address is for a cluster's processes, which share a --store postgresql://…")
+    if args.store is not None and args.node_address is None and args.host not in LOOPBACK:
+        # Every machine would call itself http://127.0.0.1:PORT: each would take the others for its
+        # own dead predecessor (the same address) and relay to itself.
+        parser.error(f"--host {args.host} with --store: say where the other processes reach this one,"
+                     " --node-address http://THIS-MACHINE:PORT")
     if not 0.5 <= args.lease_seconds <= 600:
         parser.error("--lease-seconds must be between 0.5 and 600")
     if args.test_clock and args.host != "127.0.0.1":

@@ -348,6 +348,13 @@ def test_serve_refuses_a_store_it_cannot_use(tmp_path: Path) -> None:
     done = serve("--store", "mysql://x/y")
     assert done.returncode == 2
     assert "postgresql://" in done.stderr
+    # Listening for other machines, a cluster's process must say how they reach it.
+    done = serve("--store", "postgresql://parlour@127.0.0.1:1/parlour", "--host", "0.0.0.0")
+    assert done.returncode == 2
+    assert "--node-address http://THIS-MACHINE:PORT" in done.stderr
+    done = serve("--node-address", "http://10.0.0.1:8080")
+    assert done.returncode == 2
+    assert "postgresql://" in done.stderr
     nobody = f"postgresql://parlour:secret@127.0.0.1:{free_port()}/parlour"
     done = serve("--store", nobody)
     assert done.returncode == 1
