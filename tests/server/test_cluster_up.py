@@ -36,6 +36,7 @@ from websockets.exceptions import ConnectionClosed
 from parlour.server import relay
 from parlour.server.cluster import UP, haproxy_config
 from parlour.server.leases import Node
+from parlour.server.process import call
 from parlour.server.services import free_port, haproxy_check
 
 ASYNC = pytest.mark.asyncio(loop_scope="session")
@@ -126,14 +127,19 @@ def cluster(directory: Path) -> Iterator[Cluster]:
 
 def ask(port: int, method: str, path: str, body: Any = None) -> tuple[int, Any]:
     """(status, decoded JSON answer) of one request to 127.0.0.1:``port``."""
-    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=WAIT)
+    return call(f"http://127.0.0.1:{port}", method, path, body)
+
+
+async def join_and_move(cluster: Cluster, player: Client, match_id: str) -> None:
+    """Seat 1 of ``match_id`` joined through HAProxy, and ``player`` (seat 0) plays the first move."""
     try:
-        data = None if body is None else json.dumps(body).encode()
-        connection.request(method, path, body=data, headers={"Content-Type": "application/json"})
-        answer = connection.getresponse()
-        return answer.status, json.loads(answer.read() or b"null")
+        status, joined = ask(cluster.port, "POST", f"/api/matches/{match_id}/join", {})
+        assert status == 200, joined
+        ready = await player.until("the match to start", lambda message: bool(message.get("legal")))
+        await player.send({"type": "action", "text": ready["legal"][0]["text"], "version": 0})
+        await player.expect("update", version=1)
     finally:
-        connection.close()
+        await player.close()
 
 
 def exited(pid: int) -> bool:
@@ -395,15 +401,8 @@ async def test_a_server_that_hangs_is_left_out_and_its_clients_play_on_through_t
                     lambda: server_states(cluster, "s1") == {"DOWN"}, START_SECONDS)
         with pytest.raises(ConnectionClosed):  # closed by HAProxy: the server itself says nothing
             await person.until("the hung server's connection to be closed", lambda message: False)
-        player = await reconnected(cluster, match_id)  # through server 2, once the lease ran out
-        try:
-            status, joined = ask(cluster.port, "POST", f"/api/matches/{match_id}/join", {})
-            assert status == 200, joined
-            ready = await player.until("the match to start", lambda message: bool(message.get("legal")))
-            await player.send({"type": "action", "text": ready["legal"][0]["text"], "version": 0})
-            await player.expect("update", version=1)
-        finally:
-            await player.close()
+        # Through server 2, once the lease ran out.
+        await join_and_move(cluster, await reconnected(cluster, match_id), match_id)
         assert writer_port(cluster, match_id) == cluster.servers()[1]
     finally:
         os.kill(pid, signal.SIGCONT)
@@ -429,15 +428,7 @@ async def test_a_server_that_dies_is_reported_left_out_and_its_matches_play_on(c
     assert server_states(cluster, "s1") == {"UP"}
     for _ in range(4):  # round robin would send every other request to the dead one
         assert ask(cluster.port, "GET", "/api/games")[0] == 200
-    player = await reconnected(cluster, orphan)
-    try:
-        status, joined = ask(cluster.port, "POST", f"/api/matches/{orphan}/join", {})
-        assert status == 200, joined
-        ready = await player.until("the match to start", lambda message: bool(message.get("legal")))
-        await player.send({"type": "action", "text": ready["legal"][0]["text"], "version": 0})
-        await player.expect("update", version=1)
-    finally:
-        await player.close()
+    await join_and_move(cluster, await reconnected(cluster, orphan), orphan)
 
 
 async def reconnected(cluster: Cluster, match_id: str) -> Client:

@@ -362,6 +362,23 @@ async def test_a_client_relayed_to_a_paused_writer_is_sent_on_once_its_match_is_
         a.kill()
 
 
+async def two_moves_in(
+    players: list[Seat], a: Server, bob_on: Server, bob_label: str,
+) -> tuple[dict[str, Any], Seat, Seat, dict[str, Any]]:
+    """A duel made on A, Ann connected to A and Bob joined and connected through ``bob_on``, each
+    having played once: the creation, Ann, Bob, and what Ann was sent at version 2."""
+    created = a.create(game="loa", seats=["open", "open"], join=0, name="Ann")
+    match_id = created["match"]["id"]
+    bob_seat = bob_on.join(match_id, name="Bob")
+    ann = seated(players, match_id, "Ann on A", created["token"])
+    bob = seated(players, match_id, bob_label, bob_seat["token"])
+    ann_seen = await first_state(ann, a)
+    await first_state(bob, bob_on)
+    await play(ann, ann_seen)
+    await play(bob, await update(bob, 1))
+    return created, ann, bob, await update(ann, 2)
+
+
 @ASYNC
 @pytest.mark.parametrize("order", ["as it comes", "the commit first"])
 async def test_two_writers_of_one_match_commit_one_action_per_version(
@@ -377,16 +394,8 @@ async def test_two_writers_of_one_match_commit_one_action_per_version(
     expected-version check, the fence itself."""
     a, b = pair
     b_node = node_of(b)
-    created = a.create(game="loa", seats=["open", "open"], join=0, name="Ann")
+    created, ann, bob, ann_seen = await two_moves_in(players, a, a, "Bob on A")
     match_id = created["match"]["id"]
-    bob_seat = a.join(match_id, name="Bob")
-    ann = seated(players, match_id, "Ann on A", created["token"])
-    bob = seated(players, match_id, "Bob on A", bob_seat["token"])
-    ann_seen = await first_state(ann, a)
-    await first_state(bob, a)
-    await play(ann, ann_seen)
-    await play(bob, await update(bob, 1))
-    ann_seen = await update(ann, 2)
     version = 2
 
     pause(a)
@@ -480,16 +489,8 @@ async def test_actions_while_postgresql_restarts_are_refused_and_play_goes_on(
     try:
         a.start()
         b.start()
-        created = a.create(game="loa", seats=["open", "open"], join=0, name="Ann")
+        created, ann, bob, ann_seen = await two_moves_in(players, a, b, "Bob through B")
         match_id = created["match"]["id"]
-        bob_seat = b.join(match_id, name="Bob")
-        ann = seated(players, match_id, "Ann on A", created["token"])
-        bob = seated(players, match_id, "Bob through B", bob_seat["token"])
-        ann_seen = await first_state(ann, a)
-        await first_state(bob, b)
-        await play(ann, ann_seen)
-        await play(bob, await update(bob, 1))
-        ann_seen = await update(ann, 2)
 
         renewals = failed_renewals(a)
         own_postgres.halt()
