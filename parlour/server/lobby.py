@@ -51,7 +51,6 @@ from parlour.server.storage import (
     SeatRecord,
     Store,
     StoreError,
-    VersionConflict,
     progress_of,
 )
 from parlour.server.summary import seat_names_of, summary_json
@@ -536,9 +535,8 @@ class Lobby:
         if not self.clustered:
             return True
         try:
-            holder = await self.leases.take(match.id)
-        except StoreError as error:
-            log.error("taking the lease of new match %s: %s", match.id, error)
+            holder: Node | None = await self._lease(match.id)
+        except ProtocolError:  # logged by _lease
             holder = None
         if holder != self.leases.me:
             await self.let_go(match.id)
@@ -632,10 +630,7 @@ class Lobby:
             return
         try:
             await match.expire()
-        except VersionConflict as error:  # fenced: another process writes it now
-            log.warning("match %s: %s; letting it go", match.id, error)
-            self._moved(match)
-        except StoreError as error:  # logged; the next check tries again
+        except StoreError as error:  # logged; the next check tries again (fenced: let go already)
             log.error("match %s: storing its expiry: %s", match.id, error)
 
     # --- abandonment -------------------------------------------------------------------------------

@@ -591,11 +591,8 @@ class Match:
         progress = replace(self.progress, status="open" if still_open else "running")
         try:
             claimed = await self.store.claim_seat(self.id, seat, digest, name, progress)
-        except VersionConflict as error:  # fenced: another process writes this match now
-            log.warning("match %s: %s; letting it go", self.id, error)
-            if self.on_moved is not None:
-                self.on_moved(self)
-            raise moved() from None
+        except VersionConflict as error:
+            raise self._fenced(error) from None
         except StoreError as error:
             log.error("match %s: claiming seat %d: %s", self.id, seat, error)
             raise store_unreachable("the seat could not be stored") from None
@@ -619,7 +616,11 @@ class Match:
             if self.status != "open":  # the last seat was taken meanwhile
                 return
             progress = replace(self.progress, status="expired", updated=self.time.now())
-            await self.store.set_progress(self.id, progress)
+            try:
+                await self.store.set_progress(self.id, progress)
+            except VersionConflict as error:  # another process writes it now, and expires it
+                self._fenced(error)
+                return
             self._set_progress(progress)
         await self.pubsub.publish(self.channel, {"kind": "seats"})
 
@@ -762,6 +763,14 @@ class Match:
             return ProtocolError("illegal_action", f"illegal action: {state.action_to_text(action)}")
         return await self.commit(seat, action)
 
+    def _fenced(self, error: VersionConflict) -> ProtocolError:
+        """The store refused a write: another process writes this match now (in a cluster, this
+        one's lease was lost). It is let go (``on_moved``); the asker is told to reconnect."""
+        log.warning("match %s: %s; letting it go", self.id, error)
+        if self.on_moved is not None:
+            self.on_moved(self)
+        return moved()
+
     def _not_started(self) -> ProtocolError:
         waiting = sum(record.kind == "open" for record in self.row.seats)
         return ProtocolError("not_started", f"the match starts when every seat is taken ({waiting} open)")
@@ -781,11 +790,8 @@ class Match:
             marks = [self._clock_mark(seat, action, now)]
         try:
             await self.store.append(self.id, self.version, [action], progress, marks)
-        except VersionConflict as error:  # fenced: another process writes this match now
-            log.warning("match %s: %s; letting it go", self.id, error)
-            if self.on_moved is not None:
-                self.on_moved(self)
-            return moved()
+        except VersionConflict as error:
+            return self._fenced(error)
         except StoreError as error:
             log.error("match %s: storing version %d: %s", self.id, self.version + 1, error)
             return store_unreachable("the action could not be stored; the match is unchanged")
