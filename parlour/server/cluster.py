@@ -231,16 +231,20 @@ class Cluster:
         say(f"PostgreSQL on 127.0.0.1:{self.postgres.port}, pid {self.postgres.pid()},"
             f" data in {self.postgres.data}")
 
+    def server_command(self, number: int, port: int) -> tuple[list[str], dict[str, str]]:
+        """The command line and environment of server ``number``, listening on ``port``."""
+        command = [sys.executable, "-m", "parlour.cli", "serve", "--host", "127.0.0.1",
+                   "--port", str(port), "--store", self.postgres.url(),
+                   "--node-address", f"http://127.0.0.1:{port}",
+                   "--limit", f"connections_per_address={SERVER_CONNECTIONS}"]
+        if self.lease_seconds is not None:
+            command += ["--lease-seconds", f"{self.lease_seconds:g}"]
+        return command, {**os.environ, "PYTHONUNBUFFERED": "1"}
+
     def _start_servers(self) -> None:
-        env = {**os.environ, "PYTHONUNBUFFERED": "1"}
         for number in range(1, self.processes + 1):
             port = free_port()
-            address = f"http://127.0.0.1:{port}"
-            command = [sys.executable, "-m", "parlour.cli", "serve", "--host", "127.0.0.1",
-                       "--port", str(port), "--store", self.postgres.url(), "--node-address", address,
-                       "--limit", f"connections_per_address={SERVER_CONNECTIONS}"]
-            if self.lease_seconds is not None:
-                command += ["--lease-seconds", f"{self.lease_seconds:g}"]
+            command, env = self.server_command(number, port)
             log = self.dir / f"server-{number}.log"
             child = Child(f"server {number} on port {port}", command, log, env=env)
             self.servers.append(Server(number, port, child))

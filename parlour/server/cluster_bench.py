@@ -26,7 +26,6 @@ import sys
 import tempfile
 from collections import Counter
 from collections.abc import Coroutine
-from functools import partial
 from pathlib import Path
 from typing import Any, Final, TypeVar
 
@@ -45,9 +44,9 @@ from parlour.server.bench import (
     report_play,
     report_target,
 )
-from parlour.server.cluster import SERVER_CONNECTIONS, Cluster, Server, healthy, interrupted
+from parlour.server.cluster import SERVER_CONNECTIONS, Cluster, interrupted
 from parlour.server.process import PAUSES_ENV, READY, WATCHED_SERVE, Pause, read_pauses
-from parlour.server.services import Child, ServiceError, free_port
+from parlour.server.services import ServiceError, free_port
 
 T = TypeVar("T")
 
@@ -81,20 +80,14 @@ class BenchCluster(Cluster):
     def pauses_file(self, number: int) -> Path:
         return self.dir / f"pauses-{number}.txt"
 
-    def _start_servers(self) -> None:
+    def server_command(self, number: int, port: int) -> tuple[list[str], dict[str, str]]:
+        """``parlour cluster up``'s server, its collections timed and its limits roomy."""
+        command, env = super().server_command(number, port)
+        serve = command.index("serve")  # ``python -m parlour.cli serve`` becomes the watched one
         limits = {**ROOMY, "connections_per_address": SERVER_CONNECTIONS}
-        for number in range(1, self.processes + 1):
-            port = free_port()
-            env = {**os.environ, "PYTHONUNBUFFERED": "1", PAUSES_ENV: str(self.pauses_file(number))}
-            address = f"http://127.0.0.1:{port}"
-            command = [sys.executable, "-c", WATCHED_SERVE, "serve", "--host", "127.0.0.1",
-                       "--port", str(port), "--store", self.postgres.url(), "--node-address", address,
-                       *(f"--limit={name}={value:g}" for name, value in limits.items())]
-            log = self.dir / f"server-{number}.log"
-            child = Child(f"server {number} on port {port}", command, log, env=env)
-            self.servers.append(Server(number, port, child))
-        for server in self.servers:  # started together, awaited in turn
-            server.child.wait_until("answering GET /api/health", partial(healthy, server.port))
+        command = [sys.executable, "-c", WATCHED_SERVE, *command[serve:],
+                   *(f"--limit={name}={value:g}" for name, value in limits.items())]
+        return command, {**env, PAUSES_ENV: str(self.pauses_file(number))}
 
     def start(self) -> None:
         """PostgreSQL, the servers, HAProxy; ``parlour cluster up``'s lines are not printed."""
