@@ -142,6 +142,11 @@ def build_parser() -> _Parser:
         help="play a seat of a match on a parlour server (the match page's address); "
              "with --seat N, that seat, else the first free one",
     )
+    parser.add_argument(
+        "--text", action="store_true",
+        help="keep the line interface (for scripts and pipes); today it is the only one, so this "
+             "changes nothing yet",
+    )
     return parser
 
 
@@ -163,6 +168,9 @@ class Settings:
     loaded_from: str | None = None
     at: int | None = None
     """With ``--at``: the ply of the record the new match starts from."""
+    text: bool = False
+    """``--text``: the line interface even in a terminal (a board opens only when this is false and
+    stdin and stdout are terminals)."""
 
 
 # --- the command line ----------------------------------------------------------------------------
@@ -199,7 +207,7 @@ def read_settings(argv: Sequence[str]) -> Settings:
             raise UsageError(str(error)) from None
         bot_seed = seed
     seats = read_seats(game, state.seat_names(), args.seat)
-    return Settings(game, state, seats, bot_seed, args.time, args.load, args.at)
+    return Settings(game, state, seats, bot_seed, args.time, args.load, args.at, args.text)
 
 
 def check_time(seconds: float) -> None:
@@ -706,7 +714,8 @@ def replay_main(args: argparse.Namespace) -> int:
     seed = fresh_seed(args.seed)
     state = replay.continued_at(stepper.ply, seed)
     print(playing_on(args.replay, stepper.ply))
-    return run_session(Settings(game, state, seats, seed, args.time, args.replay, stepper.ply))
+    return run_session(Settings(game, state, seats, seed, args.time, args.replay, stepper.ply,
+                                args.text))
 
 
 def line_editing() -> None:

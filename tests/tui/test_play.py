@@ -543,3 +543,15 @@ def test_quit_leaves_at_once(monkeypatch: pytest.MonkeyPatch, capsys: pytest.Cap
     assert status == 0
     assert out.endswith("Game left unfinished.\n")
     assert "plays" not in out
+
+
+def test_text_keeps_the_line_interface(monkeypatch: pytest.MonkeyPatch,
+                                       capsys: pytest.CaptureFixture[str]) -> None:
+    # Issue 18: "--text keeps today's line interface for scripts and pipes".
+    assert play.read_settings(["loa", "--text"]).text is True
+    assert play.read_settings(["loa"]).text is False
+    status, out, err = run(["loa", "--text", *FAST], ["quit"], monkeypatch, capsys)
+    assert status == 0, err
+    assert out.startswith("Lines of Action. Black: you, White: bot:random.")
+    status, out, _ = run(["--help"], [], monkeypatch, capsys)
+    assert "keep the line interface (for scripts and pipes)" in " ".join(out.split())
