@@ -567,6 +567,11 @@ class MatchRecord:
             raise FormatError(f"this is a record of {self.game!r}, not {game.info.name!r}")
         state = game.new(self.players, self.options, self.seed, self.start)
         for ply, action in enumerate(self.actions):
+            out_of_range = f"action {ply + 1} of the record: {action} is not an action of {game.info.title}"
+            # No game's own action is negative (leaving.py), and a game's notation may index
+            # with it: -1 would be written as its last square, not refused.
+            if action < 0 and not is_leaving(action):
+                raise FormatError(out_of_range)
             try:
                 if play is None or is_leaving(action):
                     state.play_recorded(action)
@@ -574,6 +579,8 @@ class MatchRecord:
                     play(state, action)
             except IllegalActionError as error:
                 raise FormatError(f"action {ply + 1} of the record: {error}") from None
+            except LookupError:  # a number past the game's tables, met while naming it in the refusal
+                raise FormatError(out_of_range) from None
         return state
 
 
