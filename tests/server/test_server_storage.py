@@ -301,6 +301,36 @@ async def test_sqlite_reads_do_not_wait_for_the_writer(tmp_path: Path) -> None:
 
 
 @ASYNC
+async def test_sqlite_writes_wait_for_a_lock_off_the_event_loop_and_in_order(tmp_path: Path) -> None:
+    # The event loop commits itself, but never waits for the file's lock: a held lock hands the
+    # writes to the writer thread, later writes queue behind them, and the loop goes on meanwhile.
+    path = tmp_path / "events.sqlite3"
+    store = SQLiteStore(path)
+    await store.create(a_match("m1"))
+    await store.create(a_match("m2", created=101))
+    blocker = sqlite3.connect(path, isolation_level=None)
+    blocker.execute("BEGIN IMMEDIATE")
+    try:
+        first = asyncio.ensure_future(store.append("m1", 0, [7], RUNNING))
+        for _ in range(5):  # the loop turns over and over while the write waits
+            await asyncio.sleep(0)
+        second = asyncio.ensure_future(store.append("m2", 0, [9], RUNNING))
+        third = asyncio.ensure_future(store.append("m2", 0, [10], RUNNING))  # the same version again
+        for _ in range(5):
+            await asyncio.sleep(0)
+        assert not (first.done() or second.done() or third.done())
+    finally:
+        blocker.execute("COMMIT")
+        blocker.close()
+    await asyncio.wait_for(asyncio.gather(first, second), WAIT)
+    with pytest.raises(VersionConflict):
+        await asyncio.wait_for(third, WAIT)
+    await asyncio.wait_for(store.append("m1", 1, [8], RUNNING), WAIT)  # the loop writes again
+    assert [(row.id, row.actions) for row in await store.load_unfinished()] == [("m1", [7, 8]), ("m2", [9])]
+    await store.close()
+
+
+@ASYNC
 async def test_sqlite_refuses_a_file_from_a_newer_parlour(tmp_path: Path) -> None:
     path = tmp_path / "events.sqlite3"
     db = sqlite3.connect(path)
