@@ -7,6 +7,14 @@ import os
 import tempfile
 from pathlib import Path
 
+import platformdirs
+
+
+def data_directory() -> Path:
+    """The user's data directory for parlour: ``$XDG_DATA_HOME/parlour``, else
+    ``~/.local/share/parlour`` (tests point ``XDG_DATA_HOME`` at a directory of their own)."""
+    return platformdirs.user_data_path("parlour", appauthor=False)
+
 
 def write_atomically(path: Path, text: str) -> None:
     """Writes ``text`` to ``path`` through a temporary file in the same directory, synced and then

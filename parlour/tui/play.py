@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import json
 import math
 import os
 import random
@@ -17,7 +16,6 @@ import sys
 import textwrap
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any, NoReturn
 
 from parlour.bots import DEFAULT_BOT, bot_kinds, make_bot
@@ -25,21 +23,33 @@ from parlour.engine import (
     CHANCE,
     NOBODY,
     Action,
-    FormatError,
     Game,
     IllegalActionError,
     JSONDict,
-    MatchRecord,
     NotationError,
     ParlourError,
     State,
 )
 from parlour.engine.player import Bot, seen_by
 from parlour.games import GAMES, get_game
-from parlour.tui.files import write_atomically
 from parlour.tui.replay import RecordError, Stepper, read_record
+from parlour.tui.saves import (
+    HUMAN,
+    LoadError,
+    SavedGame,
+    Table,
+    autosave_path,
+    autosaves,
+    kept_game,
+    read_json,
+    read_save,
+    remove_autosave,
+    write_autosave,
+    write_save,
+)
 
-HUMAN = "human"
+__all__ = ["HUMAN", "LoadError", "Settings", "main", "read_json", "read_settings"]
+
 DEFAULT_SECONDS = 1.0
 EXAMPLES = 5
 
@@ -55,6 +65,8 @@ examples:
   parlour play loa --seat 1=bot:random --time 0.5
   parlour play loa --seat 0=human --seat 1=human    two people at one keyboard
   parlour play loa --load saved.json                resume a game saved with 'save FILE'
+  parlour play --resume                             take up the game left unfinished (every game
+                                                    in progress is kept after each move)
   parlour play --replay record.json                 step through a record: a save, or a match's
                                                     record downloaded from its page on a server
   parlour play --load record.json --at 30           a new match from ply 30 of a record
@@ -65,13 +77,8 @@ class UsageError(Exception):
     """A bad command line: reported in one line, exit status 2."""
 
 
-class LoadError(Exception):
-    """A saved game that cannot be resumed: reported in one line, exit status 1."""
-
-    def __init__(self, path: str, reason: str) -> None:
-        super().__init__(f"cannot load {path}: {reason}")
-        self.path = path
-        self.reason = reason
+class NothingToResume(Exception):
+    """``--resume`` with no game kept: reported in one line, exit status 1."""
 
 
 class _JoinWanted(Exception):
@@ -123,10 +130,18 @@ def build_parser() -> _Parser:
     )
     parser.add_argument("--seed", type=int, metavar="S", help="random seed (default: a fresh one)")
     parser.add_argument(
-        "--time", type=float, default=DEFAULT_SECONDS, metavar="T",
-        help=f"seconds a bot may think per move (default {DEFAULT_SECONDS:g})",
+        "--time", type=float, metavar="T",
+        help=f"seconds a bot may think per move (default {DEFAULT_SECONDS:g}, or what a saved game says)",
     )
-    parser.add_argument("--load", metavar="FILE", help="resume a game saved with 'save FILE'")
+    parser.add_argument(
+        "--load", metavar="FILE",
+        help="resume a game saved with 'save FILE': the same seats, bots and thinking time "
+             "(--seat and --time change them)",
+    )
+    parser.add_argument(
+        "--resume", action="store_true",
+        help="take up the game in progress that was left unfinished (with GAME: that game's)",
+    )
     parser.add_argument(
         "--replay", metavar="FILE",
         help="step through a match record (a save, or a finished match's record from a server): "
@@ -171,6 +186,14 @@ class Settings:
     text: bool = False
     """``--text``: the line interface even in a terminal (a board opens only when this is false and
     stdin and stdout are terminals)."""
+    clocks: tuple[float, ...] | None = None
+    """Seconds left on each seat's clock, for a session that keeps clocks (a save keeps them)."""
+    resumed: bool = False
+    """``--resume``: the game comes from the kept game in progress, saved in no file of the player's."""
+
+    def table(self) -> Table:
+        """What a save keeps beside the record: the seats, the thinking time, the clocks."""
+        return Table(tuple(self.seats), self.seconds, self.clocks)
 
 
 # --- the command line ----------------------------------------------------------------------------
@@ -185,34 +208,88 @@ def read_settings(argv: Sequence[str]) -> Settings:
     check_record_arguments(args)
     if args.replay is not None:
         raise _ReplayWanted(args)
+    if args.resume:
+        args.load = resumed_file(args)
     if args.load is not None and (args.players is not None or args.option):
         raise UsageError("--players and --option cannot be used with --load (the saved game fixes them)")
     if args.load is None and args.game is None:
         raise UsageError(f"name the game to play (games: {', '.join(listed_games())})")
     game = find_game(args.game) if args.game is not None else None
     seed = fresh_seed(args.seed)
-    if args.load is not None and args.at is not None:
-        state = load_at(args.load, game, args.at, seed)
-        game = state.game
-        bot_seed = seed
-    elif args.load is not None:
-        state = load_game(args.load, game)
-        game = state.game
-        bot_seed = args.seed if args.seed is not None else state.seed
-    else:
-        assert game is not None
-        try:
-            state = game.new(args.players, read_options(game, args.option), seed)
-        except ParlourError as error:
-            raise UsageError(str(error)) from None
-        bot_seed = seed
+    if args.load is not None:
+        if args.at is not None:
+            saved = load_at(args.load, game, args.at, seed)
+            bot_seed = seed
+        else:
+            saved = read_save(args.load, game)
+            bot_seed = args.seed if args.seed is not None else saved.state.seed
+        return settings_from_save(saved, args.load, args.seat, args.time, bot_seed, at=args.at,
+                                  text=args.text, resumed=args.resume)
+    assert game is not None
+    try:
+        state = game.new(args.players, read_options(game, args.option), seed)
+    except ParlourError as error:
+        raise UsageError(str(error)) from None
     seats = read_seats(game, state.seat_names(), args.seat)
-    return Settings(game, state, seats, bot_seed, args.time, args.load, args.at, args.text)
+    return Settings(game, state, seats, seed, seconds_or_default(args.time), text=args.text)
 
 
-def check_time(seconds: float) -> None:
-    if not math.isfinite(seconds) or seconds <= 0:
+def settings_from_save(
+    saved: SavedGame, path: str, seat_texts: list[str], seconds: float | None, seed: int,
+    at: int | None = None, text: bool = False, resumed: bool = False,
+) -> Settings:
+    """The settings of a saved game: the seats, thinking time and clocks it keeps, changed by what
+    the command line gives (``seat_texts``: ``--seat`` values; ``seconds``: ``--time``, or ``None``).
+    A save without a table gets today's defaults. ``UsageError`` for a bad ``--seat``; ``LoadError``
+    when a seat's saved bot is one this parlour does not have and no ``--seat`` replaces it."""
+    state = saved.state
+    game = state.game
+    table = saved.table
+    if table is None:
+        seats = read_seats(game, state.seat_names(), seat_texts)
+        return Settings(game, state, seats, seed, seconds_or_default(seconds), path, at, text, None, resumed)
+    given = read_given_seats(game, state.seat_names(), seat_texts)
+    kinds = list(bot_kinds(game.info.name))
+    seats = []
+    for seat, who in enumerate(table.seats):
+        if seat in given:
+            seats.append(given[seat])
+        elif who == HUMAN or who in kinds:
+            seats.append(who)
+        else:
+            raise LoadError(path, f"seat {seat} ({state.seat_names()[seat]}) was played by bot:{who}, which "
+                                  f"this parlour does not have (bots: {', '.join(kinds)}); give the seat "
+                                  f"to another with --seat {seat}=WHO")
+    chosen = table.seconds if seconds is None else seconds
+    return Settings(game, state, seats, seed, chosen, path, at, text, table.clocks, resumed)
+
+
+def seconds_or_default(seconds: float | None) -> float:
+    return DEFAULT_SECONDS if seconds is None else seconds
+
+
+def check_time(seconds: float | None) -> None:
+    if seconds is not None and (not math.isfinite(seconds) or seconds <= 0):
         raise UsageError(f"--time must be a positive number of seconds, not {seconds:g}")
+
+
+def resumed_file(args: argparse.Namespace) -> str:
+    """``--resume [GAME]``: the kept game in progress to load. ``LoadError`` when there is none;
+    ``UsageError`` when several games are kept and none is named."""
+    if args.load is not None or args.at is not None or args.players is not None or args.option:
+        raise UsageError("--resume takes up a kept game as it was: no --load, --at, --players or --option")
+    names = None if args.game is None else [find_game(args.game).info.name]
+    kept = autosaves(names)
+    if not kept:
+        which = "" if args.game is None else f" of {args.game}"
+        where = autosave_path(args.game or "GAME").parent
+        raise NothingToResume(f"there is no game{which} in progress to resume "
+                              f"(games left unfinished are kept in {where})")
+    if len(kept) > 1:
+        listed = ", ".join(kept_game(path) for path in kept)
+        raise UsageError(f"games in progress: {listed}; name the one to resume, e.g. parlour play "
+                         f"{kept_game(kept[0])} --resume")
+    return str(kept[0])
 
 
 def check_record_arguments(args: argparse.Namespace) -> None:
@@ -265,15 +342,7 @@ def read_seats(game: Game[State], names: Sequence[str], texts: list[str]) -> lis
     """Who plays each seat (``names``: the match's seat names, ``State.seat_names``). Seats not
     given: the first is the human's unless a human was named, the rest are the default bot."""
     kinds = list(bot_kinds(game.info.name))
-    given: dict[int, str] = {}
-    for text in texts:
-        seat_text, equals, who = text.partition("=")
-        if not equals:
-            raise UsageError(f"--seat {text!r}: write SEAT=WHO, e.g. --seat 1=bot:{DEFAULT_BOT}")
-        seat = read_seat_number(names, seat_text.strip())
-        if seat in given:
-            raise UsageError(f"seat {seat} ({names[seat]}) is given twice")
-        given[seat] = read_player(game, who.strip().lower(), kinds)
+    given = read_given_seats(game, names, texts)
     seats: list[str] = []
     human_wanted = HUMAN not in given.values()
     for seat in range(len(names)):
@@ -285,6 +354,21 @@ def read_seats(game: Game[State], names: Sequence[str], texts: list[str]) -> lis
         else:
             seats.append(default_bot(game, kinds))
     return seats
+
+
+def read_given_seats(game: Game[State], names: Sequence[str], texts: list[str]) -> dict[int, str]:
+    """The ``--seat SEAT=WHO`` values: seat number → ``HUMAN`` or a bot kind."""
+    kinds = list(bot_kinds(game.info.name))
+    given: dict[int, str] = {}
+    for text in texts:
+        seat_text, equals, who = text.partition("=")
+        if not equals:
+            raise UsageError(f"--seat {text!r}: write SEAT=WHO, e.g. --seat 1=bot:{DEFAULT_BOT}")
+        seat = read_seat_number(names, seat_text.strip())
+        if seat in given:
+            raise UsageError(f"seat {seat} ({names[seat]}) is given twice")
+        given[seat] = read_player(game, who.strip().lower(), kinds)
+    return given
 
 
 def default_bot(game: Game[State], kinds: list[str]) -> str:
@@ -324,31 +408,13 @@ def read_player(game: Game[State], who: str, kinds: list[str]) -> str:
     raise UsageError(f"a seat is human, bot or bot:KIND with KIND one of {', '.join(kinds)}; not {who!r}")
 
 
-# --- saving and loading ----------------------------------------------------------------------------
+# --- saving and loading (the file's form: parlour.tui.saves) -----------------------------------
 
 
-def save_game(state: State, path: str) -> None:
-    """Writes ``state.to_json()`` to ``path`` atomically: a failed write leaves any old file intact."""
-    write_atomically(Path(path).expanduser(), json.dumps(state.to_json()) + "\n")
-
-
-def load_game(path: str, game: Game[State] | None) -> State:
-    """The state saved in ``path`` (of ``game`` when given); ``LoadError`` with the reason."""
-    try:
-        data = read_json(Path(path).expanduser())
-        if game is None:
-            game = get_game(MatchRecord.from_json(data).game)
-        return game.state_from_json(data)
-    except ParlourError as error:
-        raise LoadError(path, str(error)) from None
-    except (ValueError, TypeError, KeyError, IndexError, AttributeError, RecursionError) as error:
-        # The engine checks records; this is the net under a damaged record it did not foresee.
-        raise LoadError(path, f"not a saved parlour game ({type(error).__name__}: {error})") from None
-
-
-def load_at(path: str, game: Game[State] | None, ply: int, seed: int) -> State:
+def load_at(path: str, game: Game[State] | None, ply: int, seed: int) -> SavedGame:
     """A new match from the position after ``ply`` actions of the record in ``path``, with ``seed``
-    for chance from there; the file is only read. ``LoadError`` with the reason."""
+    for chance from there, and the record's table if it is a save; the file is only read.
+    ``LoadError`` with the reason."""
     try:
         replay = read_record(path, game, read_json)
     except RecordError as error:
@@ -358,32 +424,17 @@ def load_at(path: str, game: Game[State] | None, ply: int, seed: int) -> State:
     state = replay.continued_at(ply, seed)
     if state.is_over():
         raise LoadError(path, f"the game is over at ply {ply}: choose an earlier ply to play on from")
-    return state
+    return SavedGame(state, table_of(path, replay.data, state.players))
 
 
-def read_json(path: Path) -> Any:
-    """The file's JSON; ``FormatError`` saying why there is none (missing, empty, damaged)."""
+def table_of(path: str, data: dict[str, Any], players: int) -> Table | None:
+    """The table kept beside a record, if it is a save that keeps one; ``LoadError`` if it is damaged."""
+    if "table" not in data:
+        return None
     try:
-        raw = path.read_bytes()
-    except FileNotFoundError:
-        raise FormatError("no such file") from None
-    except IsADirectoryError:
-        raise FormatError("it is a directory, not a file") from None
-    except OSError as error:
-        raise FormatError(error.strerror or str(error)) from None
-    if not raw.strip():
-        raise FormatError("the file is empty")
-    try:
-        return json.loads(raw.decode("utf-8"))
-    except UnicodeDecodeError:
-        raise FormatError("not a saved game (not UTF-8 text)") from None
-    except json.JSONDecodeError as error:
-        raise FormatError(
-            f"not valid JSON (line {error.lineno}, column {error.colno}: {error.msg}); "
-            "the file is truncated or damaged, or not a saved game"
-        ) from None
-    except (ValueError, RecursionError) as error:
-        raise FormatError(f"not valid JSON ({error})") from None
+        return Table.from_json(data["table"], players)
+    except ParlourError as error:
+        raise LoadError(path, str(error)) from None
 
 
 # --- the game loop ---------------------------------------------------------------------------------
@@ -413,12 +464,21 @@ class Session:
         ask: Callable[[str], str],
         say: Callable[[str], None],
         complain: Callable[[str], None],
+        keep: bool = False,
     ) -> None:
+        """``keep``: write the game in progress to the user's data directory after every move, for
+        ``parlour play --resume`` (removed when the game ends or the player lets it go)."""
         self.game = settings.game
         self.info = settings.game.info
         self.state = settings.state
         self.seats = settings.seats
         self.seconds = settings.seconds
+        self.clocks = settings.clocks
+        self.keeping = keep
+        self.saved_history = [] if settings.resumed else list(self.state.history)
+        """The moves safe in a file (as of the last save, or the file loaded): quitting loses none."""
+        self.save_path = settings.loaded_from if settings.at is None and not settings.resumed else None
+        """The file this game was last saved to or loaded from, offered when quitting asks."""
         self.ask = ask
         self.say = say
         self.complain = complain
@@ -435,19 +495,27 @@ class Session:
     def run(self) -> int:
         self.say(self.introduction())
         while True:
-            mover = self.state.to_move()
-            if mover == NOBODY:
-                self.finish()
-                return 0
-            if mover == CHANCE:
-                self.resolve_chance()
-            elif mover in self.bots:
-                if not self.bot_moves(mover):
-                    return 1
-            else:
-                done = self.human_turn(mover)
-                if done is not None:
-                    return done
+            try:
+                done = self.step()
+            except KeyboardInterrupt:  # Ctrl-C at the prompt or while a bot thinks: asked, not fatal
+                self.say("")
+                done = self.leave(interrupted=True)
+            if done is not None:
+                return done
+
+    def step(self) -> int | None:
+        """One move of whoever is to move; an exit status ends the session."""
+        mover = self.state.to_move()
+        if mover == NOBODY:
+            self.finish()
+            return 0
+        if mover == CHANCE:
+            self.resolve_chance()
+        elif mover in self.bots:
+            return None if self.bot_moves(mover) else 1
+        else:
+            return self.human_turn(mover)
+        return None
 
     def introduction(self) -> str:
         names = []
@@ -469,6 +537,7 @@ class Session:
             self.say("Result: the game is over")
         else:
             self.say(describe_outcome(self.state.seat_names(), outcome))
+        self.forget()
 
     def viewer(self) -> int | None:
         """Whose eyes the board is drawn for when nobody is to type: the human's, else a spectator's."""
@@ -480,7 +549,7 @@ class Session:
         if not self.info.hidden_information:
             self.say(f"Chance: {self.state.action_to_text(action)}")
         self.state.apply(action)
-        self.board_shown = False
+        self.moved()
 
     def bot_moves(self, seat: int) -> bool:
         bot = self.bots[seat]
@@ -494,7 +563,7 @@ class Session:
         text = self.state.action_to_text(action)
         self.state.apply(action)
         self.say(f"{self.state.seat_names()[seat]} plays {text}")
-        self.board_shown = False
+        self.moved()
         if not self.humans and not self.state.is_over():
             self.say(self.state.render(None))
         return True
@@ -508,10 +577,9 @@ class Session:
             self.board_shown = True
         try:
             line = self.ask(f"{name} to move> ")
-        except EOFError:
+        except EOFError:  # Ctrl-D, or the end of a script's input
             self.say("")
-            self.say("End of input: the game is left unfinished.")
-            return 0
+            return self.leave()
         text = line.strip()
         if not text:
             return None
@@ -537,8 +605,92 @@ class Session:
         move_text = self.state.action_to_text(action)
         self.state.apply(action)
         self.say(f"{self.state.seat_names()[seat]} plays {move_text}")
-        self.board_shown = False
+        self.moved()
         return None
+
+    # --- keeping the game: the save file, the game in progress, leaving ---
+
+    def table(self) -> Table:
+        return Table(tuple(self.seats), self.seconds, self.clocks)
+
+    def moved(self) -> None:
+        """After every move (and take-back): the board is drawn anew, and the game in progress is
+        kept for ``--resume`` (a failure to keep it is said once; play goes on)."""
+        self.board_shown = False
+        if not self.keeping or self.state.is_over():
+            return
+        try:
+            write_autosave(self.state, self.table())
+        except OSError as error:
+            self.keeping = False
+            self.say(f"(The game in progress cannot be kept for --resume: {error.strerror or error}. "
+                     "Use save FILE to keep it.)")
+
+    def forget(self) -> None:
+        """The game ended or was let go of: nothing left to resume."""
+        if self.keeping:
+            with contextlib.suppress(OSError):
+                remove_autosave(self.info.name)
+
+    def unsaved(self) -> int:
+        """How many moves leaving now would lose (made since the last save, or taken back since)."""
+        history, saved = self.state.history, self.saved_history
+        common = 0
+        while common < min(len(history), len(saved)) and history[common] == saved[common]:
+            common += 1
+        return len(history) - common + (len(saved) - common)
+
+    def leave(self, interrupted: bool = False) -> int | None:
+        """``quit``, Ctrl-C or Ctrl-D: with moves not saved, asks whether to save them first
+        (y, n, or c to play on; Ctrl-D or Ctrl-C at the question leaves at once, the game kept for
+        ``--resume``). An exit status, or ``None`` to play on."""
+        lost = self.unsaved()
+        if not lost:
+            self.forget()
+            self.say("Game left unfinished.")
+            return 0
+        while True:
+            try:
+                answer = self.ask(f"Save the game before leaving ({lost} {plural(lost, 'move')} not saved)? "
+                                  "y(es), n(o) or c(ancel): ").strip().lower()
+            except (EOFError, KeyboardInterrupt):
+                self.say("")
+                self.say(self.left_kept())
+                return 130 if interrupted else 0
+            if answer in ("y", "yes"):
+                if self.save_when_leaving():
+                    return 0
+            elif answer in ("n", "no"):
+                self.forget()
+                self.say("Game left unfinished, not saved.")
+                return 0
+            elif answer in ("c", "cancel"):
+                self.say("Back to the game.")
+                self.board_shown = False
+                return None
+            else:
+                self.say("Answer y to save the game, n to leave without saving, c to go back to it.")
+
+    def left_kept(self) -> str:
+        if self.keeping and autosave_path(self.info.name).exists():
+            return "Game left unfinished; it is kept: parlour play --resume takes it up again."
+        return "Game left unfinished."
+
+    def save_when_leaving(self) -> bool:
+        """Asks for a file (the last one used is offered) and saves; ``False``: not saved."""
+        offered = f" [{self.save_path}]" if self.save_path else ""
+        try:
+            path = self.ask(f"Save to file{offered}: ").strip() or (self.save_path or "")
+        except (EOFError, KeyboardInterrupt):
+            self.say("")
+            return False
+        if not path:
+            self.say("No file named: the game is not saved.")
+            return False
+        if not self.save(path):
+            return False
+        self.forget()
+        return True
 
     # --- commands ---
 
@@ -554,8 +706,7 @@ class Session:
         elif word == "save":
             self.save(argument)
         else:
-            self.say("Game left unfinished.")
-            return 0
+            return self.leave()
         return None
 
     def help_text(self) -> str:
@@ -571,7 +722,7 @@ class Session:
             "  board       show the board again",
             undo,
             f"  save FILE   save the game; resume with: parlour play {self.info.name} --load FILE",
-            "  quit        leave the game (unsaved progress is lost)",
+            "  quit        leave the game (asks whether to save moves not saved yet)",
             f"Anything else is read as a move in {self.info.title} notation, for example:",
             "  " + "   ".join(self.examples()),
         ]
@@ -613,32 +764,28 @@ class Session:
             return
         for _ in range(count):
             self.state.undo()
-        self.say(f"Took back {count} {'move' if count == 1 else 'moves'}.")
-        self.board_shown = False
+        self.say(f"Took back {count} {plural(count, 'move')}.")
+        self.moved()
 
-    def save(self, path: str) -> None:
+    def save(self, path: str) -> bool:
+        """``save FILE``: the record and the table (seats, bots, thinking time) to ``path``."""
         if not path:
             self.say("Save needs a file name: save FILE")
-            return
+            return False
         try:
-            save_game(self.state, path)
+            write_save(path, self.state, self.table())
         except OSError as error:
             reason = error.strerror or str(error)
             self.say(f"Could not save to {path}: {reason} (any earlier file there is unchanged).")
-            return
-        self.say(f"Saved to {path}. Resume with: {self.resume_command(path)}")
+            return False
+        self.saved_history = list(self.state.history)
+        self.save_path = path
+        self.say(f"Saved to {path}. Resume with: {shlex.join(['parlour', 'play', '--load', path])}")
+        return True
 
-    def resume_command(self, path: str) -> str:
-        """The command line that resumes a save with the same people in the same seats."""
-        words = ["parlour", "play", self.info.name, "--load", path]
-        try:
-            usual = read_seats(self.game, self.state.seat_names(), [])
-        except UsageError:
-            usual = []
-        if self.seats != usual:
-            for seat, who in enumerate(self.seats):
-                words += ["--seat", f"{seat}={who if who == HUMAN else 'bot:' + who}"]
-        return shlex.join(words)
+
+def plural(count: int, word: str) -> str:
+    return word if count == 1 else f"{word}s"
 
 
 def bot_seed(seed: int, seat: int) -> int:
@@ -660,11 +807,14 @@ def main(argv: Sequence[str]) -> int:
     except UsageError as error:
         print(f"parlour play: {error}\nTry 'parlour play --help'.", file=sys.stderr)
         return 2
-    except LoadError as error:
+    except (LoadError, NothingToResume) as error:
         print(f"parlour play: {error}", file=sys.stderr)
         return 1
     if settings.at is not None:
         print(playing_on(settings.loaded_from, settings.at))
+    elif settings.resumed:
+        print(f"Resuming the {settings.game.info.title} game in progress ({len(settings.state.history)} "
+              "moves made).")
     elif settings.loaded_from is not None:
         print(f"Resuming {settings.loaded_from} ({len(settings.state.history)} moves made).")
     line_editing()
@@ -672,10 +822,10 @@ def main(argv: Sequence[str]) -> int:
 
 
 def run_session(settings: Settings) -> int:
-    session = Session(settings, ask=_ask, say=print, complain=_complain)
+    session = Session(settings, ask=_ask, say=print, complain=_complain, keep=True)
     try:
         return session.run()
-    except KeyboardInterrupt:  # Ctrl-C at the prompt or while a bot thinks
+    except KeyboardInterrupt:  # a second Ctrl-C while the first one's question is being drawn
         print("\nInterrupted: the game is left unfinished.")
         return 130
 
@@ -714,8 +864,9 @@ def replay_main(args: argparse.Namespace) -> int:
     seed = fresh_seed(args.seed)
     state = replay.continued_at(stepper.ply, seed)
     print(playing_on(args.replay, stepper.ply))
-    return run_session(Settings(game, state, seats, seed, args.time, args.replay, stepper.ply,
-                                args.text))
+    table = table_of(args.replay, replay.data, state.players)
+    chosen = seconds_or_default(args.time) if table is None or args.time is not None else table.seconds
+    return run_session(Settings(game, state, seats, seed, chosen, args.replay, stepper.ply, args.text))
 
 
 def line_editing() -> None:

@@ -35,6 +35,14 @@ NOT_ALLOWED = "That move is not allowed"
 # --- helpers -------------------------------------------------------------------------------------
 
 
+@pytest.fixture(autouse=True)
+def data_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The user's data directory (where a game in progress is kept) is the test's own."""
+    home = tmp_path_factory.mktemp("data")
+    monkeypatch.setenv("XDG_DATA_HOME", str(home))
+    return home / "parlour"
+
+
 def run(
     args: list[str], lines: list[str], monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> tuple[int, str, str]:
@@ -284,11 +292,12 @@ def test_two_humans_undo_one_move_at_a_time(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     args = ["loa", "--seat", "0=human", "--seat", "1=human"]
-    status, out, _ = run(args, ["b1-d3", "a2-c4", "undo", "quit"], monkeypatch, capsys)
+    status, out, _ = run(args, ["b1-d3", "a2-c4", "undo", "quit", "n"], monkeypatch, capsys)
     assert status == 0
     answers = replies(out)
     assert answers[3].startswith("Took back 1 move.")
-    assert out.endswith("White to move> Game left unfinished.\n")
+    assert out.endswith("White to move> Save the game before leaving (1 move not saved)? y(es), n(o) or "
+                        "c(ancel): Game left unfinished, not saved.\n")
 
 
 # --- save and load ---------------------------------------------------------------------------------
@@ -532,10 +541,13 @@ def test_options_are_passed_to_the_game(
 def test_end_of_input_leaves_cleanly(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    # Issue 18: Ctrl-D asks too, and Ctrl-D at the question leaves; the game is kept for --resume.
     status, out, err = run(["loa", *FAST], ["b1-d3"], monkeypatch, capsys)
     assert status == 0
     assert err == ""
-    assert out.endswith("Black to move> \nEnd of input: the game is left unfinished.\n")
+    assert out.endswith("Black to move> \nSave the game before leaving (2 moves not saved)? y(es), n(o) or "
+                        "c(ancel): \nGame left unfinished; it is kept: parlour play --resume takes it up "
+                        "again.\n")
 
 
 def test_quit_leaves_at_once(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
