@@ -368,8 +368,8 @@ class MilleApp(App[int], inherit_bindings=False):
         state = self.state
         try:
             state.play_text(text)  # a slot hint kept: the BSD layout (MIL-88)
-        except ParlourError as refused:
-            self.error(str(refused))
+        except ParlourError as refused:  # the BSD message where the rules give one (MIL-65, MIL-89)
+            self.error(getattr(refused, "bsd", str(refused)))
             self.prompt = Move()
             return
         self.match.sort_drawn = False
