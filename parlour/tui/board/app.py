@@ -1,0 +1,555 @@
+"""The board in a terminal: the game's squares on the left, the seats, the state of play and a
+log of what happened on the right, the keys along the bottom.
+
+Generic over the engine contract: a person picks one of ``state.legal_actions()`` by its parts
+(``picking``), the game's module here only draws (``drawing``). Bots think in a worker thread,
+so the screen never freezes; a hint is the strongest bot's choice at a short budget.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from typing import ClassVar
+
+from rich.segment import Segment
+from rich.style import Style
+from rich.text import Text
+from textual import events
+from textual.app import App, ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.strip import Strip
+from textual.widget import Widget
+from textual.widgets import Static
+
+from parlour.bots import bot_kinds, make_bot
+from parlour.engine import Action, JSONDict, State
+from parlour.engine.player import seen_by
+from parlour.tui.board.dialogs import Ask, AskName, RulesScreen
+from parlour.tui.board.drawing import Cell, Drawing
+from parlour.tui.board.picking import Option, Picker
+from parlour.tui.board.table import Table
+from parlour.tui.play import Settings, default_bot
+from parlour.tui.saves import write_save
+
+WIDTH, HEIGHT = 80, 24
+"""The smallest terminal the board is drawn in (as ``parlour mille`` needs)."""
+SIDE = 30
+"""Columns the side panel keeps at least."""
+HINT_SECONDS = 0.5
+KEYS = "arrows/mouse Enter:pick Esc:back 1-9:choose ?:rules h:hint u:undo s:save q:quit"
+
+PICKED = Style(bgcolor="rgb(235,190,40)", color="rgb(0,0,0)")
+TARGET = Style(bgcolor="rgb(90,170,90)")
+CAPTURE = Style(bgcolor="rgb(210,80,70)")
+LAST = Style(bgcolor="rgb(110,150,210)")
+HINT = Style(bgcolor="rgb(190,110,210)")
+CURSOR = Style(reverse=True)
+LABEL = Style(dim=True)
+
+
+class BoardView(Widget):
+    """The squares, scrolled so that the cursor is always in view."""
+
+    DEFAULT_CSS = "BoardView { width: auto; height: 1fr; }"
+
+    def __init__(self, board: BoardApp) -> None:
+        super().__init__()
+        self.board = board
+        self.left = 0
+        self.top = 0
+
+    @property
+    def drawing(self) -> Drawing:
+        return self.board.drawing
+
+    def label_width(self) -> int:
+        view = self.board.view
+        rows = self.drawing.grid(view)[1]
+        return max(len(self.drawing.row_label(view, row)) for row in range(rows)) + 1
+
+    def natural_width(self) -> int:
+        columns = self.drawing.grid(self.board.view)[0]
+        return self.label_width() + columns * self.drawing.cell_width
+
+    def shown(self) -> tuple[int, int]:
+        """Columns and rows that fit."""
+        columns, rows = self.drawing.grid(self.board.view)
+        across = max(1, (self.size.width - self.label_width()) // self.drawing.cell_width)
+        down = max(1, self.size.height - 1)
+        return min(columns, across), min(rows, down)
+
+    def follow(self) -> None:
+        """Scrolls so that the cursor's square is in view."""
+        column, row = self.drawing.place(self.board.view, self.board.cursor)
+        across, down = self.shown()
+        columns, rows = self.drawing.grid(self.board.view)
+        self.left = min(max(self.left, column - across + 1), column, columns - across)
+        self.top = min(max(self.top, row - down + 1), row, rows - down)
+        self.left, self.top = max(self.left, 0), max(self.top, 0)
+
+    def render_line(self, y: int) -> Strip:
+        width = self.size.width
+        self.follow()
+        if y == 0:
+            return Strip([Segment(self.header(), LABEL)]).adjust_cell_length(width)
+        row = self.top + y - 1
+        across, down = self.shown()
+        if y - 1 >= down:
+            return Strip.blank(width)
+        view = self.board.view
+        lw = self.label_width()
+        segments = [Segment(self.drawing.row_label(view, row).rjust(lw - 1) + " ", LABEL)]
+        marks = self.board.marks
+        for column in range(self.left, self.left + across):
+            square = self.drawing.square(view, column, row)
+            cell = self.drawing.cell(view, square, column, row)
+            text, style = self.marked(cell, marks.get(square, set()) if square else set())
+            if square is not None and square == self.board.cursor:
+                style = style + CURSOR
+            segments.append(Segment(text, style))
+        return Strip(segments).adjust_cell_length(width)
+
+    def header(self) -> str:
+        view = self.board.view
+        across = self.shown()[0]
+        width = self.drawing.cell_width
+        labels = "".join(self.drawing.column_label(view, c).center(width)
+                         for c in range(self.left, self.left + across))
+        return " " * self.label_width() + labels
+
+    def marked(self, cell: Cell, marks: set[str]) -> tuple[str, Style]:
+        """A square's text and style with its marks: the picked piece in brackets, a destination
+        as a dot (or in parentheses on a piece it takes), the hint in braces, the last move by
+        colour (the side panel says it in words)."""
+        glyph, style, empty = cell.glyph, cell.style, cell.empty
+        width = self.drawing.cell_width
+        left, right = " ", " "
+        if "last" in marks:
+            style = style + LAST
+        if "hint" in marks:
+            style = style + HINT
+            left, right = "{", "}"
+        if "target" in marks:
+            if empty:
+                glyph = "•" + glyph[1:] if len(glyph) > 1 else "•"
+                style = style + TARGET
+            else:
+                style = style + CAPTURE
+                left, right = "(", ")"
+        if "picked" in marks:
+            style = style + PICKED
+            left, right = "[", "]"
+        if width >= 3:
+            return f"{left}{glyph.center(width - 2)}{right}", style
+        return glyph.ljust(width)[:width], style
+
+    def on_click(self, event: events.Click) -> None:
+        if event.y < 1:
+            return
+        column = self.left + (event.x - self.label_width()) // self.drawing.cell_width
+        row = self.top + event.y - 1
+        columns, rows = self.drawing.grid(self.board.view)
+        if event.x < self.label_width() or not (0 <= column < columns and 0 <= row < rows):
+            return
+        square = self.drawing.square(self.board.view, column, row)
+        if square is not None:
+            self.board.cursor = square
+            self.board.action_pick()
+
+
+class Choices(Widget):
+    """The numbered actions left to choose (also by a click on one)."""
+
+    DEFAULT_CSS = "Choices { height: auto; }"
+
+    def __init__(self, board: BoardApp) -> None:
+        super().__init__()
+        self.board = board
+        self.lines: list[str] = []
+
+    def show(self, lines: list[str]) -> None:
+        self.lines = lines
+        self.styles.height = len(lines)
+        self.refresh(layout=True)
+
+    def render_line(self, y: int) -> Strip:
+        text = self.lines[y] if y < len(self.lines) else ""
+        return Strip([Segment(text[: self.size.width])]).adjust_cell_length(self.size.width)
+
+    def on_click(self, event: events.Click) -> None:
+        self.board.action_choose(event.y + 1)
+
+
+class Log(Widget):
+    """What happened, newest at the bottom, as many lines as fit."""
+
+    DEFAULT_CSS = "Log { height: 1fr; }"
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.entries: list[str] = []
+
+    def add(self, text: str) -> None:
+        self.entries.append(text)
+        self.refresh()
+
+    def shown(self) -> list[str]:
+        width = max(10, self.size.width)
+        lines: list[str] = []
+        for entry in self.entries[-self.size.height - 1:]:
+            lines += textwrap.wrap(entry, width, subsequent_indent="  ") or [""]
+        return lines[-self.size.height:] if self.size.height else []
+
+    def render_line(self, y: int) -> Strip:
+        lines = self.shown()
+        text = lines[y] if y < len(lines) else ""
+        return Strip([Segment(text)]).adjust_cell_length(self.size.width)
+
+
+class Frame(Vertical):
+    """The whole screen: its size is the terminal's, so it tells the board of every resize."""
+
+    DEFAULT_CSS = "Frame { width: 1fr; height: 1fr; }"
+
+    def __init__(self, board: BoardApp) -> None:
+        super().__init__()
+        self.board = board
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.board.fit()
+
+
+class BoardApp(App[int], inherit_bindings=False):
+    """``parlour play GAME`` in a terminal: the board of a local match."""
+
+    ENABLE_COMMAND_PALETTE = False
+    CSS = """
+    Screen { layout: vertical; overflow: hidden; }
+    #body { height: 1fr; }
+    #side { width: 1fr; padding-left: 2; }
+    #seats, #status, #prompt { height: auto; }
+    #keys { height: 1; color: $text-muted; }
+    #small { display: none; height: 1fr; content-align: center middle; }
+    """
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("up", "cursor(0,-1)", show=False),
+        Binding("down", "cursor(0,1)", show=False),
+        Binding("left", "cursor(-1,0)", show=False),
+        Binding("right", "cursor(1,0)", show=False),
+        Binding("enter,space", "pick", show=False),
+        Binding("escape", "drop", show=False),
+        *(Binding(str(n), f"choose({n})", show=False) for n in range(1, 10)),
+        Binding("question_mark", "rules", show=False),
+        Binding("h", "hint", show=False),
+        Binding("u", "take_back", show=False),
+        Binding("s", "save", show=False),
+        Binding("q,ctrl+c,ctrl+d", "leave", show=False, priority=True),
+    ]
+
+    def __init__(self, settings: Settings, drawing: Drawing) -> None:
+        super().__init__()
+        self.drawing = drawing
+        self.table = Table(settings, drawing)
+        self.view: JSONDict = self.table.view()
+        self.picker = Picker([])
+        self.cursor = drawing.first_square(self.view)
+        self.hint: Option | None = None
+        self.thinking = False
+        """A bot or the hint is being searched in a worker."""
+        self.told = ""
+        """The line under the seats: what to do now, or why a key did nothing."""
+        self.marks: dict[str, set[str]] = {}
+        self.finished = False
+        self.board = BoardView(self)
+        self.choices = Choices(self)
+        self.log_view = Log()
+
+    @property
+    def state(self) -> State:
+        return self.table.state
+
+    def compose(self) -> ComposeResult:
+        with Frame(self):
+            with Horizontal(id="body"):
+                yield self.board
+                with Vertical(id="side"):
+                    yield Static(id="seats")
+                    yield Static(id="status")
+                    yield Static(id="prompt")
+                    yield self.choices
+                    yield self.log_view
+            yield Static(id="small")
+            yield Static(KEYS, id="keys")
+
+    def on_mount(self) -> None:
+        names = self.table.names()
+        seats = ", ".join(f"{names[seat]}: {self.table.who(seat)}" for seat in range(len(names)))
+        self.log_view.add(f"{self.drawing.title or self.table.info.title}. {seats}.")
+        self.advance()
+        self.fit()
+
+    def too_small(self) -> bool:
+        return self.size.width < WIDTH or self.size.height < HEIGHT
+
+    def fit(self) -> None:
+        """The board as wide as it wants, leaving the side panel room; the message instead of
+        both when the terminal is too small."""
+        small = self.too_small()
+        self.query_one("#body").display = not small
+        self.query_one("#keys").display = not small
+        note = self.query_one("#small", Static)
+        note.display = small
+        note.update(f"The board needs a terminal of at least {WIDTH}×{HEIGHT}; this one is "
+                    f"{self.size.width}×{self.size.height}. Make it bigger, or press q to leave.")
+        self.board.styles.width = min(self.board.natural_width(), max(10, self.size.width - SIDE))
+        self.refresh_all()
+
+    # --- the flow of the game ---
+
+    def advance(self) -> None:
+        """Chance, then a bot's move (in a worker) or a person's turn, or the end."""
+        table = self.table
+        while table.mover() == -1:  # chance: dice and deals come from the match seed
+            for line in table.resolve_chance():
+                self.log_view.add(line)
+        self.view = table.view()
+        self.picker = Picker([])
+        if self.state.is_over():
+            self.log_view.add(table.outcome_text())
+            self.told = "The game is over: q leaves, u takes back."
+        elif table.bot_to_move():
+            self.start_bot(table.mover())
+        else:
+            self.picker = Picker(table.options())
+            self.told = self.what_now()
+            if self.cursor not in self.picker.starts() and self.picker.starts():
+                self.cursor = min(self.picker.starts(), key=lambda s: self.distance(s))
+        self.refresh_all()
+
+    def distance(self, square: str) -> int:
+        x, y = self.drawing.place(self.view, square)
+        cx, cy = self.drawing.place(self.view, self.cursor)
+        return abs(x - cx) + abs(y - cy)
+
+    def start_bot(self, seat: int) -> None:
+        self.thinking = True
+        position = self.table.bot_position(seat)
+        bot = self.table.bots[seat]
+        seconds = self.table.seconds
+        plies = len(self.state.history)
+        self.told = f"{self.table.names()[seat]} is thinking…"
+
+        def think() -> None:
+            action = bot.choose(position, seconds)
+            self.call_from_thread(self.bot_moved, seat, plies, action)
+
+        self.run_worker(think, thread=True, group="bot", exit_on_error=True)
+
+    def bot_moved(self, seat: int, plies: int, action: Action) -> None:
+        self.thinking = False
+        if self.finished or len(self.state.history) != plies:
+            return
+        if not self.state.is_legal(action):
+            who = f"bot:{self.table.seats[seat]}"
+            self.log_view.add(f"{who} chose an illegal action ({action}); this is a bug in the bot")
+            self.exit(1)
+            return
+        self.played(seat, action)
+
+    def played(self, seat: int, action: Action) -> None:
+        self.hint = None
+        for line in self.table.play(seat, action):
+            self.log_view.add(line)
+        self.advance()
+
+    def what_now(self) -> str:
+        name = self.table.names()[self.table.mover()]
+        if self.picker.picked:
+            if self.picker.targets():
+                return f"{name}: pick where it goes (marked •), Esc to drop it."
+            return f"{name}: choose by number."
+        if self.picker.starts():
+            return f"{name} to move: pick a piece (arrows and Enter, or the mouse)."
+        return f"{name} to move: choose by number."
+
+    # --- what is drawn ---
+
+    def refresh_all(self) -> None:
+        self.view = self.table.view()
+        self.marks = self.compute_marks()
+        self.query_one("#seats", Static).update(self.seats_text())
+        status = Text("\n").join(self.drawing.status(self.view) + self.last_line())
+        self.query_one("#status", Static).update(status)
+        self.query_one("#prompt", Static).update(self.told)
+        self.choices.show(self.choice_lines())
+        self.board.refresh()
+        self.log_view.refresh()
+
+    def compute_marks(self) -> dict[str, set[str]]:
+        marks: dict[str, set[str]] = {}
+
+        def add(square: str, mark: str) -> None:
+            marks.setdefault(square, set()).add(mark)
+
+        for square in self.drawing.last_move(self.view):
+            add(square, "last")
+        for square in self.picker.picked:
+            add(square, "picked")
+        for square in self.picker.targets():
+            add(square, "target")
+        if self.hint is not None:
+            for square in self.hint.route:
+                add(square, "hint")
+        return marks
+
+    def seats_text(self) -> Text:
+        text = Text()
+        mover = self.table.mover()
+        for seat, name in enumerate(self.table.names()):
+            if seat:
+                text.append("\n")
+            text.append("▶ " if seat == mover else "  ")
+            mark = self.drawing.seat_mark(seat, self.view)
+            text.append(f"{name}{' ' + mark if mark else ''}", self.drawing.seat_style(seat, self.view))
+            out = self.view.get("out", [None] * (seat + 1))[seat]
+            text.append(f"  {self.table.who(seat)}" + (f" (out: {out})" if out else ""))
+        return text
+
+    def last_line(self) -> list[Text]:
+        lines = []
+        if self.table.last:
+            lines.append(Text(f"Last: {self.table.last}"))
+        if self.hint is not None:
+            lines.append(Text(f"Hint: {self.hint.text}", style="bold"))
+        return lines
+
+    def choice_lines(self) -> list[str]:
+        if not self.table.human_to_move() or self.thinking:
+            return []
+        return [f"{n}  {self.drawing.label(o.text, o.parts)}" for n, o in enumerate(self.picker.choices(), 1)]
+
+    def screen_lines(self) -> list[str]:
+        """The screen as text, trailing spaces removed (for tests and snapshots)."""
+        strips = self.screen._compositor.render_strips()
+        return [strip.text.rstrip() for strip in strips]
+
+    # --- keys ---
+
+    def ready(self) -> bool:
+        """A person may pick now: it is a person's turn and nothing is being searched."""
+        return not self.too_small() and self.table.human_to_move() and not self.thinking
+
+    def action_cursor(self, dx: int, dy: int) -> None:
+        if self.too_small():
+            return
+        columns, rows = self.drawing.grid(self.view)
+        x, y = self.drawing.place(self.view, self.cursor)
+        for _ in range(max(columns, rows)):
+            x, y = x + dx, y + dy
+            if not (0 <= x < columns and 0 <= y < rows):
+                return
+            square = self.drawing.square(self.view, x, y)
+            if square is not None:
+                self.cursor = square
+                self.refresh_all()
+                return
+
+    def action_pick(self) -> None:
+        if not self.ready():
+            return
+        chosen = self.picker.pick(self.cursor)
+        if chosen is not None:
+            self.played(self.table.mover(), chosen.action)
+            return
+        self.told = self.what_now()
+        self.refresh_all()
+
+    def action_drop(self) -> None:
+        if self.ready():
+            self.picker.back()
+            self.told = self.what_now()
+            self.refresh_all()
+
+    def action_choose(self, number: int) -> None:
+        if not self.ready():
+            return
+        chosen = self.picker.choose(number)
+        if chosen is not None:
+            self.played(self.table.mover(), chosen.action)
+
+    def action_rules(self) -> None:
+        self.push_screen(RulesScreen(self.table.info.name, self.table.info.title))
+
+    def action_hint(self) -> None:
+        if not self.ready():
+            return
+        info = self.table.info
+        kind = default_bot(self.table.settings.game, list(bot_kinds(info.name)))
+        seat = self.table.mover()
+        bot = make_bot(info.name, kind, len(self.state.history))
+        position = seen_by(self.state, seat, bot.rng)
+        plies = len(self.state.history)
+        self.thinking = True
+        self.told = "Looking for a hint…"
+        self.refresh_all()
+
+        def think() -> None:
+            action = bot.choose(position, HINT_SECONDS)
+            self.call_from_thread(self.hint_found, plies, action)
+
+        self.run_worker(think, thread=True, group="hint", exit_on_error=True)
+
+    def hint_found(self, plies: int, action: Action) -> None:
+        self.thinking = False
+        if len(self.state.history) == plies:
+            self.hint = next((o for o in self.picker.options if o.action == action), None)
+            if self.hint is not None:
+                self.log_view.add(f"Hint: {self.hint.text}")
+        self.told = self.what_now()
+        self.refresh_all()
+
+    def action_take_back(self) -> None:
+        if self.thinking or self.too_small():
+            self.told = "Wait for the bot to move, then take back."
+            self.refresh_all()
+            return
+        self.hint = None
+        self.log_view.add(self.table.take_back())
+        self.advance()
+
+    def action_save(self, then_leave: bool = False) -> None:
+        def saved(path: str | None) -> None:
+            if path:
+                try:
+                    write_save(path, self.state, self.table.settings.table())
+                except OSError as error:
+                    self.log_view.add(f"Could not save to {path}: {error.strerror or error} "
+                                      "(any earlier file there is unchanged).")
+                    self.refresh_all()
+                    return
+                self.table.saved_at = len(self.state.history)
+                self.log_view.add(f"Saved to {path}. Resume with: parlour play --load {path}")
+                if then_leave:
+                    self.leave()
+            self.refresh_all()
+
+        self.push_screen(AskName("Save the game to the file:"), saved)
+
+    def action_leave(self) -> None:
+        if not self.table.unsaved():
+            self.leave()
+            return
+
+        def answered(answer: str | None) -> None:
+            if answer == "s":
+                self.action_save(then_leave=True)
+            elif answer == "y":
+                self.leave()
+
+        self.push_screen(Ask("Leave with moves not saved?  s: save first   y: leave   Esc: stay",
+                             ("s", "y")), answered)
+
+    def leave(self) -> None:
+        self.finished = True
+        self.exit(0)

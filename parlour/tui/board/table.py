@@ -1,0 +1,131 @@
+"""The match behind a board: who sits where, the bots, and the words for what happens.
+
+The same seats, bots and seeds as ``parlour play``'s line interface (``parlour.tui.play``), so a
+game is the same game whichever front end plays it.
+"""
+
+from __future__ import annotations
+
+from parlour.bots import make_bot
+from parlour.engine import CHANCE, NOBODY, Action, JSONDict, State
+from parlour.engine.player import Bot, seen_by
+from parlour.tui.board.drawing import Drawing
+from parlour.tui.board.picking import Option
+from parlour.tui.play import HUMAN, Settings, bot_seed, describe_outcome
+
+
+class Table:
+    """A local match: the state, the people's seats and a bot per other seat."""
+
+    def __init__(self, settings: Settings, drawing: Drawing) -> None:
+        self.settings = settings
+        self.state: State = settings.state
+        self.info = settings.game.info
+        self.seats = settings.seats
+        self.seconds = settings.seconds
+        self.drawing = drawing
+        self.humans = [seat for seat, who in enumerate(self.seats) if who == HUMAN]
+        self.bots: dict[int, Bot] = {
+            seat: make_bot(self.info.name, who, bot_seed(settings.seed, seat))
+            for seat, who in enumerate(self.seats)
+            if who != HUMAN
+        }
+        self.last = ""
+        """The last decision, in words (``White c1-a3``)."""
+        self.saved_at = len(self.state.history)
+        """The number of actions when the game was last saved or loaded."""
+
+    # --- who and what ---
+
+    def names(self) -> list[str]:
+        return self.state.seat_names()
+
+    def mover(self) -> int:
+        return self.state.to_move()
+
+    def human_to_move(self) -> bool:
+        return self.mover() in self.humans
+
+    def bot_to_move(self) -> bool:
+        return self.mover() in self.bots
+
+    def viewer(self) -> int | None:
+        """Whose eyes the board is seen with: the person to move, else the only person."""
+        mover = self.mover()
+        if mover in self.humans:
+            return mover
+        return self.humans[0] if len(self.humans) == 1 else None
+
+    def view(self) -> JSONDict:
+        return self.state.view(self.viewer())
+
+    def who(self, seat: int) -> str:
+        """``you``, ``human`` or ``bot:strong``."""
+        if self.seats[seat] == HUMAN:
+            return "you" if len(self.humans) == 1 else "human"
+        return f"bot:{self.seats[seat]}"
+
+    def options(self) -> list[Option]:
+        """The legal actions of the seat to move, as it picks them."""
+        state = self.state
+        return [Option(action, item["text"], item["parts"], self.drawing.route(item["parts"]))
+                for action, item in zip(state.legal_actions(), state.legal_json(), strict=True)]
+
+    def unsaved(self) -> bool:
+        return len(self.state.history) != self.saved_at and not self.state.is_over()
+
+    def outcome_text(self) -> str:
+        outcome = self.state.outcome_json()
+        if outcome is None:
+            return "The game is over."
+        return describe_outcome(self.names(), outcome)
+
+    # --- playing ---
+
+    def bot_position(self, seat: int) -> State:
+        """What the bot of ``seat`` may search (built on this thread; searched on another)."""
+        bot = self.bots[seat]
+        return seen_by(self.state, seat, bot.rng)
+
+    def play(self, seat: int, action: Action) -> list[str]:
+        """Plays ``seat``'s legal action; the words for it and for what it brought about."""
+        text = self.state.action_text_for(action, self.viewer())
+        self.state.play(action)
+        self.last = f"{self.names()[seat]} {text}"
+        told = self.drawing.narrate(self.view())
+        if self.drawing.tells_moves and told:
+            return told
+        return [f"{self.names()[seat]} plays {text}", *told]
+
+    def resolve_chance(self) -> list[str]:
+        action = self.state.sample_chance()
+        text = self.state.action_text_for(action, self.viewer())
+        self.state.apply(action)
+        told = self.drawing.narrate(self.view())
+        return told or [f"Chance: {text}"]
+
+    def take_back(self) -> str:
+        """Undoes back to before the last decision of a person (the bots' replies go too)."""
+        if not self.info.can_undo:
+            return f"{self.info.title} does not allow taking moves back."
+        probe = self.state.copy()
+        count = 0
+        while probe.history:
+            probe.undo()
+            count += 1
+            if probe.to_move() in self.humans:
+                break
+        else:
+            return "Nothing to take back: no move has been made by a person yet."
+        for _ in range(count):
+            self.state.undo()
+        self.last = ""
+        return f"Took back {count} {'move' if count == 1 else 'moves'}."
+
+    def status_word(self) -> str:
+        mover = self.mover()
+        if mover == NOBODY:
+            return self.outcome_text()
+        if mover == CHANCE:
+            return "Chance is next."
+        return f"{self.names()[mover]} to move."

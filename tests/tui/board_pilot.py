@@ -1,0 +1,92 @@
+"""Helpers for the board's tests (issue 18): a board app from command-line words, keys that walk
+the cursor to a square as a person would, and screens compared with stored snapshots."""
+
+from __future__ import annotations
+
+import asyncio
+import difflib
+import os
+from pathlib import Path
+
+from textual.pilot import Pilot
+
+from parlour.tui.board.app import BoardApp
+from parlour.tui.board.drawing import drawing_for
+from parlour.tui.board.picking import Option
+from parlour.tui.play import read_settings
+
+SNAPSHOTS = Path(__file__).parent / "snapshots"
+UPDATE = "PARLOUR_UPDATE_SNAPSHOTS"
+"""Set to write the snapshots afresh (then read the diff in review)."""
+
+
+def board_app(*argv: str) -> BoardApp:
+    settings = read_settings(list(argv))
+    drawing = drawing_for(settings.game)
+    assert drawing is not None
+    return BoardApp(settings, drawing)
+
+
+def the_app(pilot: Pilot[int]) -> BoardApp:
+    app = pilot.app
+    assert isinstance(app, BoardApp)
+    return app
+
+
+async def settle(pilot: Pilot[int]) -> None:
+    """Waits until no bot and no hint is being searched, then for the screen."""
+    app = the_app(pilot)
+    for _ in range(100_000):
+        if not app.thinking:
+            break
+        await app.workers.wait_for_complete()
+        await asyncio.sleep(0)
+    else:
+        raise AssertionError("the bot never moved")
+    await pilot.pause()
+
+
+async def press(pilot: Pilot[int], *keys: str) -> None:
+    await pilot.press(*keys)
+    await settle(pilot)
+
+
+def arrows_to(app: BoardApp, square: str) -> list[str]:
+    """The arrow keys that take the cursor to ``square``, round any gaps in the board."""
+    drawing, view = app.drawing, app.view
+    x, y = drawing.place(view, app.cursor)
+    goal = drawing.place(view, square)
+    keys: list[str] = []
+    while (x, y) != goal:
+        dx = (goal[0] > x) - (goal[0] < x)
+        dy = (goal[1] > y) - (goal[1] < y)
+        if dx and drawing.square(view, x + dx, y) is not None:
+            x, keys = x + dx, [*keys, "right" if dx > 0 else "left"]
+        elif dy and drawing.square(view, x, y + dy) is not None:
+            y, keys = y + dy, [*keys, "down" if dy > 0 else "up"]
+        else:
+            raise AssertionError(f"no way from the cursor to {square}")
+    return keys
+
+
+async def pick_by_keys(pilot: Pilot[int], option: Option) -> None:
+    """Plays ``option`` as a person would: each square of its route by the arrows and Enter,
+    then its number if the squares leave a choice."""
+    app = the_app(pilot)
+    for square in option.route:
+        await pilot.press(*arrows_to(app, square), "enter")
+    if app.table.human_to_move() and option in app.picker.choices():
+        await pilot.press(str(app.picker.choices().index(option) + 1))
+    await settle(pilot)
+
+
+def check_snapshot(name: str, lines: list[str]) -> None:
+    """``lines`` equal the stored screen ``snapshots/NAME.txt``."""
+    path = SNAPSHOTS / f"{name}.txt"
+    text = "\n".join(lines) + "\n"
+    if os.environ.get(UPDATE):
+        path.parent.mkdir(exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    stored = path.read_text(encoding="utf-8")
+    diff = "\n".join(difflib.unified_diff(stored.splitlines(), lines, "stored", "drawn", lineterm=""))
+    assert text == stored, f"the screen differs from {path.name}:\n{diff}"
