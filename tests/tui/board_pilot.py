@@ -10,10 +10,11 @@ from pathlib import Path
 
 from textual.pilot import Pilot
 
+from parlour.engine import State
 from parlour.tui.board.app import BoardApp
 from parlour.tui.board.drawing import drawing_for
 from parlour.tui.board.picking import Option
-from parlour.tui.play import read_settings
+from parlour.tui.play import Settings, read_settings
 
 SNAPSHOTS = Path(__file__).parent / "snapshots"
 UPDATE = "PARLOUR_UPDATE_SNAPSHOTS"
@@ -25,6 +26,13 @@ def board_app(*argv: str) -> BoardApp:
     drawing = drawing_for(settings.game)
     assert drawing is not None
     return BoardApp(settings, drawing)
+
+
+def board_app_on(state: State, *seats: str, seed: int = 1) -> BoardApp:
+    """The board of ``state`` (a position built from text), ``seats`` human or a bot kind."""
+    drawing = drawing_for(state.game)
+    assert drawing is not None
+    return BoardApp(Settings(state.game, state, list(seats), seed, 0.01), drawing)
 
 
 def the_app(pilot: Pilot[int]) -> BoardApp:

@@ -73,7 +73,7 @@ async def test_the_last_move_and_a_capture_are_told() -> None:
         assert "Last: White a3-d3" in text
         assert "A black piece is captured on d3." in text
         assert app.marks["a3"] == {"last"}
-        assert app.marks["d3"] == {"last"}
+        assert app.marks["d3"] == {"last", "taken"}
 
 
 async def test_a_click_picks_and_moves() -> None:

@@ -42,6 +42,7 @@ KEYS = "arrows/mouse Enter:pick Esc:back 1-9:choose ?:rules h:hint u:undo s:save
 PICKED = Style(bgcolor="rgb(235,190,40)", color="rgb(0,0,0)")
 TARGET = Style(bgcolor="rgb(90,170,90)")
 CAPTURE = Style(bgcolor="rgb(210,80,70)")
+TAKEN = Style(color="rgb(200,0,0)", bold=True)
 LAST = Style(bgcolor="rgb(110,150,210)")
 HINT = Style(bgcolor="rgb(190,110,210)")
 CURSOR = Style(reverse=True)
@@ -120,13 +121,16 @@ class BoardView(Widget):
 
     def marked(self, cell: Cell, marks: set[str]) -> tuple[str, Style]:
         """A square's text and style with its marks: the picked piece in brackets, a destination
-        as a dot (or in parentheses on a piece it takes), the hint in braces, the last move by
-        colour (the side panel says it in words)."""
+        as a dot (or in parentheses on a piece it takes), the hint in braces, a square emptied by
+        a capture as a cross, the last move by colour (the side panel says it in words)."""
         glyph, style, empty = cell.glyph, cell.style, cell.empty
         width = self.drawing.cell_width
         left, right = " ", " "
         if "last" in marks:
             style = style + LAST
+        if "taken" in marks and empty:
+            glyph = "×" + glyph[1:] if len(glyph) > 1 else "×"
+            style = style + TAKEN
         if "hint" in marks:
             style = style + HINT
             left, right = "{", "}"
@@ -394,6 +398,8 @@ class BoardApp(App[int], inherit_bindings=False):
 
         for square in self.drawing.last_move(self.view):
             add(square, "last")
+        for square in self.drawing.taken(self.view):
+            add(square, "taken")
         for square in self.picker.picked:
             add(square, "picked")
         for square in self.picker.targets():
