@@ -68,6 +68,11 @@ class MatchChat:
         self.loaded = False
         self._loading = asyncio.Lock()
 
+    def new(self) -> None:
+        """The match was just stored: nobody has said anything, so there is nothing to read (a
+        read costs a thread's round trip, and every new match's first hello would pay it)."""
+        self.loaded = True
+
     async def load(self) -> None:
         """Reads the latest stored messages of each room once (a second caller waits for the first's)."""
         async with self._loading:

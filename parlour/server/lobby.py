@@ -707,6 +707,7 @@ class Lobby:
             log.error("creating a match: %s", error)
             raise store_unreachable("the match could not be stored") from None
         match = self._match(row)
+        match.chat.new()
         self.matches[row.id] = match
         if await self._holds_new(match):
             match.start()
@@ -743,6 +744,7 @@ class Lobby:
             log.error("creating the rematch of %s: %s", old.id, error)
             raise store_unreachable("the rematch could not be stored") from None
         match = self._match(new)
+        match.chat.new()
         self.matches[new.id] = match
         if await self._holds_new(match):
             match.start()
