@@ -17,13 +17,14 @@ import math
 import multiprocessing
 import os
 import random
+import shutil
 import sys
 import time
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
-from typing import Any, Final, TypeVar
+from typing import Any, Final, TextIO, TypeVar
 
 from parlour.bots import bot_kinds, make_bot, seen_by
 from parlour.engine import CHANCE, Bot, IllegalActionError, ParlourError
@@ -64,6 +65,12 @@ class Series:
     duplicate: bool = False
     """Each deal is played once with bot A in every seat: games ``k*P`` to ``k*P + P - 1`` share
     their game seed, so the luck of the cards and dice cancels within the group."""
+    b_seconds: float | None = None
+    """Bot B's seconds per move when they differ from A's (the ladder's entrants at several budgets)."""
+
+    def seconds_of(self, side: int) -> float:
+        """The seconds per move of bot A (side 0) or bot B (side 1)."""
+        return self.b_seconds if side == 1 and self.b_seconds is not None else self.seconds
 
     def game_seed(self, index: int) -> int:
         """The seed of game ``index`` (its chance, and with the seat its bots')."""
@@ -120,7 +127,7 @@ def play_game(series: Series, index: int, before: Callable[[int], None] | None =
             continue
         side = 0 if seat == a_seat else 1
         started = time.perf_counter()
-        action = bots[seat].choose(seen_by(state, seat, views), series.seconds)
+        action = bots[seat].choose(seen_by(state, seat, views), series.seconds_of(side))
         spent = time.perf_counter() - started
         seconds[side] += spent
         slowest[side] = max(slowest[side], spent)
@@ -147,6 +154,101 @@ def wilson(score: float, games: int, z: float = Z_95) -> tuple[float, float]:
     return max(0.0, (centre - half) / scale), min(1.0, (centre + half) / scale)
 
 
+PROGRESS_EVERY: Final = 5.0
+"""Seconds between two progress lines when stderr is no terminal (a log file, a pipe)."""
+
+CLEAR_LINE: Final = "\r\x1b[K"
+"""Back to the start of the terminal's line, and erase it (the live progress line is redrawn)."""
+
+
+def duration(seconds: float) -> str:
+    """A stretch of time read at a glance: ``12 s``, ``3 min 05 s``, ``2 h 07 min``."""
+    whole = round(seconds)
+    if whole < 60:
+        return f"{whole} s"
+    if whole < 3600:
+        return f"{whole // 60} min {whole % 60:02d} s"
+    return f"{whole // 3600} h {whole % 3600 // 60:02d} min"
+
+
+def score_so_far(label: str, points: float, games: int) -> str:
+    """``label``'s score over ``games`` games with its 95 % Wilson interval, for progress lines."""
+    if games == 0:
+        return f"{label}: no game yet"
+    score = points / games
+    low, high = wilson(score, games)
+    return f"{label} {score:.3f} (95% {low:.3f}-{high:.3f})"
+
+
+@dataclass
+class Progress:
+    """How a run is going, on stderr: games done of the total, a score so far with its 95 %
+    interval, and the time left from the mean time a game so far (wall time, so that several
+    workers count as they run together). On a terminal one line is redrawn in place below the
+    lines of finished games; elsewhere (a log file, a pipe) a plain line is written at most every
+    ``every`` seconds, and at the last game."""
+
+    total: int
+    stream: TextIO = field(default_factory=lambda: sys.stderr)
+    live: bool | None = None
+    """Redraw one line in place; ``None``: when ``stream`` is a terminal."""
+    every: float = PROGRESS_EVERY
+    clock: Callable[[], float] = time.monotonic
+    started: float = field(init=False)
+    shown: float | None = field(init=False, default=None)
+    """When the last plain line was written."""
+    drawn: str = field(init=False, default="")
+    """The live line now on the terminal ("" when none is)."""
+
+    def __post_init__(self) -> None:
+        if self.live is None:
+            self.live = self.stream.isatty()
+        self.started = self.clock()
+
+    def line(self, done: int, score: str) -> str:
+        """The progress line after ``done`` games, ``score`` being the score so far in words."""
+        elapsed = self.clock() - self.started
+        if done == 0:
+            left = "time left not known yet"
+        elif done >= self.total:
+            left = f"all done in {duration(elapsed)}"
+        else:
+            left = f"about {duration(elapsed / done * (self.total - done))} left"
+        return f"{done}/{self.total} games | {score} | {left}"
+
+    def update(self, done: int, score: str) -> None:
+        """Shows the progress after ``done`` games (a plain line only when one is due)."""
+        text = self.line(done, score)
+        if self.live:
+            # A line wider than the terminal would wrap, and the redraw would leave its top behind.
+            text = text[: max(20, shutil.get_terminal_size().columns - 1)]
+            self.stream.write(CLEAR_LINE + text)
+            self.drawn = text
+        else:
+            now = self.clock()
+            if done < self.total and self.shown is not None and now - self.shown < self.every:
+                return
+            self.stream.write(text + "\n")
+            self.shown = now
+        self.stream.flush()
+
+    def note(self, text: str) -> None:
+        """A line of its own (a finished game), written above the live line."""
+        if self.drawn:
+            self.stream.write(CLEAR_LINE)
+        self.stream.write(text + "\n")
+        if self.drawn:
+            self.stream.write(self.drawn)
+        self.stream.flush()
+
+    def close(self) -> None:
+        """Leaves the live line in place and moves below it, so that what follows has its own line."""
+        if self.drawn:
+            self.stream.write("\n")
+            self.stream.flush()
+            self.drawn = ""
+
+
 def run_series(series: Series) -> Iterator[GameResult]:
     """The games of ``series`` as they finish (in worker processes when ``jobs`` > 1)."""
     return run_games(series, play_game)
@@ -155,14 +257,22 @@ def run_series(series: Series) -> Iterator[GameResult]:
 def run_games(series: Series, play: Callable[[Series, int], Played]) -> Iterator[Played]:
     """``play(series, index)`` for every game of ``series``, as they finish (in worker processes
     when ``jobs`` > 1; ``play`` must then be a module-level function, so that it pickles)."""
-    if series.jobs <= 1:
-        for index in range(series.games):
+    return run_each([(series, index) for index in range(series.games)], play, series.jobs)
+
+
+def run_each(work: Sequence[tuple[Series, int]], play: Callable[[Series, int], Played],
+             jobs: int) -> Iterator[Played]:
+    """``play(series, index)`` for every game of ``work``, as they finish: in this process, in
+    order, when ``jobs`` is 1, else in ``jobs`` worker processes (the ladder's games come from
+    several series at once)."""
+    if jobs <= 1:
+        for series, index in work:
             yield play(series, index)
         return
     # "spawn" rather than fork: the workers start clean, whatever the parent has running.
     context = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(max_workers=series.jobs, mp_context=context) as pool:
-        futures = [pool.submit(play, series, index) for index in range(series.games)]
+    with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
+        futures = [pool.submit(play, series, index) for series, index in work]
         try:
             for future in as_completed(futures):
                 yield future.result()
@@ -313,24 +423,28 @@ def main(argv: list[str]) -> int:
     names = get_game(series.game).new(series.players, series.options).seat_names()
     a, _ = labels(series)
     results: list[GameResult] = []
+    progress = Progress(series.games)
+    progress.update(0, score_so_far(a, 0.0, 0))
     try:
         for result in run_series(series):
             results.append(result)
             wins = sum(1 for r in results if r.a_points == 1.0)
             draws = sum(1 for r in results if r.a_points == 0.5)
-            print(
+            progress.note(
                 f"game {result.index + 1} ({len(results)}/{series.games} done): "
-                f"{describe(series, result, names)} | {a}: {wins}-{draws}-{len(results) - wins - draws}",
-                file=sys.stderr,
-                flush=True,
+                f"{describe(series, result, names)} | {a}: {wins}-{draws}-{len(results) - wins - draws}"
             )
+            progress.update(len(results), score_so_far(a, wins + draws / 2, len(results)))
     except KeyboardInterrupt:
+        progress.close()
         print("parlour arena: interrupted", file=sys.stderr)
         if not results:
             return 130
     except IllegalActionError as error:
+        progress.close()
         print(f"parlour arena: {error}", file=sys.stderr)
         return 1
+    progress.close()
     results.sort(key=lambda r: r.index)
     print(report(series, results))
     return 0

@@ -18,7 +18,7 @@ def test_two_tiny_games(capsys: pytest.CaptureFixture[str]) -> None:
     assert "95% Wilson interval" in out
     assert "average plies per game" in out
     assert "seconds per move: random" in out
-    assert err.count("game ") == 2  # progress, one line per finished game
+    assert err.count("done): random") == 2  # one line per finished game
 
 
 def test_options_and_in_process_games(capsys: pytest.CaptureFixture[str]) -> None:
