@@ -44,6 +44,7 @@ TARGET = Style(bgcolor="rgb(90,170,90)")
 CAPTURE = Style(bgcolor="rgb(210,80,70)")
 TAKEN = Style(color="rgb(200,0,0)", bold=True)
 LAST = Style(bgcolor="rgb(110,150,210)")
+PATH = Style(underline=True, bold=True)
 HINT = Style(bgcolor="rgb(190,110,210)")
 CURSOR = Style(reverse=True)
 LABEL = Style(dim=True)
@@ -134,6 +135,8 @@ class BoardView(Widget):
         if "hint" in marks:
             style = style + HINT
             left, right = "{", "}"
+        if "path" in marks:
+            style = style + PATH
         if "target" in marks:
             if empty:
                 glyph = "•" + glyph[1:] if len(glyph) > 1 else "•"
@@ -244,6 +247,7 @@ class BoardApp(App[int], inherit_bindings=False):
         Binding("enter,space", "pick", show=False),
         Binding("escape", "drop", show=False),
         *(Binding(str(n), f"choose({n})", show=False) for n in range(1, 10)),
+        Binding("0", "choose(10)", show=False),
         Binding("question_mark", "rules", show=False),
         Binding("h", "hint", show=False),
         Binding("u", "take_back", show=False),
@@ -407,7 +411,22 @@ class BoardApp(App[int], inherit_bindings=False):
         if self.hint is not None:
             for square in self.hint.route:
                 add(square, "hint")
+        for square in self.walk_shown():
+            add(square, "path")
         return marks
+
+    def walk_shown(self) -> list[str]:
+        """The squares a move walks on its way, for the destination under the cursor (or the
+        single action the picked squares leave)."""
+        picker = self.picker
+        if not picker.picked:
+            return []
+        ending = [o for o in picker.options if o.route[: len(picker.picked)] == tuple(picker.picked)
+                  and o.route and o.route[-1] == self.cursor]
+        if not ending:
+            return []
+        path = ending[0].parts.get("path")
+        return [square for square in path if isinstance(square, str)] if isinstance(path, list) else []
 
     def seats_text(self) -> Text:
         text = Text()
@@ -433,7 +452,8 @@ class BoardApp(App[int], inherit_bindings=False):
     def choice_lines(self) -> list[str]:
         if not self.table.human_to_move() or self.thinking:
             return []
-        return [f"{n}  {self.drawing.label(o.text, o.parts)}" for n, o in enumerate(self.picker.choices(), 1)]
+        return [f"{n % 10}  {self.drawing.label(o.text, o.parts)}"
+                for n, o in enumerate(self.picker.choices()[:10], 1)]
 
     def screen_lines(self) -> list[str]:
         """The screen as text, trailing spaces removed (for tests and snapshots)."""
@@ -466,10 +486,26 @@ class BoardApp(App[int], inherit_bindings=False):
             return
         chosen = self.picker.pick(self.cursor)
         if chosen is not None:
-            self.played(self.table.mover(), chosen.action)
+            self.decided(chosen)
             return
         self.told = self.what_now()
         self.refresh_all()
+
+    def decided(self, chosen: Option) -> None:
+        """A person's action, played at once or after the warning the game gives for it."""
+        seat = self.table.mover()
+        warning = self.drawing.warning(self.view, chosen.parts)
+        if warning is None:
+            self.played(seat, chosen.action)
+            return
+
+        def answered(answer: str | None) -> None:
+            if answer == "y" and self.table.mover() == seat and self.state.is_legal(chosen.action):
+                self.played(seat, chosen.action)
+            else:
+                self.refresh_all()
+
+        self.push_screen(Ask(f"{warning}\ny: play {chosen.text}   Esc: do not", ("y",)), answered)
 
     def action_drop(self) -> None:
         if self.ready():
@@ -482,7 +518,7 @@ class BoardApp(App[int], inherit_bindings=False):
             return
         chosen = self.picker.choose(number)
         if chosen is not None:
-            self.played(self.table.mover(), chosen.action)
+            self.decided(chosen)
 
     def action_rules(self) -> None:
         self.push_screen(RulesScreen(self.table.info.name, self.table.info.title))

@@ -77,6 +77,10 @@ class Drawing:
         """An action in the numbered list."""
         return text
 
+    def warning(self, view: JSONDict, parts: JSONDict) -> str | None:
+        """What to confirm before an action with these parts is played, if anything."""
+        return None
+
     def narrate(self, view: JSONDict) -> list[str]:
         """What the last action brought about beyond the move itself, in words (captures...)."""
         return []

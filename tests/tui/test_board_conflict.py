@@ -1,0 +1,65 @@
+"""The Conflict board in a terminal (issue 18, "Boards"): a roll using both dice by keys, the
+numbered choice of piece and die, a bigger map scrolled with the cursor in view, 80×24."""
+
+from __future__ import annotations
+
+import pytest
+from board_pilot import arrows_to, board_app, check_snapshot, pick_by_keys, press, settle
+
+pytestmark = pytest.mark.asyncio(loop_scope="session")
+
+AGAINST_RANDOM = ("conflict", "--seed", "3", "--seat", "1=bot:random", "--time", "0.01")
+
+
+async def test_the_first_roll_at_80_by_24() -> None:
+    # CON-67: the dice, the rows of available and reserve pieces, the bases and mines by seat.
+    app = board_app(*AGAINST_RANDOM)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        text = "\n".join(app.screen_lines())
+        assert "Dice: [2] [6]" in text
+        assert "Red rolls 2-6" in text
+        check_snapshot("conflict_start", app.screen_lines())
+
+
+async def test_a_roll_using_both_dice_by_keys() -> None:
+    # Issue 18, Tests: "a Conflict roll with both dice". CON-36: an available piece enters from
+    # the base; CON-63: which piece and die, when several reach the square, by number.
+    app = board_app(*AGAINST_RANDOM)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await press(pilot, *arrows_to(app, "e5"), "enter")
+        await press(pilot, *arrows_to(app, "c3"), "enter")
+        labels = [app.drawing.label(o.text, o.parts) for o in app.picker.choices()]
+        assert labels[:2] == ["enter a cannon, die 2", "enter a cannon, die 6"]
+        assert "1  enter a cannon, die 2" in "\n".join(app.screen_lines())
+        await press(pilot, "1")
+        assert app.state.action_to_text(app.state.history[-1]) == "enter cannon 2: d4 c3"
+        assert "Dice:  2· [6]" in "\n".join(app.screen_lines())  # the 2 is used
+        six = next(o for o in app.picker.options if o.text == "enter ship 6: f5 g5 h5 i4 j3 k3")
+        await pick_by_keys(pilot, six)
+        texts = [app.state.action_to_text(a) for a in app.state.history]
+        assert texts[1:3] == ["enter cannon 2: d4 c3", "enter ship 6: f5 g5 h5 i4 j3 k3"]
+        assert app.table.human_to_move()  # CON-31: the roll ended by itself, Orange's bot played
+        told = app.log_view.entries
+        assert "Red enters a ship at e5 and moves it to k3 with the 6" in told
+        assert "Red's roll ends automatically" in told
+        assert any(entry.startswith("Orange rolls") for entry in told)
+
+
+async def test_a_big_map_scrolls_with_the_cursor() -> None:
+    # Issue 18: "Conflict scrolls or zooms its map, with the cursor square always in view".
+    app = board_app("conflict", "--option", "board=ocean", "--seed", "3", "--seat", "1=bot:random",
+                    "--time", "0.01")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        lines = app.screen_lines()
+        assert len(lines) == 24
+        await press(pilot, *(["down"] * 26), *(["right"] * 26))
+        assert app.cursor == "z26"
+        lines = app.screen_lines()
+        assert any(line.startswith("26 ") for line in lines)
+        assert " z" in lines[0]
+        await press(pilot, *(["up"] * 26), *(["left"] * 26))
+        assert app.cursor == "a1"
+        assert app.screen_lines()[1].startswith(" 1 ")
