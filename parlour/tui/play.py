@@ -813,12 +813,16 @@ def main(argv: Sequence[str]) -> int:
     if settings.at is not None:
         print(playing_on(settings.loaded_from, settings.at))
     elif settings.resumed:
-        print(f"Resuming the {settings.game.info.title} game in progress ({len(settings.state.history)} "
-              "moves made).")
+        print(f"Resuming the {settings.game.info.title} game in progress ({moves_made(settings.state)}).")
     elif settings.loaded_from is not None:
-        print(f"Resuming {settings.loaded_from} ({len(settings.state.history)} moves made).")
+        print(f"Resuming {settings.loaded_from} ({moves_made(settings.state)}).")
     line_editing()
     return run_session(settings)
+
+
+def moves_made(state: State) -> str:
+    made = len(state.history)
+    return f"{made} {plural(made, 'move')} made"
 
 
 def run_session(settings: Settings) -> int:
@@ -828,6 +832,9 @@ def run_session(settings: Settings) -> int:
     except KeyboardInterrupt:  # a second Ctrl-C while the first one's question is being drawn
         print("\nInterrupted: the game is left unfinished.")
         return 130
+    except BrokenPipeError:  # the reader went away (``| head``): nobody left to tell; the game is kept
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
 
 
 def playing_on(path: str | None, ply: int) -> str:
