@@ -26,6 +26,7 @@ rating finite and barely moves a rating measured over many games.
 from __future__ import annotations
 
 import math
+import warnings
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -134,6 +135,7 @@ def _fit(cells: Cells, column: dict[str, int], prior_draws: float) -> tuple[list
     import numpy as np  # imported here: they take seconds to load, and only the ladder's table needs them
     from statsmodels.genmod.families import Binomial  # type: ignore[import-untyped]
     from statsmodels.genmod.generalized_linear_model import GLM  # type: ignore[import-untyped]
+    from statsmodels.tools.sm_exceptions import PerfectSeparationWarning  # type: ignore[import-untyped]
 
     rows: list[list[float]] = []
     scores: list[float] = []
@@ -163,6 +165,10 @@ def _fit(cells: Cells, column: dict[str, int], prior_draws: float) -> tuple[list
     model: Any = GLM(np.array(scores), np.array(rows), family=Binomial(), offset=np.array(offsets),
                      var_weights=np.array(weights))
     # A score of 1/2 (draws) is no whole number of wins: the binomial fit takes it as it is, which
-    # is what counting a draw as half a win means.
-    fitted: Any = model.fit()
+    # is what counting a draw as half a win means. The prior's draws keep every estimate finite,
+    # so "perfect separation" cannot happen; statsmodels says it also when the fit matches every
+    # score exactly (one pairing alone, say), which is no fault.
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", PerfectSeparationWarning)
+        fitted: Any = model.fit()
     return [float(value) for value in fitted.params], [float(value) for value in fitted.bse]
