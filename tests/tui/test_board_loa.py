@@ -10,8 +10,10 @@ from pathlib import Path
 import pytest
 from board_pilot import board_app, check_snapshot, pick_by_keys, press, settle, the_app
 
-from parlour.tui.board.app import BoardView
-from parlour.tui.saves import read_save
+from parlour.tui.board.app import BoardApp, BoardView
+from parlour.tui.board.drawing import drawing_for
+from parlour.tui.play import read_settings
+from parlour.tui.saves import autosave_path, read_save
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
@@ -148,10 +150,10 @@ async def test_leaving_with_moves_not_saved_asks() -> None:
         await settle(pilot)
         await pick_by_keys(pilot, app.picker.options[0])
         await press(pilot, "q")
-        assert "Leave with moves not saved?" in "\n".join(app.screen_lines())
+        assert "Save the game before leaving (2 moves not saved)?" in "\n".join(app.screen_lines())
         await press(pilot, "escape")
         assert not the_app(pilot).finished
-        await press(pilot, "q", "y")
+        await press(pilot, "q", "n")
         assert app.finished
 
 
@@ -171,3 +173,22 @@ async def test_s_saves_the_game_with_its_seats(tmp_path: Path) -> None:
         assert not app.table.unsaved()
         await press(pilot, "q")
         assert app.finished  # nothing left unsaved: no question
+
+
+async def test_the_game_in_progress_is_kept_for_resume(tmp_path: Path,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    # Issue 18: "a game in progress is saved automatically to the user's data directory and
+    # parlour play --resume offers it"; leaving without saving lets it go.
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    settings = read_settings(list(AGAINST_RANDOM))
+    drawing = drawing_for(settings.game)
+    assert drawing is not None
+    app = BoardApp(settings, drawing, keep=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pick_by_keys(pilot, app.picker.options[0])
+        kept = read_save(autosave_path("loa"))
+        assert kept.state.history == app.state.history
+        await press(pilot, "q", "n")
+        assert app.finished
+    assert not autosave_path("loa").exists()

@@ -15,5 +15,5 @@ def run_board(settings: Settings) -> int | None:
     drawing = drawing_for(settings.game)
     if drawing is None:
         return None
-    status = BoardApp(settings, drawing).run()
+    status = BoardApp(settings, drawing, keep=True).run()
     return 0 if status is None else status

@@ -30,7 +30,6 @@ from parlour.tui.board.drawing import Cell, Drawing
 from parlour.tui.board.picking import Option, Picker
 from parlour.tui.board.table import Table
 from parlour.tui.play import Settings, default_bot
-from parlour.tui.saves import write_save
 
 WIDTH, HEIGHT = 80, 24
 """The smallest terminal the board is drawn in (as ``parlour mille`` needs)."""
@@ -255,10 +254,11 @@ class BoardApp(App[int], inherit_bindings=False):
         Binding("q,ctrl+c,ctrl+d", "leave", show=False, priority=True),
     ]
 
-    def __init__(self, settings: Settings, drawing: Drawing) -> None:
+    def __init__(self, settings: Settings, drawing: Drawing, keep: bool = False) -> None:
+        """``keep``: the game in progress is kept for ``parlour play --resume`` after every move."""
         super().__init__()
         self.drawing = drawing
-        self.table = Table(settings, drawing)
+        self.table = Table(settings, drawing, keep)
         self.view: JSONDict = self.table.view()
         self.picker = Picker([])
         self.cursor = drawing.first_square(self.view)
@@ -321,6 +321,9 @@ class BoardApp(App[int], inherit_bindings=False):
         while table.mover() == -1:  # chance: dice and deals come from the match seed
             for line in table.resolve_chance():
                 self.log_view.add(line)
+        trouble = table.kept()
+        if trouble:
+            self.log_view.add(trouble)
         self.view = table.view()
         self.picker = Picker([])
         if self.state.is_over():
@@ -564,13 +567,12 @@ class BoardApp(App[int], inherit_bindings=False):
         def saved(path: str | None) -> None:
             if path:
                 try:
-                    write_save(path, self.state, self.table.settings.table())
+                    self.table.save(path)
                 except OSError as error:
                     self.log_view.add(f"Could not save to {path}: {error.strerror or error} "
                                       "(any earlier file there is unchanged).")
                     self.refresh_all()
                     return
-                self.table.saved_at = len(self.state.history)
                 self.log_view.add(f"Saved to {path}. Resume with: parlour play --load {path}")
                 if then_leave:
                     self.leave()
@@ -579,18 +581,24 @@ class BoardApp(App[int], inherit_bindings=False):
         self.push_screen(AskName("Save the game to the file:"), saved)
 
     def action_leave(self) -> None:
-        if not self.table.unsaved():
+        """q, Ctrl-C or Ctrl-D: with moves not saved, asks whether to save them first."""
+        lost = self.table.unsaved()
+        if not lost:
+            self.table.forget()
             self.leave()
             return
 
         def answered(answer: str | None) -> None:
-            if answer == "s":
+            if answer == "y":
                 self.action_save(then_leave=True)
-            elif answer == "y":
+            elif answer == "n":
+                self.table.forget()
                 self.leave()
 
-        self.push_screen(Ask("Leave with moves not saved?  s: save first   y: leave   Esc: stay",
-                             ("s", "y")), answered)
+        moves = f"{lost} {'move' if lost == 1 else 'moves'} not saved"
+        question = (f"Save the game before leaving ({moves})?\n"
+                    "y: save it   n: leave without saving   Esc: back to the game")
+        self.push_screen(Ask(question, ("y", "n")), answered)
 
     def leave(self) -> None:
         self.finished = True

@@ -6,18 +6,21 @@ game is the same game whichever front end plays it.
 
 from __future__ import annotations
 
+import contextlib
+
 from parlour.bots import make_bot
 from parlour.engine import CHANCE, NOBODY, Action, JSONDict, State
 from parlour.engine.player import Bot, seen_by
 from parlour.tui.board.drawing import Drawing
 from parlour.tui.board.picking import Option
 from parlour.tui.play import HUMAN, Settings, bot_seed, describe_outcome
+from parlour.tui.saves import remove_autosave, write_autosave, write_save
 
 
 class Table:
     """A local match: the state, the people's seats and a bot per other seat."""
 
-    def __init__(self, settings: Settings, drawing: Drawing) -> None:
+    def __init__(self, settings: Settings, drawing: Drawing, keep: bool = False) -> None:
         self.settings = settings
         self.state: State = settings.state
         self.info = settings.game.info
@@ -30,10 +33,11 @@ class Table:
             for seat, who in enumerate(self.seats)
             if who != HUMAN
         }
+        self.keeping = keep
+        """Keep the game in progress in the user's data directory after every move (``--resume``)."""
+        self.saved_history = [] if settings.resumed else list(self.state.history)
         self.last = ""
         """The last decision, in words (``White c1-a3``)."""
-        self.saved_at = len(self.state.history)
-        """The number of actions when the game was last saved or loaded."""
 
     # --- who and what ---
 
@@ -71,8 +75,44 @@ class Table:
         return [Option(action, item["text"], item["parts"], self.drawing.route(item["parts"]))
                 for action, item in zip(state.legal_actions(), state.legal_json(), strict=True)]
 
-    def unsaved(self) -> bool:
-        return len(self.state.history) != self.saved_at and not self.state.is_over()
+    def unsaved(self) -> int:
+        """How many moves leaving now would lose (made since the last save, or taken back since)."""
+        if self.state.is_over():
+            return 0
+        history, saved = self.state.history, self.saved_history
+        common = 0
+        while common < min(len(history), len(saved)) and history[common] == saved[common]:
+            common += 1
+        return len(history) - common + (len(saved) - common)
+
+    # --- keeping and saving (the file's form: parlour.tui.saves) ---
+
+    def save(self, path: str) -> None:
+        """Saves the record and the table; ``OSError`` with the system's reason."""
+        write_save(path, self.state, self.settings.table())
+        self.saved_history = list(self.state.history)
+
+    def kept(self) -> str | None:
+        """After every move: the game in progress kept for ``--resume``, or forgotten once over.
+        Words to say when it cannot be kept (said once; play goes on)."""
+        if not self.keeping:
+            return None
+        if self.state.is_over():
+            self.forget()
+            return None
+        try:
+            write_autosave(self.state, self.settings.table())
+        except OSError as error:
+            self.keeping = False
+            return (f"(The game in progress cannot be kept for --resume: {error.strerror or error}. "
+                    "Press s to save it.)")
+        return None
+
+    def forget(self) -> None:
+        """The game ended or was let go of: nothing left to resume."""
+        if self.keeping:
+            with contextlib.suppress(OSError):
+                remove_autosave(self.info.name)
 
     def outcome_text(self) -> str:
         outcome = self.state.outcome_json()
