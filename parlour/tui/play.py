@@ -826,6 +826,12 @@ def moves_made(state: State) -> str:
 
 
 def run_session(settings: Settings) -> int:
+    if not settings.text and sys.stdin.isatty() and sys.stdout.isatty():
+        from parlour.tui.board import run_board  # the Textual board (issue 18); None: the game has none
+
+        status = run_board(settings)
+        if status is not None:
+            return status
     session = Session(settings, ask=_ask, say=print, complain=_complain, keep=True)
     try:
         return session.run()
