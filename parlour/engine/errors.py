@@ -12,7 +12,18 @@ class NotationError(ParlourError, ValueError):
 
 
 class IllegalActionError(ParlourError, ValueError):
-    """A well-formed action that the rules forbid in this position."""
+    """A well-formed action that the rules forbid in this position, and why.
+
+    ``reason`` is the why, in words a player reads, naming the rule where that helps ("no piece
+    of yours on e4", "a piece on b1 moves exactly 3 squares along that line (LOA-7)");
+    ``action`` is the refused action in the game's notation, or ``None`` when the reason needs
+    no action named ("the game is over"). ``str(error)`` says both: ``e4-e6: no piece of yours
+    on e4``. ``State.refusal`` makes one from the game's ``State.illegal_reason``."""
+
+    def __init__(self, reason: str, action: str | None = None) -> None:
+        super().__init__(f"{action}: {reason}" if action else reason)
+        self.reason = reason
+        self.action = action
 
 
 class OptionError(ParlourError, ValueError):

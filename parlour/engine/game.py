@@ -244,6 +244,51 @@ class State(ABC):
         """Whether ``action`` is legal here (a game may answer faster than the whole list)."""
         return action in self.legal_actions()
 
+    def illegal_reason(self, action: Action) -> str:
+        """Why the rules forbid ``action`` here, in words a player reads, naming the rule where that
+        helps: "no piece of yours on e4", "a piece on b1 moves exactly 3 squares along that line
+        (LOA-7)". Asked only for an action ``is_legal`` refuses, and only on that refusal (never by
+        ``is_legal`` or the legal list, the searches' and the server's hot path), so it may take
+        its time. This default knows the end of the game, numbers that are no action and the legal
+        list; a game says more from its rules."""
+        if self.is_over():
+            return self.over_reason()
+        try:
+            self.action_to_text(action)
+        except ParlourError:
+            return f"it is no action of {self.game.info.title}"
+        return f"the rules do not allow it here; the legal actions are {self.legal_sample()}"
+
+    def over_reason(self) -> str:
+        """``illegal_reason`` once the game is over: "the game is over (three in a row)"."""
+        outcome = self.outcome()
+        if outcome is None:  # over without an outcome: no game does that, but say what is true
+            return "the game is over"
+        return f"the game is over ({self.game.info.reason_words(outcome.reason)})"
+
+    def legal_sample(self, most: int = 6) -> str:
+        """The first few legal actions as text, for a reason that points the player at them."""
+        legal = self.legal_actions()
+        shown = ", ".join(self.action_to_text(action) for action in legal[:most])
+        return shown if len(legal) <= most else f"{shown}, … ({len(legal)} in all)"
+
+    def refusal(self, action: Action, text: str | None = None) -> IllegalActionError:
+        """The error refusing ``action`` (as the player wrote it, ``text``, when there is one), with
+        ``illegal_reason``'s words: what ``play`` and ``parse_action`` raise and the server's gate
+        answers. The action is named unless the game is over (then nothing is legal)."""
+        if is_leaving(action):  # never a move: ``leave`` takes it (``leaving_error``)
+            reason = self.leaving_error(action) or "leaving the table is not a move"
+        else:
+            reason = self.illegal_reason(action)
+        if self.is_over():
+            return IllegalActionError(reason)
+        if text is None:
+            try:
+                text = self.action_to_text(action)
+            except ParlourError:  # a number that is no action of this game at all
+                text = f"action number {action}"
+        return IllegalActionError(reason, text.strip())
+
     @abstractmethod
     def apply(self, action: Action) -> None:
         """Applies a legal action (unchecked: use ``play`` for actions from outside), or a leaving
@@ -351,7 +396,8 @@ class State(ABC):
     @abstractmethod
     def parse_action(self, text: str) -> Action:
         """The legal action the text names; ``NotationError`` if malformed, else
-        ``IllegalActionError`` if the rules forbid it here. Whatever it returns is legal."""
+        ``IllegalActionError`` if the rules forbid it here, saying why (``refusal``). Whatever it
+        returns is legal."""
 
     @abstractmethod
     def render(self, seat: int | None = None) -> str:
@@ -397,15 +443,9 @@ class State(ABC):
         return self.to_move() == NOBODY
 
     def play(self, action: Action) -> None:
-        """Applies an action after checking that it is legal."""
+        """Applies an action after checking that it is legal (``refusal`` says why it is not)."""
         if not self.is_legal(action):
-            if self.is_over():
-                raise IllegalActionError("the game is over")
-            try:
-                text = self.action_to_text(action)
-            except ParlourError:  # a number that is no action of this game at all
-                text = f"action number {action}"
-            raise IllegalActionError(f"illegal action: {text}")
+            raise self.refusal(action)
         self.apply(action)
 
     # --- leaving the table (leaving.py; BIL-39, CON-71, LOA-98, MIL-109) ---------------------

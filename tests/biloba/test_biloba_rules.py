@@ -318,7 +318,8 @@ def test_replacements_can_chain() -> None:
 def test_replacement_errors() -> None:
     """BIL-30: only pairs (pending pawn, its empty vacated tile) are legal."""
     state = position("O: c3 e3 g3 c5  B: d3 f3 c4 c7 e8 g8")
-    for text, reason in (("g3>d3", "vacated"), ("e1>d3", "no Orange pawn"), ("c3-c2", "replace")):
+    refusals = (("g3>d3", "vacated"), ("e1>d3", r"no pawn of yours \(Orange\) on e1"), ("c3-c2", "replace"))
+    for text, reason in refusals:
         with pytest.raises(IllegalActionError, match=reason):
             state.parse_action(text)
     assert state.parse_action(" C3>C4 ") == replacement_action(parse_tile("c3"), parse_tile("c4"))

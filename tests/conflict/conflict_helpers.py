@@ -64,10 +64,12 @@ def canonical(state: ConflictState, text: str) -> str:
 
 
 def refused(state: ConflictState, text: str) -> str:
-    """The message of the ``IllegalActionError`` that ``text`` raises here."""
+    """The reason of the ``IllegalActionError`` that ``text`` raises here (issue 18: the message
+    is the decision as written, then this reason)."""
     with pytest.raises(IllegalActionError) as error:
         state.parse_action(text)
-    return str(error.value)
+    assert str(error.value) in (error.value.reason, f"{' '.join(text.lower().split())}: {error.value.reason}")
+    return error.value.reason
 
 
 def unreadable(state: ConflictState, text: str) -> str:

@@ -429,5 +429,5 @@ def test_play_refuses_what_parsing_refuses() -> None:
     state = position("pieces 1S f5 1U g5\ndice 1-3")
     legal = state.parse_action("f5 3: f6 g7 h8")
     own_submarine = legal - square(state, "h8") + square(state, "g5")  # same piece and die, ending on g5
-    with pytest.raises(IllegalActionError, match=r"illegal action: f5 3: .* g5"):
+    with pytest.raises(IllegalActionError, match=r"^f5 3: .* g5: the walk ends on g5, where your own sub"):
         state.play(own_submarine)

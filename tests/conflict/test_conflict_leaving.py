@@ -48,7 +48,7 @@ def test_a_player_on_roll_resigns_with_the_seat_it_took_over() -> None:
     before = state.position_json()
     action = retirement(RED, RESIGNED)
     assert not state.is_legal(action)
-    with pytest.raises(IllegalActionError, match="illegal action: Red resigned"):
+    with pytest.raises(IllegalActionError, match="Red resigned: leaving the table is not a move"):
         state.play(action)
     state.retire(RED, RESIGNED)
     assert piece_list(state) == ["3S e7", "4C p17"]

@@ -135,7 +135,7 @@ def test_describe_never_fails() -> None:
     assert describe(state, -5) == "action -5"
     with pytest.raises(NotationError):
         state.action_to_text(10**9)
-    with pytest.raises(IllegalActionError, match="action -12345"):
+    with pytest.raises(IllegalActionError, match="action number -12345: it is no action of Conflict"):
         state.play(-12345)
 
 

@@ -169,9 +169,11 @@ def test_is_legal_follows_make_and_unmake() -> None:
 def test_play_refuses_what_is_not_legal_with_words() -> None:
     state = position("pieces 2G r3 1A o3\navailable 1 -\nreserve 1 -\navailable 2 -\nreserve 2 -\ndice 3-1",
                      players=2)
-    for action in (-7, 2**70, roll_action(1, 2)):
-        with pytest.raises(IllegalActionError, match=r"^illegal action: (action -7|action \d+|roll 1-2)$"):
+    for action in (-7, 2**70):
+        with pytest.raises(IllegalActionError, match=r"^action number (-7|\d+): it is no action of Conflict"):
             state.play(action)
+    with pytest.raises(IllegalActionError, match=r"^roll 1-2: the dice have been rolled"):
+        state.play(roll_action(1, 2))
     do(state, "o3 3: p2 q2 r3")  # CON-56: both sides lose their last piece
     with pytest.raises(IllegalActionError, match="the game is over"):
         state.play(roll_action(1, 2))

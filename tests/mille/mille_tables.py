@@ -9,7 +9,7 @@ import pytest
 
 from parlour.engine import CHANCE, IllegalActionError
 from parlour.games import get_game
-from parlour.games.mille import Mille, MilleState
+from parlour.games.mille import Mille, MilleState, Refusal
 
 MILLE: Mille = get_game("mille")  # type: ignore[assignment]
 
@@ -28,12 +28,14 @@ def legal(state: MilleState) -> list[str]:
 
 
 def refused(state: MilleState, text: str) -> str:
-    """The message of an illegal decision; the state must not change."""
+    """The BSD program's message of an illegal decision (MIL-65), which the refusal carries beside
+    parlour's words (``tests/mille/test_illegal_reasons.py`` checks those); the state must not
+    change."""
     before = state.position_json()
     with pytest.raises(IllegalActionError) as caught:
         state.play_text(text)
     assert state.position_json() == before
-    return str(caught.value)
+    return caught.value.bsd if isinstance(caught.value, Refusal) else str(caught.value)
 
 
 def do(state: MilleState, *texts: str) -> MilleState:

@@ -11,6 +11,7 @@ from parlour.engine import CHANCE, FormatError, IllegalActionError, MatchRecord,
 from parlour.games.mille import (
     MilleState,
     NotToActError,
+    Refusal,
     action_text,
     card_action,
     coup_action,
@@ -174,8 +175,9 @@ def test_the_lowest_slot_leaves_unless_a_hint_says_otherwise() -> None:
     do(state, "discard go")
     assert slots(state) == [None, "stop", "25", "50", "go", "75", "100"]
     state = table({"slots": cards}, {"cards": SIX}, drawn=True)
-    with pytest.raises(IllegalActionError, match="no card there"):
+    with pytest.raises(Refusal, match="slot 2 of your hand does not hold a Go") as refused:
         state.play_hinted(discard_action(GO, 2))
+    assert refused.value.bsd == "no card there"
     with pytest.raises(IllegalActionError, match="play_hinted"):
         state.play(discard_action(GO, 4))
     assert not state.is_legal(discard_action(GO, 4))

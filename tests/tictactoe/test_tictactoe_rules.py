@@ -89,9 +89,9 @@ def test_the_legal_moves_are_the_empty_squares() -> None:
 def test_a_taken_square_is_refused_with_its_owner() -> None:
     # TTT-3
     state = played("b2", "a1")
-    with pytest.raises(IllegalActionError, match="b2 already holds an X"):
+    with pytest.raises(IllegalActionError, match="b2: already holds an X"):
         state.parse_action("b2")
-    with pytest.raises(IllegalActionError, match="a1 already holds an O"):
+    with pytest.raises(IllegalActionError, match="a1: already holds an O"):
         state.play_text("A1")
     assert not state.is_legal(4)
 

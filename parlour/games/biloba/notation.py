@@ -51,7 +51,7 @@ def read_action(text: str) -> Action:
     cleaned = text.strip().lower()
     if cleaned == "pass":
         raise IllegalActionError(
-            "there is no pass to choose: a player with no legal move passes automatically (BIL-50)"
+            "there is no pass to choose: a player with no legal move passes automatically (BIL-50)", "pass"
         )
     replacement = _REPLACE_TEXT.fullmatch(cleaned)
     if replacement is not None:
@@ -72,12 +72,12 @@ def read_action(text: str) -> Action:
 def _route_or_move(text: str, origin: int, target: int, final: int | None) -> Action:
     if final is None:
         if target == CENTRE and origin in CENTRE_NEIGHBOUR_SET:
-            raise IllegalActionError(f"{text}: a pawn that steps on to e5 must go on (BIL-18): "
-                                     f"write {text}-TILE")
+            raise IllegalActionError("a pawn that steps on to e5 must go on at once to another neighbour "
+                                     f"of e5, written {text}-TILE (BIL-18)", text)
         if target == CENTRE:
-            raise IllegalActionError(f"{text}: only a step from a neighbour of e5 enters it; a jump may "
-                                     "not land on e5 (BIL-16, BIL-17)")
+            raise IllegalActionError("only a step from a neighbour of e5 enters it; a jump may not land on "
+                                     "e5 (BIL-16, BIL-17)", text)
         return move_action(origin, target)
     if final not in CENTRE_NEIGHBOUR_SET:
-        raise IllegalActionError(f"{text}: from e5 the pawn steps to a neighbour of e5 (BIL-18)")
+        raise IllegalActionError("from e5 the pawn steps on to a neighbour of e5 (BIL-18)", text)
     return move_action(origin, target, final)

@@ -38,12 +38,14 @@ from parlour.games.biloba.board import (
     CENTRE_NEIGHBOUR_SET,
     CENTRE_NEIGHBOURS,
     COLOUR_LETTERS,
+    CORNER,
     EMPTY,
     GRID_NEIGHBOURS,
     HALF_LINES,
     JUMPS_MULTI,
     JUMPS_TWO,
     LINES,
+    SIZE,
     STEPS,
     TEST_LINES,
     TILES,
@@ -735,45 +737,87 @@ class BilobaState(State):
     def parse_action(self, text: str) -> Action:
         """``d4-d5``, ``c3-c5``, ``d4-e5-f5`` or ``c3>c4`` (BIL-21, BIL-30)."""
         action = read_action(text)
-        if self.phase == OVER:
-            raise IllegalActionError("the game is over")
         if not self.is_legal(action):
-            raise IllegalActionError(self._why_illegal(text.strip().lower(), action))
+            raise self.refusal(action, text.strip().lower())
         return action
 
-    def _why_illegal(self, text: str, action: Action) -> str:
+    def illegal_reason(self, action: Action) -> str:
+        """The first of BIL-15 to BIL-19 and BIL-28 that the action breaks, in words."""
+        if self.phase == OVER or not 0 <= action < REPLACE_BASE + TILES * TILES:
+            return super().illegal_reason(action)
         who = SEAT_NAMES[self.seat]
         if self.phase == REPLACE and action < REPLACE_BASE:
-            return f"{who} must first replace captured pawns (BIL-28), e.g. {self._example()}"
+            return f"{who} must first replace captured pawns (BIL-28): {self.legal_sample()}"
         if self.phase == MOVE and action >= REPLACE_BASE:
-            return f"no replacement is pending: {who} must move"
+            return f"no replacement is pending: {who} must move (BIL-28)"
         tiles = decode_action(action)
         if self.board[tiles[0]] != self.seat:
-            return f"{text}: there is no {who} pawn on {NAMES[tiles[0]]}"
+            return self._not_yours(tiles[0])
         if self.phase == REPLACE:
-            if tiles[0] not in self.pending:
-                return f"{text}: the pawn on {NAMES[tiles[0]]} is not pending (BIL-28)"
-            return f"{text}: {NAMES[tiles[1]]} is not an empty tile that pawn vacated (BIL-28)"
-        last = tiles[-1]
-        if len(tiles) == 3 and tiles[0] not in CENTRE_NEIGHBOUR_SET:
-            return f"{text}: only a pawn next to e5 can step on to it (BIL-17)"
-        if len(tiles) == 3 and last == tiles[0]:
-            return f"{text}: from e5 the pawn may not go back to {NAMES[last]} (BIL-18)"
-        if self.board[last] != EMPTY:
-            return f"{text}: {NAMES[last]} is not an empty playable tile"
+            return self._replacement_reason(*tiles)
         if len(tiles) == 3:
-            return f"{text}: e5 may only be entered while a neighbour of e5 is empty (BIL-17, BIL-18)"
-        dx, dy = tile_x(last) - tile_x(tiles[0]), tile_y(last) - tile_y(tiles[0])
-        if max(abs(dx), abs(dy)) == 2 and dx % 2 == 0 and dy % 2 == 0:
-            over = tiles[0] + (dx // 2) * 9 + dy // 2
-            if self.board[over] < 0:
-                return f"{text}: a jump needs a pawn to jump over on {NAMES[over]} (BIL-16)"
-            return f"{text}: {who} may not jump backwards (BIL-19)"
-        return f"{text}: a pawn steps to a neighbouring tile or jumps over one pawn (BIL-15, BIL-16)"
+            return self._route_reason(*tiles)
+        return self._move_reason(action, *tiles)
 
-    def _example(self) -> str:
-        legal = self.legal_actions()
-        return action_text(legal[0]) if legal else "-"
+    def _not_yours(self, tile: int) -> str:
+        owner = self.board[tile]
+        if owner == CORNER:
+            return f"{NAMES[tile]} is a cut corner, not a playable tile (BIL-2)"
+        if owner == EMPTY:
+            return f"no pawn of yours ({SEAT_NAMES[self.seat]}) on {NAMES[tile]}"
+        return f"the pawn on {NAMES[tile]} is {SEAT_NAMES[owner]}'s, not yours ({SEAT_NAMES[self.seat]})"
+
+    def _taken(self, tile: int) -> str | None:
+        """Why a pawn cannot end on ``tile`` (BIL-2, BIL-15, BIL-16), or ``None``: it is empty."""
+        owner = self.board[tile]
+        if owner == CORNER:
+            return f"{NAMES[tile]} is a cut corner, not a playable tile (BIL-2)"
+        if owner >= 0:
+            return f"{NAMES[tile]} holds {SEAT_NAMES[owner]}'s pawn: a pawn ends its move on an empty tile " \
+                   "(BIL-15, BIL-16)"
+        return None
+
+    def _replacement_reason(self, pawn: int, tile: int) -> str:
+        pending = sorted(self.pending)
+        if pawn not in self.pending:
+            names = ", ".join(NAMES[p] for p in pending)
+            return f"the pawn on {NAMES[pawn]} flanked no captured pawn whose tile is still empty: the " \
+                   f"pending pawns are {names} (BIL-28)"
+        tiles = ", ".join(NAMES[t] for t in sorted(self.pending[pawn]))
+        return f"{NAMES[tile]} is not one of the vacated tiles the pawn on {NAMES[pawn]} may fill: {tiles} " \
+               "(BIL-28)"
+
+    def _route_reason(self, origin: int, centre: int, last: int) -> str:
+        if origin not in CENTRE_NEIGHBOUR_SET:
+            return "only a pawn next to e5 can step on to it; a jump may not land there (BIL-16, BIL-17)"
+        if last == origin:
+            return f"from e5 the pawn may not go back to {NAMES[last]}, where it came from (BIL-18)"
+        taken = self._taken(last)
+        if taken is not None:
+            return taken
+        return "e5 may be entered only while one of its other neighbours is empty (BIL-17)"
+
+    def _move_reason(self, action: Action, origin: int, last: int) -> str:
+        dx, dy = tile_x(last) - tile_x(origin), tile_y(last) - tile_y(origin)
+        step = max(abs(dx), abs(dy)) == 1
+        jump = max(abs(dx), abs(dy)) == 2 and dx % 2 == 0 and dy % 2 == 0
+        if not step and not jump:
+            return "a pawn steps to a neighbouring tile or jumps over one pawn next to it, in a straight " \
+                   "line (BIL-15, BIL-16)"
+        taken = self._taken(last)
+        if taken is not None:
+            return taken
+        if last == CENTRE:
+            if step:
+                return "a pawn that steps on to e5 must go on at once to another neighbour of e5, written " \
+                       f"{NAMES[origin]}-e5-TILE (BIL-18)"
+            return "a jump may not land on e5 (BIL-16)"
+        if step:  # a step to an empty tile other than e5 is always legal (BIL-15)
+            return super().illegal_reason(action)
+        over = origin + (dx // 2) * SIZE + dy // 2
+        if self.board[over] < 0:
+            return f"a jump goes over a pawn, and {NAMES[over]} is empty (BIL-16)"
+        return f"{SEAT_NAMES[self.seat]} may not jump backwards, away from the other side (BIL-19)"
 
     def position_json(self) -> JSONDict:
         return write_position(self)

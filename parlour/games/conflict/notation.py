@@ -118,8 +118,18 @@ def describe(state: ConflictState, action: Action) -> str:
 
 
 def parse(state: ConflictState, text: str) -> Action:
-    """The decision (or roll) ``text`` names; see ``ConflictState.parse_action``."""
+    """The decision (or roll) ``text`` names; see ``ConflictState.parse_action``. A refusal names
+    the decision as it was written (its reason need not repeat it)."""
     cleaned = " ".join(text.strip().lower().split())
+    try:
+        return _read(state, cleaned, text)
+    except IllegalActionError as refused:
+        if refused.action is not None or state.phase == OVER_PHASE:
+            raise
+        raise IllegalActionError(refused.reason, cleaned) from None
+
+
+def _read(state: ConflictState, cleaned: str, text: str) -> Action:
     roll = _ROLL.fullmatch(cleaned)
     if roll is not None:
         a, b = int(roll[1]), int(roll[2])
@@ -159,7 +169,7 @@ def parse(state: ConflictState, text: str) -> Action:
 
 def _check_phase(state: ConflictState, rolling: bool) -> None:
     if state.phase == OVER_PHASE:
-        raise IllegalActionError("the game is over")
+        raise IllegalActionError(state.over_reason())
     if rolling and state.phase != CHANCE_PHASE:
         raise IllegalActionError("the dice have been rolled: it is a decision of the player on roll")
     if not rolling and state.phase == CHANCE_PHASE:
@@ -303,4 +313,5 @@ def _legal(state: ConflictState, action: Action, code: int, path: list[int]) -> 
     if kind == AIRPLANE and target != EMPTY and target % TYPES in (AAGUN, SUBMARINE):
         victim = "an anti-aircraft gun" if target % TYPES == AAGUN else "a submarine"
         raise IllegalActionError(f"an airplane never captures {victim} ({name}; CON-38, CON-45 item 1)")
-    raise IllegalActionError(f"that move is not legal here ({' '.join(state.board.names[s] for s in path)})")
+    raise IllegalActionError(f"the rules do not allow that walk here; the legal decisions are "
+                             f"{state.legal_sample()}")

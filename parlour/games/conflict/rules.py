@@ -24,6 +24,7 @@ from parlour.engine import (
     GameInfo,
     IllegalActionError,
     JSONDict,
+    NotationError,
     Option,
     OptionError,
     Outcome,
@@ -33,7 +34,7 @@ from parlour.engine import (
 from parlour.games.conflict.actions import ACTIVATE, END, MOVE, ROLL, ROLL_ODDS, ROLLS, Decision, decode
 from parlour.games.conflict.board import Board, bits, board_for
 from parlour.games.conflict.maps import DEFAULT_MAP, MAP_BOARDS
-from parlour.games.conflict.notation import action_text, canonical_path, describe, parse
+from parlour.games.conflict.notation import action_text, canonical_path, parse
 from parlour.games.conflict.pieces import (
     AAGUN,
     AIRPLANE,
@@ -359,13 +360,19 @@ class ConflictState(State):
             legal = self._legal_set = frozenset(self._legal)
         return action in legal
 
-    def play(self, action: Action) -> None:
-        """``State.play``, with a message for any integer (``describe`` never raises)."""
-        if not self.is_legal(action):
-            if self.phase == OVER_PHASE:
-                raise IllegalActionError("the game is over")
-            raise IllegalActionError(f"illegal action: {describe(self, action)}")
-        self.apply(action)
+    def illegal_reason(self, action: Action) -> str:
+        """The reader's reason for the action's text (CON-25 to CON-47, ``notation.parse``): the
+        checks live once, where a typed decision meets them."""
+        if self.phase == OVER_PHASE:
+            return super().illegal_reason(action)
+        try:
+            text = action_text(self, action)
+            parse(self, text)
+        except IllegalActionError as refused:
+            return refused.reason
+        except NotationError:  # no action of Conflict, or none that can be written here
+            pass
+        return super().illegal_reason(action)
 
     # --- decisions ---------------------------------------------------------------------------------
 
@@ -876,7 +883,7 @@ class ConflictState(State):
         board piece) or ``piece`` (an entry), ``die`` and ``to`` tell the legal actions apart."""
         decision = decode(action, self.board.size) if self.is_legal(action) else None
         if decision is None:
-            raise IllegalActionError(f"not a legal action here: {describe(self, action)}")
+            raise self.refusal(action)
         if decision.kind == "roll":
             return {"kind": "roll", "dice": list(decision.dice)}
         if decision.kind == "end":

@@ -347,13 +347,52 @@ class LoaState(State):
     def parse_action(self, text: str) -> Action:
         """``b1-d3`` (or ``c1xa3`` for a capture) or ``pass`` (LOA-4, LOA-5)."""
         action, marked_capture = read_action(text)
+        written = text.strip().lower()
         if not self.is_legal(action):
-            if self._outcome is not None:
-                raise IllegalActionError("the game is over")
-            raise IllegalActionError(f"illegal move: {text.strip().lower()}")
+            raise self.refusal(action, written)
         if marked_capture and not self.is_capture(action):
-            raise IllegalActionError(f"{text.strip().lower()} is not a capture: write {action_text(action)}")
+            raise IllegalActionError(f"not a capture, {square_name(action & 63)} is empty: write "
+                                     f"{action_text(action)} (LOA-4)", written)
         return action
+
+    def illegal_reason(self, action: Action) -> str:
+        """The first of LOA-6 to LOA-11 that the move breaks, in words."""
+        if self._outcome is not None or not 0 <= action <= PASS:
+            return super().illegal_reason(action)
+        own, enemy = self.pieces[self.turn], self.pieces[1 - self.turn]
+        if action == PASS:
+            example = action_text(self.legal_actions()[0])
+            return f"a side passes only when it has no move (LOA-11), and {example} is one"
+        origin, target = action >> 6, action & 63
+        start, end = square_name(origin), square_name(target)
+        if not own >> origin & 1:
+            if enemy >> origin & 1:
+                return f"the piece on {start} is {self._side(1 - self.turn)}'s, not yours (LOA-6)"
+            return f"no piece of yours on {start} (LOA-6)"
+        if origin == target:
+            return f"a move takes the piece somewhere: {start} to {start} stays put (LOA-6)"
+        axis = _axis(origin, target)
+        if axis is None:
+            return (f"{end} is not in a straight line from {start}: a piece moves along its row, its column "
+                    "or a diagonal (LOA-6)")
+        count = ((own | enemy) & LINES[origin * 4 + axis]).bit_count()
+        distance = max(abs(target % 8 - origin % 8), abs(target // 8 - origin // 8))
+        if distance != count:
+            squares = "square" if count == 1 else "squares"
+            return (f"a piece on {start} moves exactly {count} {squares} along that line: the number of "
+                    "pieces on the whole line (LOA-7)")
+        if own >> target & 1:
+            return f"{end} holds a piece of your own (LOA-8)"
+        for move, _, between in STEPS[origin * 4 + axis][distance]:
+            blockers = enemy & between
+            if move == action and blockers:
+                blocker = square_name((blockers & -blockers).bit_length() - 1)
+                return (f"it would jump over {self._side(1 - self.turn)}'s piece on {blocker}: a piece jumps "
+                        "only its own side's pieces (LOA-9)")
+        return super().illegal_reason(action)
+
+    def _side(self, side: int) -> str:
+        return self.game.info.seat_name(side)
 
     def position_json(self) -> JSONDict:
         return write_position(self.pieces[BLACK], self.pieces[WHITE], self.turn, self.plies)
@@ -446,6 +485,18 @@ class LinesOfAction(Game[LoaState]):
         """A set-up position (LOA-22) from its rows, row 8 first, as in a dump."""
         return self.new(options=options, start={"board": rows, "to_move": to_move, "plies": plies})
 
+
+
+def _axis(origin: int, target: int) -> int | None:
+    """Which of ``AXES`` joins two squares (0 row, 1 column, 2 and 3 the diagonals), if any."""
+    across, up = target % 8 - origin % 8, target // 8 - origin // 8
+    if not up:
+        return 0
+    if not across:
+        return 1
+    if across == up:
+        return 2
+    return 3 if across == -up else None
 
 
 def _parts(action: Action, capture: bool) -> JSONDict:

@@ -33,6 +33,7 @@ from parlour.games.mille.position import (
     Event,
     HandScore,
 )
+from parlour.games.mille.refusals import Refusal
 from parlour.games.mille.rules import Mille, MilleState, NotToActError
 
 __all__ = [
@@ -56,6 +57,7 @@ __all__ = [
     "Mille",
     "MilleState",
     "NotToActError",
+    "Refusal",
     "action_kind",
     "action_text",
     "card_action",

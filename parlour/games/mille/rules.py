@@ -30,6 +30,7 @@ from parlour.engine import (
     leaving_of,
     two_player_outcome,
 )
+from parlour.games.mille import refusals
 from parlour.games.mille.actions import (
     CARD,
     COUP,
@@ -386,7 +387,9 @@ class MilleState(State):
         if not self.is_legal(base):
             self._refuse(base)
         if slot is not None and not self._hint_fits(base, slot):
-            raise IllegalActionError("no card there" if 0 <= slot < 7 else f"no slot {slot}")
+            if not 0 <= slot < 7:
+                raise IllegalActionError(f"there is no slot {slot}", action_text(base))
+            raise refusals.not_held(action_kind(base), SLOT_NAMES[slot]).naming(action_text(base))
         self.apply(action)
 
     def play_text(self, text: str) -> Action:
@@ -400,15 +403,23 @@ class MilleState(State):
         return hintable and 0 <= slot < 7 and self.slots[self.mover][slot] == action_kind(base)
 
     def _refuse(self, action: Action) -> NoReturn:
-        """Raises the reason ``action`` is not legal here, in MIL-65's words where it has some."""
-        if not _known(action):
-            raise IllegalActionError(f"not a Mille Bornes action: {action!r}")
-        if split_hint(action)[1] is not None:
-            raise IllegalActionError(f"{action_text(action)}: a slot hint is played with play_hinted")
-        if self.is_over():
-            raise IllegalActionError("the game is over")
-        self.parse_action(action_text(action))  # raises the reason in the BSD words, if it has one
-        raise IllegalActionError(f"illegal action: {action_text(action)}")
+        """Raises why ``action`` is not legal here (``illegal_reason``), with MIL-65's BSD message
+        beside it where the check has one (``refusals.Refusal``)."""
+        if _known(action) and split_hint(action)[1] is not None:
+            raise IllegalActionError("a slot hint is played with play_hinted", action_text(action))
+        if _known(action) and not self.is_over():
+            self._parse(action_text(action))  # raises the reason, if the reader knows one
+        raise self.refusal(action)
+
+    def illegal_reason(self, action: Action) -> str:
+        """MIL-65's checks in words (``refusals``): the reader's reason for the action's text."""
+        if not _known(action) or self.is_over() or is_leaving(action):
+            return super().illegal_reason(action)
+        try:
+            self._parse(action_text(action))
+        except IllegalActionError as refused:
+            return refused.reason
+        return super().illegal_reason(action)
 
     # --- make and unmake --------------------------------------------------------------------------
 
@@ -876,12 +887,16 @@ class MilleState(State):
             return self._chance_card(written.kind)
         mover = self.to_move()
         if mover == NOBODY:
-            raise IllegalActionError("the game is over")
+            raise IllegalActionError(self.over_reason())
         if mover == CHANCE:
             raise NotToActError("a card must be dealt or drawn first")
         if written.seat is not None and written.seat != mover:
             raise NotToActError(f"seat {written.seat} is not to act: it is seat {mover}'s decision")
-        return hinted(self._legal_decision(written.action, written.kind, written.slot), written.slot)
+        try:
+            decision = self._legal_decision(written.action, written.kind, written.slot)
+        except refusals.Refusal as refused:
+            raise refused.naming(action_text(written.action)) from None
+        return hinted(decision, written.slot)
 
     def _chance_card(self, kind: int) -> Action:
         """A chance outcome (MIL-62) read as ``card K``: legal while a card is dealt or drawn and
@@ -895,7 +910,7 @@ class MilleState(State):
     def _legal_decision(self, action: Action, kind: int, slot: int | None) -> Action:
         """The decision ``action`` stands for here, or the MIL-65 message of why it is illegal."""
         if (action >= EXTEND_YES) != (self.step == EXTENSION):
-            raise IllegalActionError("not now")
+            raise refusals.not_now(self.step == EXTENSION)
         if action >= EXTEND_YES:
             return action
         if action == DRAW:
@@ -905,25 +920,25 @@ class MilleState(State):
         if self.step == DRAW_STEP:
             return self._legal_before_drawing(action, kind, seat, holds)
         if not holds:
-            raise IllegalActionError("no card there")
+            raise refusals.not_held(kind, None if slot is None else SLOT_NAMES[slot])
         return self._legal_card(action, kind, seat)
 
     def _legal_draw(self) -> Action:
         """MIL-65: a draw, once a turn while the pile has cards."""
         if self.drawn:
-            raise IllegalActionError("already picked")
+            raise refusals.drawn_already()
         if not self.pile:
-            raise IllegalActionError("no more cards")
+            raise refusals.pile_empty()
         return DRAW
 
     def _legal_before_drawing(self, action: Action, kind: int, seat: int, holds: bool) -> Action:
         """MIL-35, MIL-88: before drawing only a curing safety may leave the hand."""
         if action >= DISCARD or kind < EXTRA_TANK or not holds:
-            raise IllegalActionError("must pick first")
+            raise refusals.draw_first(seat, kind, action >= DISCARD, holds)
         if action < DRAW:
             return self._legal_coup(action, kind, seat)
         if not self.cures(seat, kind):
-            raise IllegalActionError("must pick first")
+            raise refusals.draw_first(seat, kind, False, holds)
         return self._safety_play(action, kind, seat)
 
     def _legal_card(self, action: Action, kind: int, seat: int) -> Action:
@@ -931,7 +946,7 @@ class MilleState(State):
         safety = kind >= EXTRA_TANK
         if action >= DISCARD:
             if safety:
-                raise IllegalActionError("discard a safety?")
+                raise refusals.safety_discard(kind)
             return action
         if action < DRAW:
             return self._legal_coup(action, kind, seat)
@@ -939,13 +954,13 @@ class MilleState(State):
             return self._safety_play(action, kind, seat)
         error = self.play_error(seat, kind)
         if error is not None:
-            raise IllegalActionError(error)
+            raise refusals.play_refusal(self, seat, kind, error)
         return action
 
     def _legal_coup(self, action: Action, kind: int, seat: int) -> Action:
         """A coup fourré claimed by name (MIL-39)."""
         if not self.is_coup(seat, kind):
-            raise IllegalActionError("no coup fourre")
+            raise refusals.no_coup(kind)
         return action
 
     def _safety_play(self, action: Action, kind: int, seat: int) -> Action:

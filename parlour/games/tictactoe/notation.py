@@ -12,7 +12,10 @@ SQUARES: Final = 9
 
 
 def square_name(square: int) -> str:
-    """0 → ``a1``, 4 → ``b2``, 8 → ``c3``: files a–c left to right, rows 1–3 bottom to top."""
+    """0 → ``a1``, 4 → ``b2``, 8 → ``c3``: files a–c left to right, rows 1–3 bottom to top;
+    ``NotationError`` for a number that is no square."""
+    if not 0 <= square < SQUARES:
+        raise NotationError(f"action number {square} is not a square of tic-tac-toe")
     return FILES[square % 3] + ROWS[square // 3]
 
 

@@ -162,12 +162,16 @@ class TicTacToeState(State):
     def parse_action(self, text: str) -> Action:
         """A square, ``b2`` (TTT-3): refused when malformed, taken, or the game is over."""
         square = parse_square(text)
-        if self._outcome is not None:
-            raise IllegalActionError("the game is over")
-        if not self.empty() >> square & 1:
-            owner = MARKS[CROSS] if self.marks[CROSS] >> square & 1 else MARKS[NOUGHT]
-            raise IllegalActionError(f"{square_name(square)} already holds an {owner.upper()}")
+        if not self.is_legal(square):
+            raise self.refusal(square)
         return square
+
+    def illegal_reason(self, action: Action) -> str:
+        """TTT-3: a mark goes on an empty square; nothing goes once the game is over (TTT-4, TTT-5)."""
+        if self._outcome is not None or not 0 <= action < SQUARES:
+            return super().illegal_reason(action)
+        owner = MARKS[CROSS] if self.marks[CROSS] >> action & 1 else MARKS[NOUGHT]
+        return f"already holds an {owner.upper()}, and a mark goes only on an empty square (TTT-3)"
 
     def action_parts(self, action: Action) -> JSONDict:
         return {"kind": "place", "to": square_name(action)}
