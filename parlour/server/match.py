@@ -760,7 +760,7 @@ class Match:
         except IllegalActionError as error:
             return ProtocolError("illegal_action", str(error))
         if not state.is_legal(action):  # the gate: a game's parser is not trusted to check the rules
-            return ProtocolError("illegal_action", f"illegal action: {state.action_to_text(action)}")
+            return ProtocolError("illegal_action", str(state.refusal(action, submission.text)))
         return await self.commit(seat, action)
 
     def _fenced(self, error: VersionConflict) -> ProtocolError:
