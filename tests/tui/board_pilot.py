@@ -5,7 +5,14 @@ from __future__ import annotations
 
 import asyncio
 import difflib
+import fcntl
 import os
+import pty
+import select
+import struct
+import sys
+import termios
+import time
 from pathlib import Path
 
 from textual.pilot import Pilot
@@ -98,3 +105,35 @@ def check_snapshot(name: str, lines: list[str]) -> None:
     stored = path.read_text(encoding="utf-8")
     diff = "\n".join(difflib.unified_diff(stored.splitlines(), lines, "stored", "drawn", lineterm=""))
     assert text == stored, f"the screen differs from {path.name}:\n{diff}"
+
+
+class RealTerminal:
+    """``parlour play`` in a real pseudo-terminal of 80×24, its data directory ``data``."""
+
+    def __init__(self, args: list[str], data: Path) -> None:
+        self.pid, self.fd = pty.fork()
+        if self.pid == 0:  # the child: the program, as a person would start it
+            os.environ["XDG_DATA_HOME"] = str(data)
+            os.execv(sys.executable, [sys.executable, "-m", "parlour.cli", "play", *args])
+        fcntl.ioctl(self.fd, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
+        self.output = b""
+
+    def read_until(self, text: str) -> None:
+        deadline = time.monotonic() + 120  # only a guard against a hung child
+        while text.encode() not in self.output:
+            ready, _, _ = select.select([self.fd], [], [], max(deadline - time.monotonic(), 0))
+            try:
+                chunk = os.read(self.fd, 65536) if ready else b""
+            except OSError:  # the child has gone
+                chunk = b""
+            if not chunk:
+                raise AssertionError(f"never shown: {text!r}; shown:\n{self.output.decode(errors='replace')}")
+            self.output += chunk
+
+    def type(self, keys: str) -> None:
+        os.write(self.fd, keys.encode())
+
+    def status(self) -> int:
+        _, status = os.waitpid(self.pid, 0)
+        os.close(self.fd)
+        return os.waitstatus_to_exitcode(status)

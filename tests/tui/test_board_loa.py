@@ -192,3 +192,4 @@ async def test_the_game_in_progress_is_kept_for_resume(tmp_path: Path,
         await press(pilot, "q", "n")
         assert app.finished
     assert not autosave_path("loa").exists()
+
