@@ -192,7 +192,11 @@ class MatchPage {
       document.querySelector(".side").hidden = true;
       return;
     }
-    this.toast(message.message ?? message.code);
+    // A refused move says why, in the engine's words ("b1-b4: a piece on b1 moves exactly 2 squares
+    // along that line (LOA-7)"): long enough to read, so it stays longer than a passing note.
+    const refused = message.code === "illegal_action" || message.code === "bad_notation";
+    const text = message.message ?? message.code;
+    this.toast(refused ? `Refused: ${text}` : text, refused ? 9000 : 3500);
     this.render();
   }
 
@@ -814,12 +818,12 @@ class MatchPage {
 
   // ---- small things ----
 
-  toast(text) {
+  toast(text, ms = 3500) {
     const el = $("toast");
     el.textContent = text;
     el.hidden = false;
     clearTimeout(this.toastTimer);
-    this.toastTimer = setTimeout(() => { el.hidden = true; }, 3500);
+    this.toastTimer = setTimeout(() => { el.hidden = true; }, ms);
   }
 
   async copy(text) {
