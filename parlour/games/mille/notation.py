@@ -158,7 +158,7 @@ def read_action(text: str) -> Written:
         # A chance outcome (MIL-62): no seat's decision, so no seat prefix.
         if seat is not None:
             raise NotationError(f"card has no seat prefix: {text.strip()!r}")
-        kind = parse_card(rest)
+        kind = _card(rest)
         return Written(None, CARD + kind, kind, None)
     if verb == "draw" and not rest:
         return Written(seat, DRAW, EMPTY, None)
@@ -173,10 +173,20 @@ def read_action(text: str) -> Written:
             return Written(seat, base, EMPTY, parse_slot(rest))
         with_slot = _HINTED.fullmatch(rest)
         slot = None if with_slot is None else parse_slot(with_slot[2])
-        kind = parse_card(rest if with_slot is None else with_slot[1])
+        kind = _card(rest if with_slot is None else with_slot[1])
         if verb == "coup" and kind < EXTRA_TANK:
             raise NotationError(f"coup names a safety, not {TOKENS[kind]}")
         return Written(seat, base + kind, kind, slot)
     raise NotationError(f"not a Mille Bornes decision: {text.strip()!r} "
                         "(draw, play CARD, discard CARD, coup SAFETY, extend yes|no; CARD is a card's "
                         "name or its number in your hand)")
+
+
+def _card(text: str) -> int:
+    """``cards.parse_card``, its refusal in the words a hand shows (``Spare Tire``) and with the
+    other way to name a card: by its number in the hand."""
+    try:
+        return parse_card(text)
+    except NotationError:
+        raise NotationError(f"not a card: {text.strip()!r} (name a card as your hand shows it: "
+                            f"{', '.join(NAMES)}; or by its number there, P or 1 to 6)") from None
