@@ -1,0 +1,442 @@
+"""``parlour ladder``: every bot a game offers, at several budgets, in a round robin, and their ratings.
+
+    parlour ladder GAME [--players P] [--budgets 0.05,0.2,1,5] [--games N] [--rounds R]
+                        [--file PATH] [--seed S] [--jobs J] [--markdown]
+
+Entrants: every kind of bot the game offers (``parlour.bots.bot_kinds``); a kind whose play depends
+on the time it is given (``strong``) enters once per budget, as ``strong@0.2`` (0.2 s a move),
+the others once (``random``, ``greedy``, ``classic`` decide alike whatever the time).
+
+Pairings: every two entrants. With two players each pairing is one entrant against the other; with
+more, one entrant sits against ``P - 1`` copies of the other, and each pairing is played both
+ways round (A alone against copies of B, and B alone against copies of A). A table of one
+against copies is the arena's own (``parlour.bots.arena``), and it keeps the rating sound: the
+chance that A wins such a table is, by Luce's choice axiom, ``r_A / (r_A + (P - 1) r_B)``, which
+is what ``parlour.bots.ratings`` fits. A mixed table of several entrants would tie each rating to
+who else sat there.
+
+Rounds: a round of a pairing is ``P`` games with the lone entrant in each seat once. In a game
+with chance (cards, dice) the round plays one deal, the same cards or dice in every seat (the
+arena's ``--duplicate``), so that the luck of the deal cancels; every pairing plays the same
+deals. The games of a sitting are played round by round across all pairings, so that a run
+stopped early leaves every pairing with about as many games as the others.
+
+The file: every finished game is appended at once to a file of JSON lines (``--file``, by
+default ``ladders/GAME-Pp.jsonl`` in the user's data directory), flushed, so that a kill loses at
+most the games being played. A game is known by its entrants, the lone entrant's seat and the
+deal's seed: run the same command again and only the games missing from the file are played, so
+that a long series spans several sittings. ``--rounds R`` plays at most R rounds of what is
+missing, then stops; ``--rounds 0`` plays nothing and prints the table of the file. A damaged line
+stops the run before anything is played, naming the line.
+
+The table: every entrant's rating on the Elo scale, ``random`` at 0, with its 95 % interval and
+its number of games, from every game in the file (``parlour.bots.ratings`` says how and why).
+Ladders play the game's default rules.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+import math
+import os
+import sys
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Final, TextIO
+
+import platformdirs
+
+from parlour.bots import bot_kinds
+from parlour.bots.arena import (
+    GameResult,
+    Progress,
+    Series,
+    play_game,
+    run_each,
+    score_so_far,
+)
+from parlour.bots.ratings import Outcome, Rating, RatingError, rate, unlinked
+from parlour.engine import IllegalActionError, ParlourError
+from parlour.games import get_game
+
+TIMED_KINDS: Final = ("strong",)
+"""The kinds whose play depends on the time they are given: they enter once per budget."""
+
+UNTIMED_SECONDS: Final = 1.0
+"""The time per move handed to the other kinds: they do not use it, but greedy's whole-turn search
+keeps a safety clock on it, which a tiny budget would stop short."""
+
+ANCHOR: Final = "random"
+DEFAULT_BUDGETS: Final = (0.05, 0.2, 1.0, 5.0)
+DEFAULT_GAMES: Final = 20
+
+
+class LadderFileError(ParlourError):
+    """The results file cannot be read as a ladder's (a damaged line, another game's ladder)."""
+
+
+@dataclass(frozen=True)
+class Entrant:
+    """A bot kind, at a budget when its play depends on one."""
+
+    kind: str
+    seconds: float | None = None
+
+    @property
+    def name(self) -> str:
+        return self.kind if self.seconds is None else f"{self.kind}@{self.seconds:g}"
+
+    @property
+    def budget(self) -> float:
+        """The seconds per move it is given."""
+        return UNTIMED_SECONDS if self.seconds is None else self.seconds
+
+    @classmethod
+    def parse(cls, name: str) -> Entrant:
+        """``strong@0.2`` → ``Entrant("strong", 0.2)``; ``ValueError`` for anything else."""
+        kind, at, seconds = name.partition("@")
+        if not kind or not kind.isidentifier():
+            raise ValueError(f"no entrant {name!r}")
+        if not at:
+            return cls(kind)
+        budget = float(seconds)
+        if not budget > 0 or math.isinf(budget):
+            raise ValueError(f"no entrant {name!r}")
+        return cls(kind, budget)
+
+
+@dataclass(frozen=True)
+class Ladder:
+    """The settings of one ``parlour ladder`` run."""
+
+    game: str
+    players: int
+    entrants: tuple[Entrant, ...]
+    games: int
+    """Games per pairing (and per way round with more than two players): whole rounds."""
+    seed: int
+    jobs: int
+    rounds: int | None
+    """Rounds to play this sitting at most (``None``: all that are missing)."""
+    path: Path
+    markdown: bool = False
+
+    @property
+    def duplicate(self) -> bool:
+        """Each round plays one deal in every seat: for games with cards or dice."""
+        return get_game(self.game).info.chance
+
+    def pairings(self) -> list[tuple[Entrant, Entrant]]:
+        """(lone entrant, the other) for every pairing, both ways round with more than two players."""
+        if self.players == 2:
+            return list(itertools.combinations(self.entrants, 2))
+        return list(itertools.permutations(self.entrants, 2))
+
+    def series(self, a: Entrant, b: Entrant) -> Series:
+        """The arena's series of the pairing: its seats and deals are the arena's."""
+        return Series(self.game, (a.kind, b.kind), self.games, a.budget, self.seed, 1, self.players,
+                      {}, self.duplicate, b.budget)
+
+
+Key = tuple[str, str, int, int]
+"""A game in the file: lone entrant, the other, the lone entrant's seat, the deal's seed."""
+
+
+@dataclass(frozen=True)
+class Record:
+    """One game as the file keeps it."""
+
+    a: str
+    b: str
+    a_seat: int
+    deal: int
+    a_points: float
+    winner: int | None
+    reason: str
+    plies: int
+
+    @property
+    def key(self) -> Key:
+        return (self.a, self.b, self.a_seat, self.deal)
+
+
+def key_of(series: Series, index: int, a: Entrant, b: Entrant) -> Key:
+    """The key of game ``index`` of a pairing's series (the seat and deal the arena gives it)."""
+    return (a.name, b.name, index % series.players, series.game_seed(index))
+
+
+def record_line(ladder: Ladder, a: Entrant, b: Entrant, series: Series, result: GameResult) -> str:
+    """The file's line for a finished game."""
+    return json.dumps({
+        "game": ladder.game, "players": ladder.players, "a": a.name, "b": b.name,
+        "a_seat": result.a_seat, "deal": series.game_seed(result.index), "a_points": result.a_points,
+        "winner": result.winner, "reason": result.reason, "plies": result.plies,
+        "seconds": [round(spent, 3) for spent in result.seconds], "moves": list(result.moves),
+    }, separators=(",", ":"))
+
+
+def read_records(path: Path, game: str, players: int) -> list[Record]:
+    """The games in ``path`` (none when it does not exist yet); ``LadderFileError`` naming the
+    first line that is damaged or of another ladder."""
+    if not path.exists():
+        return []
+    records: list[Record] = []
+    seen: dict[Key, int] = {}
+    with path.open(encoding="utf-8") as lines:
+        for number, line in enumerate(lines, start=1):
+            if not line.strip():
+                continue
+            try:
+                record = parse_record(line, game, players)
+            except ValueError as error:
+                raise LadderFileError(
+                    f"{path}, line {number} is damaged ({error}): mend or remove that line and run "
+                    "again (nothing was played, the file is as it was)") from None
+            if record.key in seen:
+                raise LadderFileError(
+                    f"{path}, line {number} is the game of line {seen[record.key]} again (were two "
+                    "ladders writing the file at once?): remove one of them and run again")
+            seen[record.key] = number
+            records.append(record)
+    return records
+
+
+def parse_record(line: str, game: str, players: int) -> Record:
+    """One line of the file; ``ValueError`` saying what is wrong with it."""
+    try:
+        data = json.loads(line)
+    except json.JSONDecodeError as error:
+        raise ValueError(f"not JSON: {error.msg} at column {error.colno}") from None
+    if not isinstance(data, dict):
+        raise ValueError("not a JSON object")
+    if (data.get("game"), data.get("players")) != (game, players):
+        raise ValueError(f"a game of {data.get('game')!r} with {data.get('players')!r} players; this "
+                         f"ladder is {game} with {players}: give another --file")
+    fields: dict[str, tuple[type, ...]] = {"a": (str,), "b": (str,), "a_seat": (int,), "deal": (int,),
+                                           "a_points": (int, float), "reason": (str,), "plies": (int,)}
+    for name, kinds in fields.items():
+        value = data.get(name)
+        if not isinstance(value, kinds) or isinstance(value, bool):
+            raise ValueError(f"{name!r} is missing or not {' or '.join(kind.__name__ for kind in kinds)}")
+    winner = data.get("winner")
+    if winner is not None and (not isinstance(winner, int) or isinstance(winner, bool)):
+        raise ValueError("'winner' is neither a seat nor null")
+    if data["a_points"] not in (0, 0.5, 1):
+        raise ValueError(f"'a_points' is {data['a_points']!r}, not 0, 0.5 or 1")
+    if not 0 <= data["a_seat"] < players:
+        raise ValueError(f"'a_seat' {data['a_seat']} is no seat of {players} players")
+    for name in ("a", "b"):
+        Entrant.parse(data[name])
+    return Record(data["a"], data["b"], data["a_seat"], data["deal"], float(data["a_points"]), winner,
+                  data["reason"], data["plies"])
+
+
+Work = list[tuple[Series, int]]
+
+
+PairingKey = tuple[tuple[str, str], float, float | None]
+"""What tells the series of one pairing from the others' (a copy from a worker process too)."""
+
+
+def pairing_key(series: Series) -> PairingKey:
+    return (series.bots, series.seconds, series.b_seconds)
+
+
+def missing(ladder: Ladder, done: set[Key]) -> tuple[Work, dict[PairingKey, tuple[Entrant, Entrant]]]:
+    """The games not yet in the file, round by round across the pairings (at most ``rounds``
+    rounds that have something missing), and the pairing of each series."""
+    pairings = [(a, b, ladder.series(a, b)) for a, b in ladder.pairings()]
+    work: Work = []
+    rounds = 0
+    for first in range(0, ladder.games, ladder.players):
+        if ladder.rounds is not None and rounds >= ladder.rounds:
+            break
+        this_round = [(series, index) for a, b, series in pairings
+                      for index in range(first, first + ladder.players)
+                      if key_of(series, index, a, b) not in done]
+        if this_round:
+            work += this_round
+            rounds += 1
+    return work, {pairing_key(series): (a, b) for a, b, series in pairings}
+
+
+def play(series: Series, index: int) -> tuple[Series, GameResult]:
+    """The arena's game, handed back with its series (games of many series finish in any order)."""
+    return series, play_game(series, index)
+
+
+def outcomes(records: Iterable[Record], players: int) -> list[Outcome]:
+    return [Outcome(record.a, record.b, players, record.a_points) for record in records]
+
+
+def table(ladder: Ladder, records: list[Record]) -> str:
+    """The ratings of every entrant in the file, best first."""
+    head = (f"{ladder.game}, {ladder.players} players: {len(records)} games in {ladder.path}\n"
+            "Bradley-Terry ratings on the Elo scale, random = 0, with 95% intervals")
+    if not records:
+        return f"{head}\nno games yet"
+    games = outcomes(records, ladder.players)
+    try:
+        ratings = rate(games, ANCHOR)
+    except RatingError as error:
+        return f"{head}\n{error}"
+    rows = markdown_rows(ratings) if ladder.markdown else text_rows(ratings)
+    apart = unlinked(games, ANCHOR)
+    note = [f"not linked to {ANCHOR} by any games yet, so not rated: {', '.join(apart)}"] if apart else []
+    return "\n".join([head, *rows, *note])
+
+
+def text_rows(ratings: list[Rating]) -> list[str]:
+    lines = [f"{'entrant':<16}{'rating':>8}  {'95% interval':<18}{'games':>7}"]
+    for rating in ratings:
+        if rating.name == ANCHOR:
+            points, interval = "0", "(the anchor)"
+        else:
+            points, interval = f"{rating.points:+.0f}", f"{rating.low:+.0f} to {rating.high:+.0f}"
+        lines.append(f"{rating.name:<16}{points:>8}  {interval:<18}{rating.games:>7}")
+    return lines
+
+
+def markdown_rows(ratings: list[Rating]) -> list[str]:
+    lines = ["", "| entrant | rating | 95 % interval | games |", "| --- | ---: | --- | ---: |"]
+    for rating in ratings:
+        if rating.name == ANCHOR:
+            lines.append(f"| {rating.name} | 0 | anchor | {rating.games} |")
+        else:
+            lines.append(f"| {rating.name} | {rating.points:+.0f} | {rating.low:+.0f} to {rating.high:+.0f} "
+                         f"| {rating.games} |")
+    return lines
+
+
+def run(ladder: Ladder, err: TextIO) -> list[Record]:
+    """Plays what is missing from the file, appending each game as it finishes; every game in
+    the file at the end (``KeyboardInterrupt`` passes through, the file keeping what finished)."""
+    records = read_records(ladder.path, ladder.game, ladder.players)
+    work, pairing_of = missing(ladder, {record.key for record in records})
+    pairs = len(ladder.pairings())
+    print(f"{ladder.game}, {ladder.players} players: {len(ladder.entrants)} entrants, {pairs} pairings, "
+          f"{ladder.games} games each; {len(records)} games in {ladder.path}, {len(work)} to play",
+          file=err, flush=True)
+    if not work:
+        return records
+    ladder.path.parent.mkdir(parents=True, exist_ok=True)
+    progress = Progress(len(work), err)
+    progress.update(0, "no game yet")
+    with ladder.path.open("a", encoding="utf-8") as file:
+        if file.tell() > 0 and not ends_with_newline(ladder.path):
+            file.write("\n")  # a line written by hand without its end: ours must start a line
+        try:
+            for done, (series, result) in enumerate(run_each(work, play, ladder.jobs), start=1):
+                a, b = pairing_of[pairing_key(series)]
+                file.write(record_line(ladder, a, b, series, result) + "\n")
+                file.flush()
+                records.append(Record(a.name, b.name, result.a_seat, series.game_seed(result.index),
+                                      result.a_points, result.winner, result.reason, result.plies))
+                progress.update(done, pairing_score(records, a, b))
+        finally:
+            progress.close()
+    return records
+
+
+def pairing_score(records: list[Record], a: Entrant, b: Entrant) -> str:
+    """The lone entrant's score so far in this pairing, with its interval, for the progress line."""
+    mine = [record for record in records if (record.a, record.b) == (a.name, b.name)]
+    return score_so_far(f"{a.name} vs {b.name}", sum(record.a_points for record in mine), len(mine))
+
+
+def ends_with_newline(path: Path) -> bool:
+    with path.open("rb") as file:
+        file.seek(-1, os.SEEK_END)
+        return file.read(1) == b"\n"
+
+
+def default_path(game: str, players: int) -> Path:
+    return platformdirs.user_data_path("parlour", appauthor=False) / "ladders" / f"{game}-{players}p.jsonl"
+
+
+def parser() -> argparse.ArgumentParser:
+    parse = argparse.ArgumentParser(
+        prog="parlour ladder",
+        description="Every bot a game offers, at several budgets, in a round robin; their ratings "
+                    "with 95%% intervals, random at 0. Games accumulate in a file: run the same "
+                    "command again to go on.",
+    )
+    parse.add_argument("game", help="the game, e.g. loa")
+    parse.add_argument("--players", type=int, default=None, help="players per game (default: the game's)")
+    parse.add_argument("--budgets", default=",".join(f"{budget:g}" for budget in DEFAULT_BUDGETS),
+                       help="seconds per move of the strong bot's entrants, comma-separated "
+                            "(default %(default)s)")
+    parse.add_argument("--games", type=int, default=DEFAULT_GAMES,
+                       help="games per pairing, in rounds of one game in each seat "
+                            "(default %(default)s)")
+    parse.add_argument("--rounds", type=int, default=None,
+                       help="play at most this many rounds of the missing games, then stop "
+                            "(0: only print the table)")
+    parse.add_argument("--file", type=Path, default=None,
+                       help="the results file (default: ladders/GAME-Pp.jsonl in the user's data directory)")
+    parse.add_argument("--seed", type=int, default=0, help="seed of the deals (default 0)")
+    parse.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
+                       help="worker processes (default: the number of CPUs)")
+    parse.add_argument("--markdown", action="store_true", help="print the table in Markdown")
+    return parse
+
+
+def read_ladder(argv: list[str]) -> Ladder:
+    """The command line as a ``Ladder``; ``ParlourError`` (or ``SystemExit`` from argparse)."""
+    args = parser().parse_args(argv)
+    info = get_game(args.game).info
+    players = info.check_players(args.players)
+    budgets = read_budgets(args.budgets)
+    entrants = tuple(Entrant(kind, budget) for kind in bot_kinds(args.game)
+                     for budget in (budgets if kind in TIMED_KINDS else (None,)))
+    if args.games < 1:
+        raise ParlourError(f"--games must be at least 1, not {args.games}")
+    if args.rounds is not None and args.rounds < 0:
+        raise ParlourError(f"--rounds must be 0 or more, not {args.rounds}")
+    if args.jobs < 1:
+        raise ParlourError(f"--jobs must be at least 1, not {args.jobs}")
+    games = -(-args.games // players) * players  # whole rounds: the lone entrant in every seat
+    path = args.file if args.file is not None else default_path(args.game, players)
+    return Ladder(args.game, players, entrants, games, args.seed, args.jobs, args.rounds, path, args.markdown)
+
+
+def read_budgets(text: str) -> tuple[float, ...]:
+    budgets: set[float] = set()
+    for part in text.split(","):
+        try:
+            budget = float(part)
+        except ValueError:
+            raise ParlourError(f"--budgets takes seconds separated by commas, not {text!r}") from None
+        if not budget > 0 or math.isinf(budget):
+            raise ParlourError(f"--budgets: each must be a positive number of seconds, not {part!r}")
+        budgets.add(budget)
+    return tuple(sorted(budgets))
+
+
+def main(argv: list[str]) -> int:
+    """Runs ``parlour ladder``; returns the exit status (2 for bad arguments, 1 for a damaged file)."""
+    try:
+        ladder = read_ladder(argv)
+    except SystemExit as exit_:  # argparse has printed its message (or the help)
+        return exit_.code if isinstance(exit_.code, int) else 2
+    except ParlourError as error:
+        print(f"parlour ladder: {error}", file=sys.stderr)
+        return 2
+    try:
+        records = run(ladder, sys.stderr)
+    except LadderFileError as error:
+        print(f"parlour ladder: {error}", file=sys.stderr)
+        return 1
+    except IllegalActionError as error:
+        print(f"parlour ladder: {error} (the games before it are kept in {ladder.path})", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print(f"parlour ladder: interrupted; the finished games are kept in {ladder.path}: run the same "
+              "command again to go on", file=sys.stderr)
+        return 130
+    print(table(ladder, records))
+    return 0
+

@@ -1,0 +1,158 @@
+"""``parlour ladder`` (issue 19): "a round robin among every bot kind the game offers at several
+budgets, duplicate deals or dice for games with chance … Results accumulate in a file and a run
+can resume, so a long series spans several sittings." Tiny budgets and tic-tac-toe, for speed."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from parlour.bots import ladder
+from parlour.bots.ladder import Entrant
+
+TINY = ["--budgets", "0.001,0.002", "--jobs", "1"]
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    status = ladder.main([*argv, *TINY])
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def keys(path: Path) -> list[tuple[str, str, int, int]]:
+    return [(data["a"], data["b"], data["a_seat"], data["deal"])
+            for data in map(json.loads, path.read_text().splitlines())]
+
+
+def test_every_bot_kind_enters_and_the_strong_one_at_every_budget() -> None:
+    settings = ladder.read_ladder(["loa", "--budgets", "1,0.05,0.2"])
+    assert [entrant.name for entrant in settings.entrants] == [
+        "random", "greedy", "strong@0.05", "strong@0.2", "strong@1"]
+    assert len(settings.pairings()) == 10  # every two of five
+    biloba = ladder.read_ladder(["biloba", "--players", "3", "--games", "4"])
+    assert "classic" in [entrant.name for entrant in biloba.entrants]
+    assert len(biloba.pairings()) == 7 * 6  # one against two copies of the other, both ways round
+    assert biloba.games == 6  # whole rounds: the lone entrant once in each of the three seats
+    assert Entrant.parse("strong@0.2") == Entrant("strong", 0.2)
+    assert Entrant("strong", 5.0).name == "strong@5"
+
+
+def test_games_with_chance_play_each_deal_in_every_seat() -> None:
+    mille = ladder.read_ladder(["mille", "--games", "4"])
+    series = mille.series(Entrant("classic"), Entrant("strong", 0.2))
+    assert series.duplicate
+    assert series.seconds_of(0) == ladder.UNTIMED_SECONDS
+    assert series.seconds_of(1) == 0.2
+    assert series.game_seed(0) == series.game_seed(1) != series.game_seed(2) == series.game_seed(3)
+    # every pairing plays the same deals
+    assert mille.series(Entrant("random"), Entrant("greedy")).game_seed(2) == series.game_seed(2)
+    assert not ladder.read_ladder(["loa"]).series(Entrant("random"), Entrant("greedy")).duplicate
+
+
+def test_a_second_run_with_the_same_file_plays_only_what_is_missing(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "ttt.jsonl"
+    argv = ["tictactoe", "--games", "4", "--file", str(path)]
+    # 4 entrants, 6 pairings, rounds of 2 games: one round this sitting
+    status, out, err = run(capsys, *argv, "--rounds", "1")
+    assert status == 0
+    assert "6 pairings, 4 games each; 0 games in" in err
+    assert "12 to play" in err
+    first = keys(path)
+    assert len(first) == len(set(first)) == 12
+    assert {seat for _, _, seat, _ in first} == {0, 1}
+    # a kill loses the games in flight: take two off the end and one from the middle
+    lines = path.read_text().splitlines(keepends=True)
+    path.write_text("".join(lines[:4] + lines[5:10]))
+    status, out, err = run(capsys, *argv)
+    assert status == 0
+    assert "9 games in" in err
+    assert "15 to play" in err
+    second = keys(path)
+    assert len(second) == len(set(second)) == 24
+    assert set(first) < set(second)
+    status, out, err = run(capsys, *argv)
+    assert "24 games in" in err
+    assert "0 to play" in err
+    assert len(keys(path)) == 24
+    assert "tictactoe, 2 players: 24 games in" in out
+    rows = {line.split()[0]: line.split() for line in out.splitlines()[3:]}
+    assert set(rows) == {"random", "greedy", "strong@0.001", "strong@0.002"}
+    assert rows["random"][1:4] == ["0", "(the", "anchor)"]
+    assert all(row[-1] == "12" for row in rows.values())  # each met the other three 4 times
+
+
+def test_the_progress_says_games_done_score_and_time_left(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    status, _, err = run(capsys, "tictactoe", "--games", "2", "--file", str(tmp_path / "t.jsonl"))
+    assert status == 0
+    progress = [line for line in err.splitlines() if " games | " in line]
+    assert progress[0] == "0/12 games | no game yet | time left not known yet"
+    assert progress[-1].startswith("12/12 games | strong@0.001 vs strong@0.002 ")
+    assert "(95% " in progress[-1]
+    assert "all done in" in progress[-1]
+
+
+def test_a_damaged_line_is_reported_and_nothing_is_played_or_lost(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "ttt.jsonl"
+    argv = ["tictactoe", "--games", "2", "--file", str(path)]
+    assert run(capsys, *argv)[0] == 0
+    lines = path.read_text().splitlines(keepends=True)
+    lines[4] = lines[4][:30] + "\n"  # cut short, as a write stopped half-way would leave it
+    damaged = "".join(lines)
+    path.write_text(damaged)
+    status, out, err = run(capsys, *argv)
+    assert status == 1
+    assert f"{path}, line 5 is damaged (not JSON:" in err
+    assert "mend or remove that line" in err
+    assert out == ""
+    assert path.read_text() == damaged
+    record = json.loads(lines[5])
+    lines[4] = json.dumps({**record, "a_points": 0.7}) + "\n"  # whole, but no score a game gives
+    path.write_text("".join(lines))
+    status, _, err = run(capsys, *argv)
+    assert status == 1
+    assert "line 5 is damaged ('a_points' is 0.7, not 0, 0.5 or 1)" in err
+
+
+def test_a_file_of_another_ladder_or_the_same_game_twice_is_refused(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "ttt.jsonl"
+    assert run(capsys, "tictactoe", "--games", "2", "--file", str(path))[0] == 0
+    status, _, err = run(capsys, "loa", "--games", "2", "--file", str(path))
+    assert status == 1
+    assert "line 1 is damaged (a game of 'tictactoe' with 2 players; this ladder is loa with 2" in err
+    lines = path.read_text().splitlines(keepends=True)
+    path.write_text("".join([*lines, lines[2]]))
+    status, _, err = run(capsys, "tictactoe", "--games", "2", "--file", str(path))
+    assert status == 1
+    assert f"line {len(lines) + 1} is the game of line 3 again" in err
+
+
+def test_a_table_only_from_the_file_in_markdown(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "ttt.jsonl"
+    assert run(capsys, "tictactoe", "--games", "2", "--file", str(path))[0] == 0
+    before = path.read_text()
+    status, out, err = run(capsys, "tictactoe", "--games", "6", "--rounds", "0", "--markdown",
+                           "--file", str(path))
+    assert status == 0
+    assert "0 to play" in err
+    assert path.read_text() == before
+    assert "| entrant | rating | 95 % interval | games |" in out
+    assert "| random | 0 | anchor | 6 |" in out
+
+
+@pytest.mark.parametrize("argv", [
+    ["tictactoe", "--budgets", "0,1"],
+    ["tictactoe", "--budgets", "fast"],
+    ["tictactoe", "--games", "0"],
+    ["tictactoe", "--rounds", "-1"],
+    ["loa", "--players", "3"],
+    ["chess"],
+])
+def test_bad_arguments_exit_with_status_2(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    assert ladder.main(argv) == 2
+    assert capsys.readouterr().err.strip()
