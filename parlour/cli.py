@@ -15,6 +15,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "loa": ("parlour.tui.loa_program", "the CS61B Lines of Action text program"),
     "mille": ("parlour.tui.mille", "Mille Bornes against the computer, as the BSD program plays it"),
     "arena": ("parlour.bots.arena", "play bots against each other and report the score"),
+    "ladder": ("parlour.bots.ladder", "rate every bot of a game at several budgets (resumable)"),
     "bench": ("parlour.bench", "measure rules and search speed"),
 }
 
