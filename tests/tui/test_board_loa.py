@@ -130,6 +130,23 @@ async def test_a_small_terminal_gets_a_message_and_the_board_when_it_grows() -> 
         check_snapshot("loa_start", app.screen_lines())
 
 
+async def test_a_bigger_terminal_gets_bigger_squares() -> None:
+    # Issue 18: "It fits 80×24 for every game ... and uses a bigger terminal when there is one".
+    app = board_app(*AGAINST_RANDOM)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        await press(pilot, "left", "left", "enter")
+        assert app.board.zoom == 2
+        check_snapshot("loa_big", app.screen_lines())
+        await pilot.click(BoardView, offset=(3 + 3 * 6 + 2, 1 + 5 * 3 + 1))  # d3, zoomed
+        await settle(pilot)
+        assert app.state.action_to_text(app.state.history[0]) == "b1-d3"
+        await pilot.resize_terminal(80, 24)
+        await settle(pilot)
+        assert app.board.zoom == 1
+        assert app.screen_lines()[0].startswith("   a  b  c")
+
+
 async def test_the_rules_come_from_the_rules_page() -> None:
     # Issue 18: "? shows the game's rules ... from the same source as the rules pages".
     app = board_app(*AGAINST_RANDOM)

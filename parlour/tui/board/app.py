@@ -34,6 +34,8 @@ from parlour.tui.play import Settings, default_bot
 WIDTH, HEIGHT = 80, 24
 """The smallest terminal the board is drawn in (as ``parlour mille`` needs)."""
 SIDE = 30
+ZOOMED = (6, 3)
+"""A square's columns and lines in a terminal with room for the board drawn bigger."""
 """Columns the side panel keeps at least."""
 HINT_SECONDS = 0.5
 KEYS = "arrows/mouse Enter:pick Esc:back 1-9:choose ?:rules h:hint u:undo s:save q:quit"
@@ -59,6 +61,8 @@ class BoardView(Widget):
         self.board = board
         self.left = 0
         self.top = 0
+        self.zoom = 1
+        """2: every square drawn bigger, in a terminal with room for the board so."""
 
     @property
     def drawing(self) -> Drawing:
@@ -69,15 +73,23 @@ class BoardView(Widget):
         rows = self.drawing.grid(view)[1]
         return max(len(self.drawing.row_label(view, row)) for row in range(rows)) + 1
 
-    def natural_width(self) -> int:
-        columns = self.drawing.grid(self.board.view)[0]
-        return self.label_width() + columns * self.drawing.cell_width
+    def cell_size(self, zoom: int | None = None) -> tuple[int, int]:
+        """Columns and lines a square takes: the game's own width, or 6 by 3 zoomed in."""
+        zoom = self.zoom if zoom is None else zoom
+        return (self.drawing.cell_width, 1) if zoom == 1 else (ZOOMED[0], ZOOMED[1])
+
+    def natural_size(self, zoom: int) -> tuple[int, int]:
+        """The width and height the whole board takes at ``zoom``."""
+        columns, rows = self.drawing.grid(self.board.view)
+        width, height = self.cell_size(zoom)
+        return self.label_width() + columns * width, 1 + rows * height
 
     def shown(self) -> tuple[int, int]:
         """Columns and rows that fit."""
         columns, rows = self.drawing.grid(self.board.view)
-        across = max(1, (self.size.width - self.label_width()) // self.drawing.cell_width)
-        down = max(1, self.size.height - 1)
+        width, height = self.cell_size()
+        across = max(1, (self.size.width - self.label_width()) // width)
+        down = max(1, (self.size.height - 1) // height)
         return min(columns, across), min(rows, down)
 
     def follow(self) -> None:
@@ -94,18 +106,23 @@ class BoardView(Widget):
         self.follow()
         if y == 0:
             return Strip([Segment(self.header(), LABEL)]).adjust_cell_length(width)
-        row = self.top + y - 1
+        cell_width, cell_height = self.cell_size()
+        row, line = self.top + (y - 1) // cell_height, (y - 1) % cell_height
         across, down = self.shown()
-        if y - 1 >= down:
+        if row - self.top >= down:
             return Strip.blank(width)
+        middle = line == cell_height // 2  # the glyph's line; the others are the square's colour
         view = self.board.view
         lw = self.label_width()
-        segments = [Segment(self.drawing.row_label(view, row).rjust(lw - 1) + " ", LABEL)]
+        label = self.drawing.row_label(view, row) if middle else ""
+        segments = [Segment(label.rjust(lw - 1) + " ", LABEL)]
         marks = self.board.marks
         for column in range(self.left, self.left + across):
             square = self.drawing.square(view, column, row)
             cell = self.drawing.cell(view, square, column, row)
-            text, style = self.marked(cell, marks.get(square, set()) if square else set())
+            text, style = self.marked(cell, marks.get(square, set()) if square else set(), cell_width)
+            if not middle:
+                text = " " * cell_width
             if square is not None and square == self.board.cursor:
                 style = style + CURSOR
             segments.append(Segment(text, style))
@@ -114,17 +131,16 @@ class BoardView(Widget):
     def header(self) -> str:
         view = self.board.view
         across = self.shown()[0]
-        width = self.drawing.cell_width
+        width = self.cell_size()[0]
         labels = "".join(self.drawing.column_label(view, c).center(width)
                          for c in range(self.left, self.left + across))
         return " " * self.label_width() + labels
 
-    def marked(self, cell: Cell, marks: set[str]) -> tuple[str, Style]:
+    def marked(self, cell: Cell, marks: set[str], width: int) -> tuple[str, Style]:
         """A square's text and style with its marks: the picked piece in brackets, a destination
         as a dot (or in parentheses on a piece it takes), the hint in braces, a square emptied by
         a capture as a cross, the last move by colour (the side panel says it in words)."""
         glyph, style, empty = cell.glyph, cell.style, cell.empty
-        width = self.drawing.cell_width
         left, right = " ", " "
         if "last" in marks:
             style = style + LAST
@@ -146,6 +162,8 @@ class BoardView(Widget):
         if "picked" in marks:
             style = style + PICKED
             left, right = "[", "]"
+        if width >= 5:
+            return f"{left}{glyph.center(3)}{right}".center(width), style
         if width >= 3:
             return f"{left}{glyph.center(width - 2)}{right}", style
         return glyph.ljust(width)[:width], style
@@ -153,8 +171,9 @@ class BoardView(Widget):
     def on_click(self, event: events.Click) -> None:
         if event.y < 1:
             return
-        column = self.left + (event.x - self.label_width()) // self.drawing.cell_width
-        row = self.top + event.y - 1
+        width, height = self.cell_size()
+        column = self.left + (event.x - self.label_width()) // width
+        row = self.top + (event.y - 1) // height
         columns, rows = self.drawing.grid(self.board.view)
         if event.x < self.label_width() or not (0 <= column < columns and 0 <= row < rows):
             return
@@ -310,7 +329,10 @@ class BoardApp(App[int], inherit_bindings=False):
         note.display = small
         note.update(f"The board needs a terminal of at least {WIDTH}×{HEIGHT}; this one is "
                     f"{self.size.width}×{self.size.height}. Make it bigger, or press q to leave.")
-        self.board.styles.width = min(self.board.natural_width(), max(10, self.size.width - SIDE))
+        room = (max(10, self.size.width - SIDE), self.size.height - 1)
+        big = self.board.natural_size(2)
+        self.board.zoom = 2 if big[0] <= room[0] and big[1] <= room[1] else 1
+        self.board.styles.width = min(self.board.natural_size(self.board.zoom)[0], room[0])
         self.refresh_all()
 
     # --- the flow of the game ---
