@@ -361,7 +361,7 @@ def parser() -> argparse.ArgumentParser:
     parse = argparse.ArgumentParser(
         prog="parlour ladder",
         description="Every bot a game offers, at several budgets, in a round robin; their ratings "
-                    "with 95%% intervals, random at 0. Games accumulate in a file: run the same "
+                    "with 95 % intervals, random at 0. Games accumulate in a file: run the same "
                     "command again to go on.",
     )
     parse.add_argument("game", help="the game, e.g. loa")
