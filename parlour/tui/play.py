@@ -489,6 +489,8 @@ class Session:
             if who != HUMAN
         }
         self.board_shown = False
+        self.last_mover: int | None = None
+        """The seat whose decision was the last action (``None`` after chance)."""
 
     # --- the loop ---
 
@@ -545,9 +547,15 @@ class Session:
 
     def resolve_chance(self) -> None:
         action = self.state.sample_chance()
-        # In a hidden-information game a chance outcome (a card drawn) may be private.
+        # In a hidden-information game a chance outcome (a card drawn) may be private: it is said
+        # only to the person who caused it (their draw), when nobody else sees it.
         if not self.info.hidden_information:
             self.say(f"Chance: {self.state.action_to_text(action)}")
+        elif self.last_mover is not None and self.last_mover == self.viewer():
+            seen = self.state.action_text_for(action, self.last_mover)
+            if seen != self.state.action_text_for(action, None):
+                self.say(f"You get: {seen}")
+        self.last_mover = None
         self.state.apply(action)
         self.moved()
 
@@ -563,6 +571,7 @@ class Session:
         text = self.state.action_to_text(action)
         self.state.apply(action)
         self.say(f"{self.state.seat_names()[seat]} plays {text}")
+        self.last_mover = seat
         self.moved()
         if not self.humans and not self.state.is_over():
             self.say(self.state.render(None))
@@ -571,6 +580,9 @@ class Session:
     def human_turn(self, seat: int) -> int | None:
         """Reads lines until one changes the game; an exit status ends the session."""
         name = self.state.seat_names()[seat]
+        legal = self.state.legal_actions()
+        if len(legal) == 1:  # the rules leave no choice (Mille's draw, a pass): no question to ask
+            return self.play_forced(seat, legal[0])
         if not self.board_shown:
             self.say("")
             self.say(self.state.render(seat))
@@ -602,11 +614,20 @@ class Session:
 
     def play_move(self, seat: int, action: Action) -> int | None:
         """Plays a human's parsed action (a network session sends it to the server instead)."""
+        self.played(seat, action, "")
+        return None
+
+    def play_forced(self, seat: int, action: Action) -> int | None:
+        """Plays a human's only legal action without asking (Mille's draw, a forced pass)."""
+        self.played(seat, action, " (the only legal move)")
+        return None
+
+    def played(self, seat: int, action: Action, note: str) -> None:
         move_text = self.state.action_to_text(action)
         self.state.apply(action)
-        self.say(f"{self.state.seat_names()[seat]} plays {move_text}")
+        self.say(f"{self.state.seat_names()[seat]} plays {move_text}{note}")
+        self.last_mover = seat
         self.moved()
-        return None
 
     # --- keeping the game: the save file, the game in progress, leaving ---
 
