@@ -1,5 +1,9 @@
 """A game's rules for the terminal, read from the rules page the browser shows
-(``parlour/web/help/GAME.html``): one text for both, turned here into styled terminal text."""
+(``parlour/web/help/GAME.html``): one text for both, turned here into styled terminal text.
+
+A figure's diagram is drawn by the page's script in the browser; for the terminal the figure holds
+a ``<template class="text-diagram">`` (never shown by a browser): the board as the terminal's
+board draws it, shown here above the figure's caption."""
 
 from __future__ import annotations
 
@@ -12,6 +16,7 @@ from rich.text import Text
 
 HEADING = Style(bold=True, underline=True)
 RULE_ID = Style(dim=True)
+DIAGRAM = Style(bold=True)
 BLOCKS = {"p", "li", "h1", "h2", "h3", "figcaption", "dt", "dd", "tr"}
 
 
@@ -32,12 +37,18 @@ class _Reader(HTMLParser):
         self.styles: list[tuple[str, Style | None]] = []
         self.lists: list[list[int]] = []
         self.line = Text()
+        self.diagram: list[str] | None = None
+        """The text diagram being read, line by line as written."""
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         classes = (dict(attrs).get("class") or "").split()
         if "help-body" in classes:
             self.inside = True
         if not self.inside:
+            return
+        if tag == "template" and "text-diagram" in classes:
+            self.flush()
+            self.diagram = []
             return
         if tag in ("ol", "ul"):
             self.lists.append([1 if tag == "ol" else 0])
@@ -68,6 +79,11 @@ class _Reader(HTMLParser):
     def handle_endtag(self, tag: str) -> None:
         if not self.inside:
             return
+        if tag == "template" and self.diagram is not None:
+            lines = "".join(self.diagram).strip("\n").splitlines()
+            self.text.append("\n".join(line.rstrip() for line in lines if line.strip()) + "\n\n", DIAGRAM)
+            self.diagram = None
+            return
         while self.styles:
             opened, style = self.styles.pop()
             if style is RULE_ID:
@@ -83,6 +99,9 @@ class _Reader(HTMLParser):
 
     def handle_data(self, data: str) -> None:
         if not self.inside:
+            return
+        if self.diagram is not None:
+            self.diagram.append(data)
             return
         words = re.sub(r"\s+", " ", data)
         if not self.line.plain or self.line.plain.endswith((" ", "• ", ". ")):
