@@ -21,7 +21,7 @@ import contextlib
 import json
 import math
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
@@ -133,14 +133,6 @@ def read_save(path: str | Path, game: Game[State] | None = None) -> SavedGame:
     return SavedGame(state, table)
 
 
-ForeignReader = Callable[[bytes], str | None]
-"""Names the program that wrote a file parlour cannot read (``None``: not that program's)."""
-
-FOREIGN_SAVES: list[ForeignReader] = []
-"""Recognisers of other programs' save files, so that such a file is named for what it is rather
-than called damaged JSON; a front end that knows one registers it."""
-
-
 def read_json(path: Path) -> Any:
     """The file's JSON; ``FormatError`` saying why there is none (missing, empty, damaged, or a save
     of another program)."""
@@ -168,12 +160,11 @@ def read_json(path: Path) -> Any:
 
 
 def foreign(raw: bytes) -> str | None:
-    """What another program's save file is, in words, if a registered recogniser knows it."""
-    for reader in FOREIGN_SAVES:
-        named = reader(raw)
-        if named is not None:
-            return named
-    return None
+    """What another program's save file is, in words, when it is one parlour knows of: the save of
+    the BSD program ``parlour mille`` copies (``parlour.tui.mille.savefile``)."""
+    from parlour.tui.mille.savefile import BSD_SAVE, is_bsd_save  # only for a file that is no JSON
+
+    return BSD_SAVE if is_bsd_save(raw) else None
 
 
 # --- the game in progress, kept in the user's data directory ---------------------------------------

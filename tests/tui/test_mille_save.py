@@ -9,6 +9,7 @@ import json
 import os
 import random
 import re
+import struct
 import time
 from pathlib import Path
 from typing import Any
@@ -373,11 +374,40 @@ def corrupt(change: str) -> dict[str, Any]:
     return data
 
 
+def bsd_save(order: str = "<", flag: str = "B") -> bytes:
+    """A save of the BSD program (issue 18): its globals written one after another, as a machine
+    with ``bool`` of ``flag``'s size and ``order``'s byte order lays them out (varpush.c): Debug,
+    Finished, Order (bools), End, On_exit, Handstart, Numgos, Numseen[20], Play, Window, Deck[101],
+    Discard, Player[2] (struct PLAY, padded as C pads it), then the top card's place."""
+    def pack(kind: str, *values: int) -> bytes:
+        return struct.pack(f"{order}{len(values)}{kind}", *values)
+
+    width = struct.calcsize(flag)
+    deck = [13, 3, 0, -1, 18, 10] * 16 + [1, 2, 3, 4, 5]
+    head = (pack(flag, 0, 0, 1) + pack("i", 700) + pack(flag, 0) + pack("i", 1, 4) + pack("i", *[2] * 20)
+            + pack("i", 0, 0) + pack("h", *deck) + pack("h", 8))
+
+    def player(hand: list[int], mileage: int) -> bytes:
+        flags = pack(flag, 0, 0, 1, 0, 1, 0, 0)
+        shorts = pack("h", *[0] * 4, *[0] * 4, 1, 0, 0, 1, 0, *[0] * 5, *hand, *[-1] * 7, 13, 13, -1, -1)
+        before = flags + b"\0" * (len(flags) % 2) + shorts
+        scores = pack("i", mileage, mileage, 0, 0, 0, 0, 0, 75, 75, 0, 0, 0)
+        return before + b"\0" * (-len(before) % 4) + scores
+
+    assert width in (1, 4)
+    return head + player([0, 13, 5, -1, 8, 10, 3], 75) + player([1, 2, 14, 14, 9, -1, 4], 125) + pack("i", 17)
+
+
 LOAD_ERRORS: list[tuple[str, bytes | None, str]] = [
     ("missing", None, "No such file or directory"),
     ("empty", b"", "empty file"),
     ("truncated", json.dumps(good_save()).encode()[:500], "truncated or corrupt save file"),
     ("bytes", bytes(range(256)), "truncated or corrupt save file"),
+    ("BSD", bsd_save(), "a BSD mille save, which parlour cannot read"),
+    ("BSD, big-endian, int bools", bsd_save(">", "I"), "a BSD mille save, which parlour cannot read"),
+    ("BSD-sized noise", bytes(random.Random(3).randrange(256) for _ in range(len(bsd_save()))),
+     "truncated or corrupt save file"),
+    ("BSD cut short", bsd_save()[:-4], "truncated or corrupt save file"),
     ("array", b"[1, 2]", "not a Mille Bornes save file"),
     ("format", json.dumps({**good_save(), "format": "parlour-loa-save"}).encode(),
      "not a Mille Bornes save file"),
@@ -386,7 +416,7 @@ LOAD_ERRORS: list[tuple[str, bytes | None, str]] = [
     ("no version", json.dumps({"format": "parlour-mille-save"}).encode(), "unsupported save version null"),
     ("seed", json.dumps(corrupt("seed")).encode(), "corrupt save file (seed)"),
     ("record", json.dumps(corrupt("record")).encode(),
-     "corrupt save file (record[13] 'card joker': not a card: 'joker' (cards are "),
+     "corrupt save file (record[13] 'card joker': not a card: 'joker' (name a card as your hand shows it: "),
     ("order", json.dumps(corrupt("order")).encode(),
      "corrupt save file (record[12] '1: draw': seat 1 is not to act: it is seat 0's decision)"),
     ("pile", json.dumps(corrupt("pile")).encode(), "corrupt save file (hand.pile["),
@@ -552,7 +582,7 @@ def version_1(data: dict[str, Any], order_from: int, sorted_slots: list[Any]) ->
     """``data`` (version 2) as an earlier parlour wrote it: ``0: order on`` in the record before
     entry ``order_from``, the later hints of seat 0 naming sorted slots (here: none), seat 0's
     sorted slots in the snapshot, ``order`` in each seat's block, no ``ui.order``."""
-    old = json.loads(json.dumps(data))
+    old: dict[str, Any] = json.loads(json.dumps(data))
     old["version"] = 1
     old["record"].insert(order_from, "0: order on")
     for seat in old["hand"]["seats"]:

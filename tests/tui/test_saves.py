@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from test_mille_save import bsd_save
 
 from parlour.games import get_game
 from parlour.tui import play, saves
@@ -203,6 +204,22 @@ def test_a_number_that_is_no_action_is_refused_naming_its_ply_and_number(
     assert "Error" not in err
     assert "h0" not in err
     assert "a1954" not in err
+
+
+def test_a_bsd_mille_save_is_named_for_what_it_is(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # "Saves from the BSD program are recognised and named as such."
+    path = tmp_path / "mille.sav"
+    path.write_bytes(bsd_save())
+    status, out, err = run(["--load", str(path)], [], monkeypatch, capsys)
+    assert status == 1
+    assert out == ""
+    assert err == f"parlour play: cannot load {path}: a BSD mille save, which parlour cannot read\n"
+    path.write_bytes(b"\x00\xff" * 284)  # as long as one, but not one
+    status, _, err = run(["--load", str(path)], [], monkeypatch, capsys)
+    assert status == 1
+    assert "not a saved game (not UTF-8 text)" in err
 
 
 # --- quitting asks ---------------------------------------------------------------------------------

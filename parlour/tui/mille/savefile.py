@@ -10,6 +10,10 @@ whose ``reason`` is the text that follows ``FILE: ``. It never writes anything.
 Version 2 keeps hand ordering where it now lives, among the program's settings (``ui.order``), not
 in the record or the seats' blocks: it is no game action (MIL-17). Files of version 1 still load
 (``_from_version_1``).
+
+A save of the BSD program itself is its memory dumped as it lay (D-5: no version, no checks,
+machine-dependent), which parlour cannot read; ``is_bsd_save`` recognises one by its shape, so that
+it is named for what it is (``BSD_SAVE``) rather than called corrupt.
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ from __future__ import annotations
 import copy
 import json
 import re
+import struct
 import time
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -117,7 +122,7 @@ def read_save(path: Path, bot_kind: str | None = None, seconds: float = DEFAULT_
     try:
         data = json.loads(raw.decode("utf-8"))
     except (UnicodeDecodeError, ValueError, RecursionError):
-        raise LoadError("truncated or corrupt save file") from None
+        raise LoadError(BSD_SAVE if is_bsd_save(raw) else "truncated or corrupt save file") from None
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise LoadError("not a Mille Bornes save file")
     version = data.get("version")
@@ -309,3 +314,76 @@ def _first_difference(saved: Any, replayed: Any, where: str) -> str | None:
             and not isinstance(saved, bool) and not isinstance(replayed, bool):
         return None if saved == replayed else where
     return None if type(saved) is type(replayed) and saved == replayed else where
+
+
+# --- the BSD program's own save files ------------------------------------------------------------
+
+BSD_SAVE: Final = "a BSD mille save, which parlour cannot read"
+"""What a BSD save is called where a parlour save was expected (issue 18)."""
+
+_BSD_CARDS: Final = range(-1, 19)
+"""A card in the BSD program's memory: -1 for none, else 0 (25) to 18 (Right of Way), MIL-1's order."""
+_BSD_SAFETIES: Final = 4
+_BSD_MILES: Final = 5
+_BSD_HAND: Final = 7
+_BSD_KINDS: Final = 20
+_BSD_DECK: Final = 101
+_BSD_PLAYER_INTS: Final = 12
+"""mileage, hand_tot, safescore, coupscore, total and games, with the screen's shadow copies."""
+
+
+def is_bsd_save(raw: bytes) -> bool:
+    """Whether ``raw`` is a save of the BSD program: its globals written one after another (Debug,
+    Finished, Order, End, On_exit, Handstart, Numgos, Numseen, Play, Window, Deck, Discard, the two
+    players, the top card's place), as a machine with one-byte or four-byte ``bool`` and either
+    byte order lays them out, every value in its range."""
+    return any(_bsd_fits(raw, order, width) for order in "<>" for width in (1, 4))
+
+
+def _bsd_layout(order: str, width: int) -> tuple[str, str]:
+    """``struct`` formats of the globals before the players, and of one player (``PLAY``, padded
+    as a C compiler pads it: shorts on two bytes, ints on four)."""
+    flag = "B" if width == 1 else "I"
+    head = f"{order}3{flag}i{flag}ii{_BSD_KINDS}iii{_BSD_DECK}hh"
+    flags = (_BSD_SAFETIES + 3) * width
+    shorts = 2 * _BSD_SAFETIES + 2 * _BSD_MILES + 2 * _BSD_HAND + 4
+    before_ints = flags + flags % 2 + 2 * shorts
+    player = (f"{order}{_BSD_SAFETIES + 3}{flag}{flags % 2}x{shorts}h{before_ints % 4}x"
+              f"{_BSD_PLAYER_INTS}i")
+    return head, player
+
+
+def _bsd_fits(raw: bytes, order: str, width: int) -> bool:
+    head, player = _bsd_layout(order, width)
+    size = struct.calcsize(head) + 2 * struct.calcsize(player) + 4
+    if len(raw) != size:
+        return False
+    values = struct.unpack_from(head, raw)
+    debug, finished, in_order, end, on_exit, handstart, numgos = values[:7]
+    seen = values[7:7 + _BSD_KINDS]
+    play, window = values[7 + _BSD_KINDS:9 + _BSD_KINDS]
+    deck_and_discard = values[9 + _BSD_KINDS:]
+    top = struct.unpack_from(f"{order}i", raw, size - 4)[0]
+    players = [struct.unpack_from(player, raw, struct.calcsize(head) + seat * struct.calcsize(player))
+               for seat in (0, 1)]
+    return (
+        {debug, finished, in_order, on_exit, handstart, play} <= {0, 1}
+        and end in (700, 1000) and 0 <= numgos <= 2 * _BSD_DECK and 0 <= window <= 3
+        and all(0 <= count <= _BSD_DECK for count in seen)
+        and all(card in _BSD_CARDS for card in deck_and_discard)
+        and 0 <= top <= _BSD_DECK
+        and all(_bsd_player(values) for values in players)
+    )
+
+
+def _bsd_player(values: tuple[int, ...]) -> bool:
+    flags = values[:_BSD_SAFETIES + 3]
+    shorts = values[_BSD_SAFETIES + 3:-_BSD_PLAYER_INTS]
+    hand = shorts[2 * _BSD_SAFETIES + 2 * _BSD_MILES:2 * _BSD_SAFETIES + 2 * _BSD_MILES + _BSD_HAND]
+    battle_and_speed = shorts[-4::2]
+    mileage = values[-_BSD_PLAYER_INTS]
+    return (
+        set(flags) <= {0, 1}
+        and all(card in _BSD_CARDS for card in (*hand, *battle_and_speed))
+        and 0 <= mileage <= 1000 and mileage % 25 == 0
+    )
