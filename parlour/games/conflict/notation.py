@@ -241,21 +241,55 @@ def _own_piece(state: ConflictState, square: int) -> int:
         raise IllegalActionError(f"no piece stands on {name}")
     seat = code // TYPES
     if state.controller[seat] != state.seat:
-        raise IllegalActionError(f"the {LONG_NAMES[code % TYPES]} on {name} is not yours to move "
-                                 f"(seat {seat + 1}'s, controlled by seat {state.controller[seat] + 1})")
+        raise IllegalActionError(f"the {LONG_NAMES[code % TYPES]} on {name} is not yours to move: it is seat "
+                                 f"{seat + 1}'s, controlled by seat {state.controller[seat] + 1} (CON-25)")
     if square in state.moved:
         raise IllegalActionError(f"the piece on {name} has moved this roll: no piece moves twice in a roll "
                                  "(CON-29)")
     return code
 
 
+def _check_unused(state: ConflictState, die: int) -> None:
+    if die not in state.unused:
+        unused = " and ".join(str(d) for d in sorted(set(state.unused))) or "none"
+        raise IllegalActionError(f"no unused {die}: the unused dice are {unused} (CON-28)")
+
+
+def number_reason(state: ConflictState, action: Action) -> str | None:
+    """Why a move or entry given as a number is refused, where its text would not tell (``None``:
+    ask the reader, ``parse``): an entry of a seat's piece names the seat only when the mover
+    has such pieces of several (CON-64), so its seat is checked here (CON-25, CON-36); a walk no
+    path makes has no text to read (CON-32, CON-33). The checks a typed decision meets before its
+    path come first, in the reader's order."""
+    board = state.board
+    decision = decode(action, board.size)
+    if decision is None or decision.kind not in ("move", "enter"):
+        return None
+    walkable = canonical_path(state, action) is not None
+    if walkable and decision.kind == "move":
+        return None
+    try:
+        _check_phase(state, rolling=False)
+        if decision.kind == "move":
+            code, start = _own_piece(state, decision.square), decision.square
+        else:
+            code, start = decision.code, board.bases[decision.code // TYPES]
+            _seat(state, code % TYPES, str(code // TYPES + 1), state.available, "available")
+        _check_unused(state, decision.die)
+    except IllegalActionError as refused:
+        return refused.reason
+    if walkable:
+        return None
+    piece = with_article(LONG_NAMES[code % TYPES])
+    return (f"no walk of exactly {decision.die} squares takes {piece} from {board.names[start]} to "
+            f"{board.names[decision.final]} (CON-32, CON-33)")
+
+
 def _walk(state: ConflictState, code: int, square: int, die: int, path: list[int]) -> int:
     """Checks a written path (CON-32 to CON-34, CON-64) and returns the end of its walk."""
     board = state.board
     names, cols = board.names, board.cols
-    if die not in state.unused:
-        unused = " and ".join(str(d) for d in sorted(set(state.unused))) or "none"
-        raise IllegalActionError(f"no unused {die}: the unused dice are {unused}")
+    _check_unused(state, die)
     kind = code % TYPES
     cls = CLASS_OF[kind]
     start = square if square >= 0 else board.bases[code // TYPES]

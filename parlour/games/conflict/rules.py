@@ -34,7 +34,7 @@ from parlour.engine import (
 from parlour.games.conflict.actions import ACTIVATE, END, MOVE, ROLL, ROLL_ODDS, ROLLS, Decision, decode
 from parlour.games.conflict.board import Board, bits, board_for
 from parlour.games.conflict.maps import DEFAULT_MAP, MAP_BOARDS
-from parlour.games.conflict.notation import action_text, canonical_path, parse
+from parlour.games.conflict.notation import action_text, canonical_path, number_reason, parse
 from parlour.games.conflict.pieces import (
     AAGUN,
     AIRPLANE,
@@ -365,6 +365,9 @@ class ConflictState(State):
         checks live once, where a typed decision meets them."""
         if self.phase == OVER_PHASE:
             return super().illegal_reason(action)
+        untold = number_reason(self, action)  # what the action's text would not carry
+        if untold is not None:
+            return untold
         try:
             text = action_text(self, action)
             parse(self, text)
