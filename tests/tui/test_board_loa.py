@@ -8,7 +8,7 @@ import random
 from pathlib import Path
 
 import pytest
-from board_pilot import board_app, check_snapshot, pick_by_keys, press, settle, the_app
+from board_pilot import arrows_to, board_app, check_snapshot, pick_by_keys, press, settle, the_app
 
 from parlour.tui.board.app import BoardApp, BoardView
 from parlour.tui.board.drawing import drawing_for
@@ -76,6 +76,21 @@ async def test_the_last_move_and_a_capture_are_told() -> None:
         assert "A black piece is captured on d3." in text
         assert app.marks["a3"] == {"last"}
         assert app.marks["d3"] == {"last", "taken"}
+
+
+async def test_a_square_that_is_no_move_says_why_in_the_engines_words() -> None:
+    # Issue 18: "An illegal action says why, from the engine ... through every front end".
+    app = board_app(*AGAINST_RANDOM)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await press(pilot, *arrows_to(app, "e4"), "enter")
+        assert app.told == "Nothing of yours moves from e4: the pieces that can move are underlined."
+        await press(pilot, *arrows_to(app, "b1"), "enter")
+        await press(pilot, *arrows_to(app, "b5"), "enter")
+        assert app.told.startswith("Not b1-b5: a piece on b1 moves exactly 2 squares along that line")
+        assert "(LOA-7)" in app.told
+        assert app.picker.picked == []
+        assert app.state.history == []  # nothing played, nothing lost
 
 
 async def test_a_click_picks_and_moves() -> None:
@@ -170,7 +185,9 @@ async def test_leaving_with_moves_not_saved_asks() -> None:
         assert "Save the game before leaving (2 moves not saved)?" in "\n".join(app.screen_lines())
         await press(pilot, "escape")
         assert not the_app(pilot).finished
-        await press(pilot, "q", "n")
+        await press(pilot, "ctrl+c")  # Ctrl-C asks too
+        assert "Save the game before leaving" in "\n".join(app.screen_lines())
+        await press(pilot, "n")
         assert app.finished
 
 

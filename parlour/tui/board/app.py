@@ -23,7 +23,7 @@ from textual.widget import Widget
 from textual.widgets import Static
 
 from parlour.bots import bot_kinds, make_bot
-from parlour.engine import Action, JSONDict, State
+from parlour.engine import Action, IllegalActionError, JSONDict, NotationError, State
 from parlour.engine.player import seen_by
 from parlour.tui.board.dialogs import Ask, AskName, RulesScreen
 from parlour.tui.board.drawing import Cell, Drawing
@@ -45,6 +45,7 @@ TARGET = Style(bgcolor="rgb(90,170,90)")
 CAPTURE = Style(bgcolor="rgb(210,80,70)")
 TAKEN = Style(color="rgb(200,0,0)", bold=True)
 LAST = Style(bgcolor="rgb(110,150,210)")
+START = Style(underline=True)
 PATH = Style(underline=True, bold=True)
 HINT = Style(bgcolor="rgb(190,110,210)")
 CURSOR = Style(reverse=True)
@@ -152,6 +153,8 @@ class BoardView(Widget):
             left, right = "{", "}"
         if "path" in marks:
             style = style + PATH
+        if "start" in marks:
+            style = style + START
         if "target" in marks:
             if empty:
                 glyph = "•" + glyph[1:] if len(glyph) > 1 else "•"
@@ -429,6 +432,9 @@ class BoardApp(App[int], inherit_bindings=False):
             add(square, "last")
         for square in self.drawing.taken(self.view):
             add(square, "taken")
+        if not self.picker.picked and self.ready():
+            for square in self.picker.starts():
+                add(square, "start")
         for square in self.picker.picked:
             add(square, "picked")
         for square in self.picker.targets():
@@ -509,12 +515,30 @@ class BoardApp(App[int], inherit_bindings=False):
     def action_pick(self) -> None:
         if not self.ready():
             return
-        chosen = self.picker.pick(self.cursor)
+        picker, square = self.picker, self.cursor
+        before, starts, targets = list(picker.picked), picker.starts(), picker.targets()
+        chosen = picker.pick(square)
         if chosen is not None:
             self.decided(chosen)
             return
         self.told = self.what_now()
+        if before and square not in targets | starts and square != before[-1]:
+            self.told = self.refused([*before, square])
+        elif not before and square not in starts:
+            self.told = f"Nothing of yours moves from {square}: the pieces that can move are underlined."
         self.refresh_all()
+
+    def refused(self, squares: list[str]) -> str:
+        """Why the squares picked are no legal move, in the engine's words when it has them."""
+        text = self.drawing.move_text(self.view, squares)
+        if text is not None:
+            try:
+                self.state.parse_action(text)
+            except IllegalActionError as error:
+                return f"Not {text}: {error.reason}."
+            except NotationError:
+                pass
+        return f"{squares[-2]} cannot go to {squares[-1]}: the squares marked • are where it may go."
 
     def decided(self, chosen: Option) -> None:
         """A person's action, played at once or after the warning the game gives for it."""

@@ -75,6 +75,10 @@ class BilobaDrawing(Drawing):
             return tuple(path)
         return from_to(parts)
 
+    def move_text(self, view: JSONDict, squares: list[str]) -> str | None:
+        joint = ">" if _position(view).get("pending") else "-"  # a replacement: f4>g4
+        return joint.join(squares)
+
     def narrate(self, view: JSONDict) -> list[str]:
         names: list[str] = view["seats"]
         told = []

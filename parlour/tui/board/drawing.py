@@ -73,6 +73,11 @@ class Drawing:
         """The squares a player picks for an action with these parts."""
         return from_to(parts)
 
+    def move_text(self, view: JSONDict, squares: list[str]) -> str | None:
+        """The squares a person picked, as the game's notation writes such a move (to ask the
+        engine why it is not legal); ``None`` where the notation needs more than squares."""
+        return None
+
     def label(self, text: str, parts: JSONDict) -> str:
         """An action in the numbered list."""
         return text

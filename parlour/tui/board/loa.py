@@ -55,6 +55,9 @@ class LoaDrawing(Drawing):
         move = view["content"].get("last_move")
         return [move["to"]] if move and move.get("capture") else []
 
+    def move_text(self, view: JSONDict, squares: list[str]) -> str | None:
+        return "-".join(squares)
+
     def narrate(self, view: JSONDict) -> list[str]:
         move = view["content"].get("last_move")
         if not move or not move.get("capture"):
