@@ -4,7 +4,9 @@ numbered choice of piece and die, a bigger map scrolled with the cursor in view,
 from __future__ import annotations
 
 import pytest
-from board_pilot import arrows_to, board_app, check_snapshot, pick_by_keys, press, settle
+from board_pilot import arrows_to, board_app, board_app_on, check_snapshot, pick_by_keys, press, settle
+
+from parlour.games import get_game
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
@@ -63,3 +65,45 @@ async def test_a_big_map_scrolls_with_the_cursor() -> None:
         await press(pilot, *(["up"] * 26), *(["left"] * 26))
         assert app.cursor == "a1"
         assert app.screen_lines()[1].startswith(" 1 ")
+
+
+# Red's cannon on q4 next to Orange's mine on r3, the dice 1 and 3 to play.
+BY_THE_MINE = {
+    "seats": [1, 2], "pieces": ["1C q4", "2C b1"], "available": {"1": "", "2": "C"},
+    "reserve": {"1": "", "2": ""}, "owners": {}, "out": {}, "phase": "decision", "seat": 1, "rolls": 3,
+    "dice": [1, 3], "unused": [1, 3], "moved": [], "activation": False,
+}
+
+
+async def test_a_walk_ending_on_a_hostile_mine_is_confirmed_first() -> None:
+    # CON-68: "The UI must warn before confirming a move whose walk ends on a hostile mine".
+    state = get_game("conflict").new(2, None, 1, BY_THE_MINE)
+    app = board_app_on(state, "human", "random")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await press(pilot, *arrows_to(app, "q4"), "enter")
+        await press(pilot, *arrows_to(app, "r3"), "enter")
+        assert [o.text for o in app.picker.choices()] == ["q4 1: r3", "q4 3: r3"]
+        await press(pilot, "1")
+        text = "\n".join(app.screen_lines())
+        assert "The walk ends on Orange's mine on r3: the piece is destroyed." in text
+        await press(pilot, "escape")
+        assert app.state.history == []  # not played
+        await press(pilot, *arrows_to(app, "q4"), "enter")
+        await press(pilot, *arrows_to(app, "r3"), "enter")
+        await press(pilot, "1", "y")
+        assert app.state.action_to_text(app.state.history[0]) == "q4 1: r3"
+        assert "The red cannon is destroyed by Orange's mine on r3" in app.log_view.entries
+
+
+async def test_take_back_goes_back_to_before_the_persons_last_decision() -> None:
+    # Issue 18: "u takes back where the game and the seats allow it" (against a bot: its answer too).
+    app = board_app(*AGAINST_RANDOM)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        rolled = list(app.state.history)  # the first roll, made before Red's first decision
+        await pick_by_keys(pilot, next(o for o in app.picker.options if o.text == "enter cannon 2: d4 c3"))
+        assert len(app.state.history) == len(rolled) + 1  # the 6 is still to play
+        await press(pilot, "u")
+        assert app.state.history == rolled
+        assert "Dice: [2] [6]" in "\n".join(app.screen_lines())
