@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final, TextIO, TypeVar
 
 from parlour.bots import bot_kinds, make_bot, seen_by
-from parlour.engine import CHANCE, Bot, IllegalActionError, ParlourError
+from parlour.engine import CHANCE, Bot, GameInfo, IllegalActionError, ParlourError
 from parlour.games import get_game
 
 MAX_PLIES: Final = 2_000
@@ -396,9 +396,16 @@ def read_series(argv: list[str]) -> Series:
     if args.jobs < 1:
         raise ParlourError(f"--jobs must be at least 1, not {args.jobs}")
     players = info.check_players(args.players)
+    options = read_options(info, args.option)
+    return Series(args.game, kinds, args.games, args.time, args.seed, min(args.jobs, args.games),
+                  players, options, args.duplicate)
+
+
+def read_options(info: GameInfo, texts: list[str]) -> dict[str, Any]:
+    """``--option NAME=VALUE`` arguments as the game's options (``ParlourError`` for a bad one)."""
     options: dict[str, Any] = {}
     declared = {option.name: option for option in info.options}
-    for text in args.option:
+    for text in texts:
         name, equals, value = text.partition("=")
         if not equals:
             raise ParlourError(f"--option takes NAME=VALUE, not {text!r}")
@@ -407,8 +414,7 @@ def read_series(argv: list[str]) -> Series:
             raise ParlourError(f"{info.name} has no option {name!r} (options: {listed})")
         options[name] = declared[name].parse(value)
     info.resolve_options(options)
-    return Series(args.game, kinds, args.games, args.time, args.seed, min(args.jobs, args.games),
-                  players, options, args.duplicate)
+    return options
 
 
 def main(argv: list[str]) -> int:

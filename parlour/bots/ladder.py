@@ -1,7 +1,7 @@
 """``parlour ladder``: every bot a game offers, at several budgets, in a round robin, and their ratings.
 
     parlour ladder GAME [--players P] [--budgets 0.05,0.2,1,5] [--games N] [--rounds R]
-                        [--file PATH] [--seed S] [--jobs J] [--markdown]
+                        [--option NAME=VALUE ...] [--file PATH] [--seed S] [--jobs J] [--markdown]
 
 Entrants: every kind of bot the game offers (``parlour.bots.bot_kinds``); a kind whose play depends
 on the time it is given (``strong``) enters once per budget, as ``strong@0.2`` (0.2 s a move),
@@ -22,16 +22,17 @@ deals. The games of a sitting are played round by round across all pairings, so 
 stopped early leaves every pairing with about as many games as the others.
 
 The file: every finished game is appended at once to a file of JSON lines (``--file``, by
-default ``ladders/GAME-Pp.jsonl`` in the user's data directory), flushed, so that a kill loses at
-most the games being played. A game is known by its entrants, the lone entrant's seat and the
-deal's seed: run the same command again and only the games missing from the file are played, so
-that a long series spans several sittings. ``--rounds R`` plays at most R rounds of what is
-missing, then stops; ``--rounds 0`` plays nothing and prints the table of the file. A damaged line
-stops the run before anything is played, naming the line.
+default ``ladders/GAME-Pp.jsonl`` in the user's data directory, any options added to the name),
+flushed, so that a kill loses at most the games being played. A game is known by its entrants,
+the lone entrant's seat and the deal's seed: run the same command again and only the games
+missing from the file are played, so that a long series spans several sittings. ``--rounds R``
+plays at most R rounds of what is missing, then stops; ``--rounds 0`` plays nothing and prints
+the table of the file. A damaged line stops the run before anything is played, naming the line.
 
 The table: every entrant's rating on the Elo scale, ``random`` at 0, with its 95 % interval and
 its number of games, from every game in the file (``parlour.bots.ratings`` says how and why).
-Ladders play the game's default rules.
+A ladder plays the game's rules with its ``--option`` settings (the game's defaults otherwise);
+they are part of the file's every line, and a file of other settings is refused.
 """
 
 from __future__ import annotations
@@ -43,9 +44,9 @@ import math
 import os
 import sys
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Final, TextIO
+from typing import Any, Final, TextIO
 
 import platformdirs
 
@@ -55,6 +56,7 @@ from parlour.bots.arena import (
     Progress,
     Series,
     play_game,
+    read_options,
     run_each,
     score_so_far,
 )
@@ -122,6 +124,7 @@ class Ladder:
     rounds: int | None
     """Rounds to play this sitting at most (``None``: all that are missing)."""
     path: Path
+    options: dict[str, Any] = field(default_factory=dict)
     markdown: bool = False
 
     @property
@@ -138,7 +141,7 @@ class Ladder:
     def series(self, a: Entrant, b: Entrant) -> Series:
         """The arena's series of the pairing: its seats and deals are the arena's."""
         return Series(self.game, (a.kind, b.kind), self.games, a.budget, self.seed, 1, self.players,
-                      {}, self.duplicate, b.budget)
+                      self.options, self.duplicate, b.budget)
 
 
 Key = tuple[str, str, int, int]
@@ -171,14 +174,14 @@ def key_of(series: Series, index: int, a: Entrant, b: Entrant) -> Key:
 def record_line(ladder: Ladder, a: Entrant, b: Entrant, series: Series, result: GameResult) -> str:
     """The file's line for a finished game."""
     return json.dumps({
-        "game": ladder.game, "players": ladder.players, "a": a.name, "b": b.name,
+        "game": ladder.game, "players": ladder.players, "options": ladder.options, "a": a.name, "b": b.name,
         "a_seat": result.a_seat, "deal": series.game_seed(result.index), "a_points": result.a_points,
         "winner": result.winner, "reason": result.reason, "plies": result.plies,
         "seconds": [round(spent, 3) for spent in result.seconds], "moves": list(result.moves),
     }, separators=(",", ":"))
 
 
-def read_records(path: Path, game: str, players: int) -> list[Record]:
+def read_records(path: Path, game: str, players: int, options: dict[str, Any]) -> list[Record]:
     """The games in ``path`` (none when it does not exist yet); ``LadderFileError`` naming the
     first line that is damaged or of another ladder."""
     if not path.exists():
@@ -190,7 +193,7 @@ def read_records(path: Path, game: str, players: int) -> list[Record]:
             if not line.strip():
                 continue
             try:
-                record = parse_record(line, game, players)
+                record = parse_record(line, game, players, options)
             except ValueError as error:
                 raise LadderFileError(
                     f"{path}, line {number} is damaged ({error}): mend or remove that line and run "
@@ -204,7 +207,7 @@ def read_records(path: Path, game: str, players: int) -> list[Record]:
     return records
 
 
-def parse_record(line: str, game: str, players: int) -> Record:
+def parse_record(line: str, game: str, players: int, options: dict[str, Any]) -> Record:
     """One line of the file; ``ValueError`` saying what is wrong with it."""
     try:
         data = json.loads(line)
@@ -215,6 +218,9 @@ def parse_record(line: str, game: str, players: int) -> Record:
     if (data.get("game"), data.get("players")) != (game, players):
         raise ValueError(f"a game of {data.get('game')!r} with {data.get('players')!r} players; this "
                          f"ladder is {game} with {players}: give another --file")
+    if data.get("options", {}) != json.loads(json.dumps(options)):
+        raise ValueError(f"a game with the options {data.get('options')!r}, this ladder's are {options!r}: "
+                         "give another --file")
     fields: dict[str, tuple[type, ...]] = {"a": (str,), "b": (str,), "a_seat": (int,), "deal": (int,),
                                            "a_points": (int, float), "reason": (str,), "plies": (int,)}
     for name, kinds in fields.items():
@@ -314,7 +320,7 @@ def markdown_rows(ratings: list[Rating]) -> list[str]:
 def run(ladder: Ladder, err: TextIO) -> list[Record]:
     """Plays what is missing from the file, appending each game as it finishes; every game in
     the file at the end (``KeyboardInterrupt`` passes through, the file keeping what finished)."""
-    records = read_records(ladder.path, ladder.game, ladder.players)
+    records = read_records(ladder.path, ladder.game, ladder.players, ladder.options)
     work, pairing_of = missing(ladder, {record.key for record in records})
     pairs = len(ladder.pairings())
     print(f"{ladder.game}, {ladder.players} players: {len(ladder.entrants)} entrants, {pairs} pairings, "
@@ -353,8 +359,11 @@ def ends_with_newline(path: Path) -> bool:
         return file.read(1) == b"\n"
 
 
-def default_path(game: str, players: int) -> Path:
-    return platformdirs.user_data_path("parlour", appauthor=False) / "ladders" / f"{game}-{players}p.jsonl"
+def default_path(game: str, players: int, options: dict[str, Any]) -> Path:
+    """``ladders/GAME-Pp.jsonl`` (``GAME-Pp-NAME=VALUE.jsonl`` with options) in the user's data directory."""
+    settings = [f"{option}={value}" for option, value in sorted(options.items())]
+    name = "-".join([game, f"{players}p", *settings])
+    return platformdirs.user_data_path("parlour", appauthor=False) / "ladders" / f"{name}.jsonl"
 
 
 def parser() -> argparse.ArgumentParser:
@@ -375,6 +384,8 @@ def parser() -> argparse.ArgumentParser:
     parse.add_argument("--rounds", type=int, default=None,
                        help="play at most this many rounds of the missing games, then stop "
                             "(0: only print the table)")
+    parse.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
+                       help="a rules option; may be repeated")
     parse.add_argument("--file", type=Path, default=None,
                        help="the results file (default: ladders/GAME-Pp.jsonl in the user's data directory)")
     parse.add_argument("--seed", type=int, default=0, help="seed of the deals (default 0)")
@@ -389,6 +400,7 @@ def read_ladder(argv: list[str]) -> Ladder:
     args = parser().parse_args(argv)
     info = get_game(args.game).info
     players = info.check_players(args.players)
+    options = read_options(info, args.option)
     budgets = read_budgets(args.budgets)
     entrants = tuple(Entrant(kind, budget) for kind in bot_kinds(args.game)
                      for budget in (budgets if kind in TIMED_KINDS else (None,)))
@@ -399,8 +411,9 @@ def read_ladder(argv: list[str]) -> Ladder:
     if args.jobs < 1:
         raise ParlourError(f"--jobs must be at least 1, not {args.jobs}")
     games = -(-args.games // players) * players  # whole rounds: the lone entrant in every seat
-    path = args.file if args.file is not None else default_path(args.game, players)
-    return Ladder(args.game, players, entrants, games, args.seed, args.jobs, args.rounds, path, args.markdown)
+    path = args.file if args.file is not None else default_path(args.game, players, options)
+    return Ladder(args.game, players, entrants, games, args.seed, args.jobs, args.rounds, path, options,
+                  args.markdown)
 
 
 def read_budgets(text: str) -> tuple[float, ...]:

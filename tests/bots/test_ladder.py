@@ -156,3 +156,18 @@ def test_a_table_only_from_the_file_in_markdown(tmp_path: Path, capsys: pytest.C
 def test_bad_arguments_exit_with_status_2(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
     assert ladder.main(argv) == 2
     assert capsys.readouterr().err.strip()
+
+
+def test_rules_options_are_part_of_the_ladder_and_of_its_file(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    settings = ladder.read_ladder(["conflict", "--option", "board=ocean"])
+    assert settings.path.name == "conflict-2p-board=ocean.jsonl"
+    assert settings.series(Entrant("random"), Entrant("greedy")).options == {"board": "ocean"}
+    path = tmp_path / "loa.jsonl"
+    assert run(capsys, "loa", "--games", "2", "--option", "move_limit=6", "--file", str(path))[0] == 0
+    lines = [json.loads(line) for line in path.read_text().splitlines()]
+    assert max(line["plies"] for line in lines) == 6  # the option was played
+    assert all(line["options"] == {"move_limit": 6} for line in lines)
+    status, _, err = run(capsys, "loa", "--games", "2", "--file", str(path))
+    assert status == 1
+    assert "line 1 is damaged (a game with the options {'move_limit': 6}, this ladder's are {}" in err
