@@ -153,10 +153,10 @@ def test_the_board_text() -> None:
     text = state.render(0)
     lines = text.splitlines()
     assert lines[0].split() == list("abcdefghijklmnopqrst")
-    assert lines[3].split()[:4] == ["3", ".", ".", "*C1"]  # a cannon on its own land mine
-    assert "+S1" in lines[5]
+    assert lines[3].split()[:4] == ["3", ".", ".", "C1"]  # a cannon on its own land mine: the piece shows
+    assert " S1" in lines[5]  # on its base, p5
     assert " +1" in lines[5]
-    assert "oS2" in lines[7]
+    assert " S2" in lines[7]  # on a water mine, n7
     assert " o1" in lines[7]
     assert "A3" in lines[9]
     assert "#" in lines[10]

@@ -1,9 +1,11 @@
 """A Conflict position as text (CON-67, CON-69): the board, the dice, the rows, whose turn it is.
 
-Every cell is three characters: a mark, a glyph and the number of the seat it belongs to.
+Every cell is three characters: a space between cells, a glyph and the number of the seat it
+belongs to, so every row is as wide as the header and every glyph stands under its column's letter.
 Terrain is ``.`` land, ``~`` water, ``#`` impassable; ``+2`` is seat 2's base, ``*1`` a land mine
-and ``o1`` a water mine of seat 1; ``S1`` a seat-1 ship. A piece resting on a base or a mine is
-marked by ``+``, ``*`` or ``o`` before it (``+S1``). Colour is never needed (CON-69).
+and ``o1`` a water mine of seat 1; ``S1`` a seat-1 ship. A piece resting on a base or a mine shows
+as the piece alone: a mark before it took the space between cells and read as the row shifted by
+one column (issue 18); the seat lines name every base and mine. Colour is never needed (CON-69).
 """
 
 from __future__ import annotations
@@ -89,8 +91,7 @@ def _cell(state: ConflictState, square: int) -> str:
     base, mine = board.base_seat[square], board.mine_seat[square]
     terrain = board.terrain[square]
     if code != EMPTY:
-        under = "+" if base >= 0 else ("*" if terrain == LAND else "o") if mine >= 0 else " "
-        return f"{under}{TYPE_LETTERS[code % TYPES]}{code // TYPES + 1}"
+        return f" {TYPE_LETTERS[code % TYPES]}{code // TYPES + 1}"
     if base >= 0:
         return f" +{base + 1}"
     if mine >= 0:
@@ -99,11 +100,12 @@ def _cell(state: ConflictState, square: int) -> str:
 
 
 def board_lines(state: ConflictState) -> list[str]:
+    """The header and one line per row, all of one width (a row is not cut after its last glyph)."""
     board = state.board
-    lines = ["    " + "".join(f" {chr(ord('a') + col)} " for col in range(board.cols)).rstrip()]
+    lines = ["    " + "".join(f" {chr(ord('a') + col)} " for col in range(board.cols))]
     for row in range(board.rows):
         cells = "".join(_cell(state, row * board.cols + col) for col in range(board.cols))
-        lines.append(f"{row + 1:>3} {cells}".rstrip())
+        lines.append(f"{row + 1:>3} {cells}")
     return lines
 
 
