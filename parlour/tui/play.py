@@ -475,6 +475,9 @@ class Session:
         self.seconds = settings.seconds
         self.clocks = settings.clocks
         self.keeping = keep
+        self.kept = settings.resumed
+        """The kept game in progress is this session's (it wrote it, or resumed from it): only then
+        is it removed when this game ends or is let go of; another game's stays for --resume."""
         self.saved_history = [] if settings.resumed else list(self.state.history)
         """The moves safe in a file (as of the last save, or the file loaded): quitting loses none."""
         self.save_path = settings.loaded_from if settings.at is None and not settings.resumed else None
@@ -642,6 +645,7 @@ class Session:
             return
         try:
             write_autosave(self.state, self.table())
+            self.kept = True
         except OSError as error:
             self.keeping = False
             self.say(f"(The game in progress cannot be kept for --resume: {error.strerror or error}. "
@@ -649,7 +653,7 @@ class Session:
 
     def forget(self) -> None:
         """The game ended or was let go of: nothing left to resume."""
-        if self.keeping:
+        if self.keeping and self.kept:
             with contextlib.suppress(OSError):
                 remove_autosave(self.info.name)
 
@@ -693,7 +697,7 @@ class Session:
                 self.say("Answer y to save the game, n to leave without saving, c to go back to it.")
 
     def left_kept(self) -> str:
-        if self.keeping and autosave_path(self.info.name).exists():
+        if self.keeping and self.kept and autosave_path(self.info.name).exists():
             return "Game left unfinished; it is kept: parlour play --resume takes it up again."
         return "Game left unfinished."
 
@@ -837,6 +841,9 @@ def main(argv: Sequence[str]) -> int:
         print(f"Resuming the {settings.game.info.title} game in progress ({moves_made(settings.state)}).")
     elif settings.loaded_from is not None:
         print(f"Resuming {settings.loaded_from} ({moves_made(settings.state)}).")
+    if not settings.resumed and autosave_path(settings.game.info.name).exists():
+        print(f"(A {settings.game.info.title} game left unfinished is kept for parlour play --resume; "
+              "this game's first move replaces it.)")
     line_editing()
     return run_session(settings)
 

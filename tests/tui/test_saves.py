@@ -343,6 +343,25 @@ def test_a_finished_game_is_no_longer_kept(
     assert not (data_home / "tictactoe.autosave.json").exists()
 
 
+def test_a_kept_game_outlives_another_game_left_at_once(
+    data_home: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    run(["loa", *RANDOM_WHITE], ["b1-d3"], monkeypatch, capsys)  # left unfinished: kept
+    kept = (data_home / "loa.autosave.json").read_bytes()
+    status, out, _ = run(["loa", *RANDOM_WHITE], ["quit"], monkeypatch, capsys)
+    assert status == 0
+    assert out.startswith("(A Lines of Action game left unfinished is kept for parlour play --resume; "
+                          "this game's first move replaces it.)\n")
+    assert (data_home / "loa.autosave.json").read_bytes() == kept
+    finished = LOA.new(seed=1)
+    finished.retire(1, "resigned")
+    path = data_home.parent / "finished.json"
+    saves.write_save(path, finished, saves.Table(("human", "random"), 1.0))
+    status, out, _ = run(["--load", str(path)], [], monkeypatch, capsys)
+    assert "Black wins" in out
+    assert (data_home / "loa.autosave.json").read_bytes() == kept
+
+
 def test_undo_is_kept_too(data_home: Path, monkeypatch: pytest.MonkeyPatch,
                           capsys: pytest.CaptureFixture[str]) -> None:
     run(["loa", "--seat", "0=human", "--seat", "1=human"], ["b1-d3", "a2-c4", "undo"], monkeypatch, capsys)
