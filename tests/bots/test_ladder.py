@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from parlour.bots import ladder
+from parlour.bots.arena import GameResult, Series
 from parlour.bots.ladder import Entrant
 
 TINY = ["--budgets", "0.001,0.002", "--jobs", "1"]
@@ -171,3 +172,32 @@ def test_rules_options_are_part_of_the_ladder_and_of_its_file(
     status, _, err = run(capsys, "loa", "--games", "2", "--file", str(path))
     assert status == 1
     assert "line 1 is damaged (a game with the options {'move_limit': 6}, this ladder's are {}" in err
+
+
+def test_three_players_one_against_two_copies_both_ways_round(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    # The games are stand-ins (the ladder's bookkeeping and rating are under test, not the bots):
+    # the lone entrant wins when it comes later in a known order, else a copy of the other wins.
+    order = ["random", "greedy", "strong@0.001", "strong@0.002", "classic"]
+    played: list[tuple[tuple[str, str], int]] = []
+
+    def stand_in(series: Series, index: int) -> GameResult:
+        played.append((series.bots, index))
+        a_seat = index % series.players
+        a, b = (Entrant(kind, series.seconds_of(side) if kind == "strong" else None).name
+                for side, kind in enumerate(series.bots))
+        winner = a_seat if order.index(a) > order.index(b) else (a_seat + 1) % series.players
+        return GameResult(index, a_seat, winner, "won", 10, (0.0, 0.0), (5, 5))
+
+    monkeypatch.setattr(ladder, "play_game", stand_in)
+    path = tmp_path / "biloba3.jsonl"
+    status, out, _ = run(capsys, "biloba", "--players", "3", "--games", "3", "--file", str(path))
+    assert status == 0
+    lines = [json.loads(line) for line in path.read_text().splitlines()]
+    assert len(lines) == 5 * 4 * 3  # 20 pairings both ways round, each seat once
+    pairs = {(line["a"], line["b"]) for line in lines}
+    assert ("greedy", "classic") in pairs
+    assert ("classic", "greedy") in pairs
+    assert {line["a_seat"] for line in lines if (line["a"], line["b"]) == ("greedy", "classic")} == {0, 1, 2}
+    rated = [line.split()[0] for line in out.splitlines()[3:]]
+    assert rated == list(reversed(order))
