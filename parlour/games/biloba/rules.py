@@ -728,7 +728,7 @@ class BilobaState(State):
     # --- notation and views -----------------------------------------------------------------------
 
     def action_to_text(self, action: Action) -> str:
-        if action >= 0:
+        if 0 <= action < REPLACE_BASE + TILES * TILES:
             return action_text(action)
         if is_leaving(action):
             return self.leaving_text(action)

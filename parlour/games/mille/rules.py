@@ -408,7 +408,13 @@ class MilleState(State):
         if _known(action) and split_hint(action)[1] is not None:
             raise IllegalActionError("a slot hint is played with play_hinted", action_text(action))
         if _known(action) and not self.is_over():
-            self._parse(action_text(action))  # raises the reason, if the reader knows one
+            text = action_text(action)
+            try:
+                self._parse(text)
+            except refusals.Refusal:  # the reader's reason, naming the decision
+                raise
+            except IllegalActionError as refused:  # a reason that names no decision: name it
+                raise type(refused)(refused.reason, text) from None
         raise self.refusal(action)
 
     def illegal_reason(self, action: Action) -> str:
@@ -845,7 +851,10 @@ class MilleState(State):
     def action_to_text(self, action: Action) -> str:
         if is_leaving(action):
             return self.leaving_text(action)
-        return action_text(action)
+        try:
+            return action_text(action)
+        except IndexError:  # a number past every action (a hint beyond the slots): no action
+            raise NotationError(f"not a Mille Bornes action: {action!r}") from None
 
     def record_lines(self) -> list[str]:
         """MIL-66: the history as record entries — ``0: draw``, ``card 75``, ``1: play stop`` —
@@ -1015,7 +1024,7 @@ class MilleState(State):
 def _known(action: Action) -> bool:
     try:
         action_text(action)
-    except NotationError:
+    except (NotationError, IndexError):  # IndexError: a number past every action
         return False
     return True
 
