@@ -23,12 +23,12 @@ from textual.widget import Widget
 from textual.widgets import Static
 
 from parlour.bots import bot_kinds, make_bot
-from parlour.engine import Action, IllegalActionError, JSONDict, NotationError, State
+from parlour.engine import CHANCE, Action, IllegalActionError, JSONDict, NotationError, State
 from parlour.engine.player import seen_by
 from parlour.tui.board.dialogs import Ask, AskName, RulesScreen
 from parlour.tui.board.drawing import Cell, Drawing
 from parlour.tui.board.picking import Option, Picker
-from parlour.tui.board.table import Table
+from parlour.tui.board.table import Seating, Table
 from parlour.tui.play import Settings, default_bot
 
 WIDTH, HEIGHT = 80, 24
@@ -280,7 +280,7 @@ class BoardApp(App[int], inherit_bindings=False):
         """``keep``: the game in progress is kept for ``parlour play --resume`` after every move."""
         super().__init__()
         self.drawing = drawing
-        self.table = Table(settings, drawing, keep)
+        self.table: Seating = Table(settings, drawing, keep)
         self.view: JSONDict = self.table.view()
         self.picker = Picker([])
         self.cursor = drawing.first_square(self.view)
@@ -343,7 +343,7 @@ class BoardApp(App[int], inherit_bindings=False):
     def advance(self) -> None:
         """Chance, then a bot's move (in a worker) or a person's turn, or the end."""
         table = self.table
-        while table.mover() == -1:  # chance: dice and deals come from the match seed
+        while table.local and table.mover() == CHANCE:  # dice and deals come from the match seed
             for line in table.resolve_chance():
                 self.log_view.add(line)
         trouble = table.kept()
@@ -370,14 +370,12 @@ class BoardApp(App[int], inherit_bindings=False):
 
     def start_bot(self, seat: int) -> None:
         self.thinking = True
-        position = self.table.bot_position(seat)
-        bot = self.table.bots[seat]
-        seconds = self.table.seconds
+        task = self.table.bot_task(seat)
         plies = len(self.state.history)
         self.told = f"{self.table.names()[seat]} is thinking…"
 
         def think() -> None:
-            action = bot.choose(position, seconds)
+            action = task()
             self.call_from_thread(self.bot_moved, seat, plies, action)
 
         self.run_worker(think, thread=True, group="bot", exit_on_error=True)
@@ -387,7 +385,7 @@ class BoardApp(App[int], inherit_bindings=False):
         if self.finished or len(self.state.history) != plies:
             return
         if not self.state.is_legal(action):
-            who = f"bot:{self.table.seats[seat]}"
+            who = self.table.who(seat)
             self.log_view.add(f"{who} chose an illegal action ({action}); this is a bug in the bot")
             self.exit(1)
             return
@@ -576,7 +574,7 @@ class BoardApp(App[int], inherit_bindings=False):
         if not self.ready():
             return
         info = self.table.info
-        kind = default_bot(self.table.settings.game, list(bot_kinds(info.name)))
+        kind = default_bot(self.state.game, list(bot_kinds(info.name)))
         seat = self.table.mover()
         bot = make_bot(info.name, kind, len(self.state.history))
         position = seen_by(self.state, seat, bot.rng)

@@ -7,9 +7,10 @@ game is the same game whichever front end plays it.
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Callable
 
 from parlour.bots import make_bot
-from parlour.engine import CHANCE, NOBODY, Action, JSONDict, State
+from parlour.engine import CHANCE, NOBODY, Action, GameInfo, JSONDict, State
 from parlour.engine.player import Bot, seen_by
 from parlour.tui.board.drawing import Drawing
 from parlour.tui.board.picking import Option
@@ -17,12 +18,82 @@ from parlour.tui.play import HUMAN, Settings, bot_seed, describe_outcome
 from parlour.tui.saves import remove_autosave, write_autosave, write_save
 
 
-class Table:
+class Seating:
+    """What a board needs of its match: whose turn it is, what that seat may do, and what
+    happened, in words. ``Table`` is a local match; a server's match has its own."""
+
+    local = True
+    """Chance is resolved here and bots move here (a server does both for its matches)."""
+    state: State
+    info: GameInfo
+    drawing: Drawing
+    last = ""
+    """The last decision, in words (``White c1-a3``)."""
+
+    def names(self) -> list[str]:
+        return self.state.seat_names()
+
+    def mover(self) -> int:
+        return self.state.to_move()
+
+    def human_to_move(self) -> bool:
+        raise NotImplementedError
+
+    def bot_to_move(self) -> bool:
+        return False
+
+    def viewer(self) -> int | None:
+        raise NotImplementedError
+
+    def view(self) -> JSONDict:
+        return self.state.view(self.viewer())
+
+    def who(self, seat: int) -> str:
+        raise NotImplementedError
+
+    def options(self) -> list[Option]:
+        """The legal actions of the seat to move, as it picks them."""
+        state = self.state
+        return [Option(action, item["text"], item["parts"], self.drawing.route(item["parts"]))
+                for action, item in zip(state.legal_actions(), state.legal_json(), strict=True)]
+
+    def outcome_text(self) -> str:
+        outcome = self.state.outcome_json()
+        if outcome is None:
+            return "The game is over."
+        return describe_outcome(self.names(), outcome)
+
+    def play(self, seat: int, action: Action) -> list[str]:
+        raise NotImplementedError
+
+    def resolve_chance(self) -> list[str]:
+        return []
+
+    def bot_task(self, seat: int) -> Callable[[], Action]:
+        raise NotImplementedError
+
+    def take_back(self) -> str:
+        raise NotImplementedError
+
+    def unsaved(self) -> int:
+        return 0
+
+    def save(self, path: str) -> None:
+        raise NotImplementedError
+
+    def kept(self) -> str | None:
+        return None
+
+    def forget(self) -> None:
+        """The game ended or was let go of."""
+
+
+class Table(Seating):
     """A local match: the state, the people's seats and a bot per other seat."""
 
     def __init__(self, settings: Settings, drawing: Drawing, keep: bool = False) -> None:
         self.settings = settings
-        self.state: State = settings.state
+        self.state = settings.state
         self.info = settings.game.info
         self.seats = settings.seats
         self.seconds = settings.seconds
@@ -36,16 +107,8 @@ class Table:
         self.keeping = keep
         """Keep the game in progress in the user's data directory after every move (``--resume``)."""
         self.saved_history = [] if settings.resumed else list(self.state.history)
-        self.last = ""
-        """The last decision, in words (``White c1-a3``)."""
 
     # --- who and what ---
-
-    def names(self) -> list[str]:
-        return self.state.seat_names()
-
-    def mover(self) -> int:
-        return self.state.to_move()
 
     def human_to_move(self) -> bool:
         return self.mover() in self.humans
@@ -60,20 +123,11 @@ class Table:
             return mover
         return self.humans[0] if len(self.humans) == 1 else None
 
-    def view(self) -> JSONDict:
-        return self.state.view(self.viewer())
-
     def who(self, seat: int) -> str:
         """``you``, ``human`` or ``bot:strong``."""
         if self.seats[seat] == HUMAN:
             return "you" if len(self.humans) == 1 else "human"
         return f"bot:{self.seats[seat]}"
-
-    def options(self) -> list[Option]:
-        """The legal actions of the seat to move, as it picks them."""
-        state = self.state
-        return [Option(action, item["text"], item["parts"], self.drawing.route(item["parts"]))
-                for action, item in zip(state.legal_actions(), state.legal_json(), strict=True)]
 
     def unsaved(self) -> int:
         """How many moves leaving now would lose (made since the last save, or taken back since)."""
@@ -122,10 +176,13 @@ class Table:
 
     # --- playing ---
 
-    def bot_position(self, seat: int) -> State:
-        """What the bot of ``seat`` may search (built on this thread; searched on another)."""
+    def bot_task(self, seat: int) -> Callable[[], Action]:
+        """The search of the bot of ``seat``, to run on another thread: what it may see is built
+        here, now."""
         bot = self.bots[seat]
-        return seen_by(self.state, seat, bot.rng)
+        position = seen_by(self.state, seat, bot.rng)
+        seconds = self.seconds
+        return lambda: bot.choose(position, seconds)
 
     def play(self, seat: int, action: Action) -> list[str]:
         """Plays ``seat``'s legal action; the words for it and for what it brought about."""
