@@ -159,8 +159,8 @@ def build_parser() -> _Parser:
     )
     parser.add_argument(
         "--text", action="store_true",
-        help="keep the line interface (for scripts and pipes); today it is the only one, so this "
-             "changes nothing yet",
+        help="keep the line interface (for scripts and pipes); without it, in a terminal, a game "
+             "that has a board opens it",
     )
     return parser
 
