@@ -607,11 +607,10 @@ class MatchRecord:
             raise FormatError(f"this is a record of {self.game!r}, not {game.info.name!r}")
         state = game.new(self.players, self.options, self.seed, self.start)
         for ply, action in enumerate(self.actions):
-            out_of_range = f"action {ply + 1} of the record: {action} is not an action of {game.info.title}"
             # No game's own action is negative (leaving.py), and a game's notation may index
             # with it: -1 would be written as its last square, not refused.
             if action < 0 and not is_leaving(action):
-                raise FormatError(out_of_range)
+                raise FormatError(_no_action(ply, action, game))
             try:
                 if play is None or is_leaving(action):
                     state.play_recorded(action)
@@ -620,8 +619,12 @@ class MatchRecord:
             except IllegalActionError as error:
                 raise FormatError(f"action {ply + 1} of the record: {error}") from None
             except LookupError:  # a number past the game's tables, met while naming it in the refusal
-                raise FormatError(out_of_range) from None
+                raise FormatError(_no_action(ply, action, game)) from None
         return state
+
+
+def _no_action(ply: int, action: Action, game: Game[Any]) -> str:
+    return f"action {ply + 1} of the record: action number {action}: it is no action of {game.info.title}"
 
 
 def draw_chance(state: State, rng: random.Random) -> Action:
