@@ -295,6 +295,9 @@ def resumed_file(args: argparse.Namespace) -> str:
 def check_record_arguments(args: argparse.Namespace) -> None:
     """``--replay`` and ``--at`` go with the arguments they make sense with."""
     if args.replay is not None:
+        if args.resume:
+            raise UsageError("--replay and --resume cannot be used together (--resume takes up the game "
+                             "in progress; --replay steps through a record)")
         if args.load is not None:
             raise UsageError("--replay and --load cannot be used together (type play in the replay "
                              "to play on from a position)")

@@ -310,6 +310,11 @@ def test_resume_says_when_there_is_nothing_to_resume(
     assert out == ""
     assert err == (f"parlour play: there is no game in progress to resume (games left unfinished are kept "
                    f"in {data_home})\n")
+    for wrong in (["--resume", "--load", "w.json"], ["loa", "--resume", "--players", "2"],
+                  ["--resume", "--replay", "w.json"]):
+        status, _, err = run(wrong, [], monkeypatch, capsys)
+        assert status == 2, wrong
+        assert "--resume" in err
 
 
 def test_resume_asks_which_when_several_games_are_kept(
