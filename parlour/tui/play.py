@@ -33,22 +33,20 @@ from parlour.engine import (
 from parlour.engine.player import Bot, seen_by
 from parlour.games import GAMES, get_game
 from parlour.tui.replay import RecordError, Stepper, read_record
+from parlour.tui.saves import HUMAN as HUMAN  # kept here too, for the front ends that take it from play
+from parlour.tui.saves import LoadError as LoadError
 from parlour.tui.saves import (
-    HUMAN,
-    LoadError,
     SavedGame,
     Table,
     autosave_path,
     autosaves,
     kept_game,
-    read_json,
     read_save,
     remove_autosave,
     write_autosave,
     write_save,
 )
-
-__all__ = ["HUMAN", "LoadError", "Settings", "main", "read_json", "read_settings"]
+from parlour.tui.saves import read_json as read_json
 
 DEFAULT_SECONDS = 1.0
 EXAMPLES = 5
