@@ -367,6 +367,20 @@ def test_a_kept_game_outlives_another_game_left_at_once(
     assert (data_home / "loa.autosave.json").read_bytes() == kept
 
 
+def test_a_game_that_cannot_be_kept_goes_on_and_says_so_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    blocked = tmp_path / "not-a-directory"
+    blocked.write_text("")
+    monkeypatch.setenv("XDG_DATA_HOME", str(blocked))
+    status, out, _ = run(["loa", *RANDOM_WHITE], ["b1-d3", "moves", "quit", "n"], monkeypatch, capsys)
+    assert status == 0
+    assert out.count("(The game in progress cannot be kept for --resume: ") == 1
+    assert "Use save FILE to keep it.)" in out
+    assert "Legal moves (" in out
+    assert out.endswith("Game left unfinished, not saved.\n")
+
+
 def test_undo_is_kept_too(data_home: Path, monkeypatch: pytest.MonkeyPatch,
                           capsys: pytest.CaptureFixture[str]) -> None:
     run(["loa", "--seat", "0=human", "--seat", "1=human"], ["b1-d3", "a2-c4", "undo"], monkeypatch, capsys)
