@@ -211,7 +211,9 @@ def read_settings(argv: Sequence[str]) -> Settings:
     if args.load is not None and (args.players is not None or args.option):
         raise UsageError("--players and --option cannot be used with --load (the saved game fixes them)")
     if args.load is None and args.game is None:
-        raise UsageError(f"name the game to play (games: {', '.join(listed_games())})")
+        kept = [kept_game(path) for path in autosaves()]
+        resume = f"; or take up the {' or '.join(kept)} game in progress: parlour play --resume" * bool(kept)
+        raise UsageError(f"name the game to play (games: {', '.join(listed_games())}){resume}")
     game = find_game(args.game) if args.game is not None else None
     seed = fresh_seed(args.seed)
     if args.load is not None:

@@ -335,6 +335,18 @@ def test_resume_asks_which_when_several_games_are_kept(
     assert "O to move> " in out
 
 
+def test_naming_no_game_offers_the_one_in_progress(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    status, _, err = run([], [], monkeypatch, capsys)
+    assert status == 2
+    assert "--resume" not in err
+    saves.write_autosave(LOA.new(seed=1), saves.Table(("human", "random"), 0.01))
+    status, _, err = run([], [], monkeypatch, capsys)
+    assert status == 2
+    assert "; or take up the loa game in progress: parlour play --resume" in err
+
+
 def test_a_finished_game_is_no_longer_kept(
     data_home: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
