@@ -211,9 +211,7 @@ def read_settings(argv: Sequence[str]) -> Settings:
     if args.load is not None and (args.players is not None or args.option):
         raise UsageError("--players and --option cannot be used with --load (the saved game fixes them)")
     if args.load is None and args.game is None:
-        kept = [kept_game(path) for path in autosaves()]
-        resume = f"; or take up the {' or '.join(kept)} game in progress: parlour play --resume" * bool(kept)
-        raise UsageError(f"name the game to play (games: {', '.join(listed_games())}){resume}")
+        raise UsageError(f"name the game to play (games: {', '.join(listed_games())}){resume_hint()}")
     game = find_game(args.game) if args.game is not None else None
     seed = fresh_seed(args.seed)
     if args.load is not None:
@@ -232,6 +230,14 @@ def read_settings(argv: Sequence[str]) -> Settings:
         raise UsageError(str(error)) from None
     seats = read_seats(game, state.seat_names(), args.seat)
     return Settings(game, state, seats, seed, seconds_or_default(args.time), text=args.text)
+
+
+def resume_hint() -> str:
+    """``; or take up the loa game in progress: …`` when a game is kept, else nothing."""
+    kept = [kept_game(path) for path in autosaves()]
+    if not kept:
+        return ""
+    return f"; or take up the {' or '.join(kept)} game in progress: parlour play --resume"
 
 
 def settings_from_save(
