@@ -66,7 +66,8 @@ def test_a_second_run_with_the_same_file_plays_only_what_is_missing(
     assert {seat for _, _, seat, _ in first} == {0, 1}
     # a kill loses the games in flight: take two off the end and one from the middle
     lines = path.read_text().splitlines(keepends=True)
-    path.write_text("".join(lines[:4] + lines[5:10]))
+    # the last line whole but without its end, as an editor may leave it: the next game starts a line
+    path.write_text("".join(lines[:4] + lines[5:10]).rstrip("\n"))
     status, out, err = run(capsys, *argv)
     assert status == 0
     assert "9 games in" in err
