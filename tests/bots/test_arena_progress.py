@@ -4,9 +4,16 @@ interval, the time left", on stderr, so that the report on stdout stays as it is
 from __future__ import annotations
 
 import io
+import os
+import pty
 import re
+import select
+import subprocess
+import sys
+import time
 
 import pytest
+from server_process import ROOT, WAIT
 
 from parlour.bots import arena
 
@@ -89,3 +96,37 @@ def test_on_a_terminal_one_line_is_redrawn_in_place_below_the_finished_games() -
         "\r\x1b[K1/2 games | strong 1.000 (95% 0.207-1.000) | about 3 s left"
         "\n"
     )
+
+
+def test_in_a_real_terminal_the_line_is_redrawn_and_stdout_keeps_the_report_alone() -> None:
+    """``parlour arena`` run as a user runs it, its stderr a pseudo-terminal, its stdout a pipe."""
+    main, seat = pty.openpty()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "parlour.cli", "arena", "tictactoe", "random", "greedy", "-n", "3",
+         "--time", "0.01", "--jobs", "1"],
+        cwd=ROOT, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=seat,
+    )
+    os.close(seat)
+    shown = b""
+    deadline = time.monotonic() + WAIT
+    while time.monotonic() < deadline:
+        ready, _, _ = select.select([main], [], [], max(deadline - time.monotonic(), 0))
+        try:
+            chunk = os.read(main, 65536) if ready else b""
+        except OSError:  # the terminal's other end closed: the arena has finished
+            chunk = b""
+        if not chunk:
+            break
+        shown += chunk
+    os.close(main)
+    out, _ = process.communicate(timeout=WAIT)
+    assert process.returncode == 0
+    terminal = shown.decode()
+    assert "\r\x1b[K0/3 games | random: no game yet | time left not known yet" in terminal
+    last = r"\r\x1b\[K3/3 games \| random 0\.\d{3} \(95% 0\.\d{3}-\d\.\d{3}\) \| all done in"
+    assert re.search(last, terminal)
+    assert terminal.count("done): random") == 3
+    report = out.decode()
+    assert report.startswith("tictactoe: random vs greedy, 3 games")
+    assert "\x1b" not in report
+    assert "games |" not in report
