@@ -32,7 +32,7 @@ def test_a_piece_that_is_not_yours_or_not_there() -> None:
     """CON-25: the player on roll moves the pieces it controls."""
     state = position(ROLLED)
     assert played(state, move(state, "p16", 3, "m15")) == (
-        "p16 3: m15: the cannon on p16 is not yours to move: it is seat 4's, controlled by seat 4 (CON-25)"
+        "p16 3: m15: the cannon on p16 is not yours to move: it is Yellow's (CON-25)"
     )
     assert played(state, move(state, "l4", 3, "o4")) == "l4 3: o4: no piece stands on l4"
     assert "not yours to move" in refused(state, "p16 3: o15 n15 m15")
@@ -59,7 +59,7 @@ def test_entering_and_activating() -> None:
     dice that sum to 7."""
     state = position(ROLLED)
     assert played(state, enter_action(state.board.size, 1, SHIP, 3, square(state, "m5"))).endswith(
-        "you do not control seat 2 (CON-25)")
+        "you do not control seat 2 (Orange) (CON-25)")
     assert played(state, enter_action(state.board.size, 0, CANNON, 3, square(state, "h5"))) == (
         "enter cannon 3: h5: no walk of exactly 3 squares takes a cannon from e5 to h5 (CON-32, CON-33)"
     )

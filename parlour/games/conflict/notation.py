@@ -20,6 +20,7 @@ from parlour.games.conflict.pieces import (
     CLASS_OF,
     EMPTY,
     LONG_NAMES,
+    SEAT_COLOURS,
     SUBMARINE,
     TYPE_NAMES,
     TYPES,
@@ -207,13 +208,15 @@ def _seat(state: ConflictState, kind: int, seat_text: str | None, counts: list[i
         if not 0 <= seat < 4:
             raise NotationError(f"there is no seat {seat_text}: seats are 1 to 4")
         if state.controller[seat] != state.seat:
-            raise IllegalActionError(f"{word}@{seat_text}: you do not control seat {seat_text} (CON-25)")
+            raise IllegalActionError(f"{word}@{seat_text}: you do not control seat {seat_text} "
+                                     f"({_colour(seat)}) (CON-25)")
         if not counts[seat * TYPES + kind]:
-            raise IllegalActionError(f"seat {seat_text} has no {row} {word}")
+            rule = "CON-36" if row == "available" else "CON-47"
+            raise IllegalActionError(f"seat {seat_text} ({_colour(seat)}) has no {row} {word} ({rule})")
         return seat
     seats = _row_seats(state, counts, kind)
     if not seats:
-        raise IllegalActionError(f"you have no {row} {word}")
+        raise IllegalActionError(f"you have no {row} {word} ({'CON-36' if row == 'available' else 'CON-47'})")
     if len(seats) > 1:
         choices = " or ".join(f"{word}@{seat + 1}" for seat in seats)
         raise AmbiguousError(f"ambiguous: you have {row} {word}s of seats "
@@ -241,28 +244,43 @@ def _own_piece(state: ConflictState, square: int) -> int:
         raise IllegalActionError(f"no piece stands on {name}")
     seat = code // TYPES
     if state.controller[seat] != state.seat:
-        raise IllegalActionError(f"the {LONG_NAMES[code % TYPES]} on {name} is not yours to move: it is seat "
-                                 f"{seat + 1}'s, controlled by seat {state.controller[seat] + 1} (CON-25)")
+        owner, controller = _colour(seat), _colour(state.controller[seat])
+        control = "" if controller == owner else f", controlled by {controller}"
+        raise IllegalActionError(f"the {LONG_NAMES[code % TYPES]} on {name} is not yours to move: it is "
+                                 f"{owner}'s{control} (CON-25)")
     if square in state.moved:
         raise IllegalActionError(f"the piece on {name} has moved this roll: no piece moves twice in a roll "
                                  "(CON-29)")
     return code
 
 
+def _colour(seat: int) -> str:
+    """A seat (0-3) by its colour, as players are named (CON-17)."""
+    return SEAT_COLOURS[seat].capitalize()
+
+
 def _check_unused(state: ConflictState, die: int) -> None:
     if die not in state.unused:
-        unused = " and ".join(str(d) for d in sorted(set(state.unused))) or "none"
+        if not state.unused:
+            raise IllegalActionError(f"no unused {die}: both dice are used (CON-28)")
+        unused = " and ".join(str(d) for d in sorted(set(state.unused)))
         raise IllegalActionError(f"no unused {die}: the unused dice are {unused} (CON-28)")
 
 
 def number_reason(state: ConflictState, action: Action) -> str | None:
-    """Why a move or entry given as a number is refused, where its text would not tell (``None``:
-    ask the reader, ``parse``): an entry of a seat's piece names the seat only when the mover
-    has such pieces of several (CON-64), so its seat is checked here (CON-25, CON-36); a walk no
-    path makes has no text to read (CON-32, CON-33). The checks a typed decision meets before its
-    path come first, in the reader's order."""
+    """Why a move, entry or activation given as a number is refused, where its text would not
+    tell (``None``: ask the reader, ``parse``): an entry or activation of a seat's piece names the
+    seat only when the mover has such pieces of several (CON-64), so its seat is checked here
+    (CON-25, CON-36, CON-47); a walk no path makes has no text to read (CON-32, CON-33). The
+    checks a typed decision meets before its path come first, in the reader's order."""
     board = state.board
     decision = decode(action, board.size)
+    if decision is not None and decision.kind == "activate":  # its text too names a seat only at need
+        try:
+            _activation(state, TYPE_NAMES[decision.code % TYPES], str(decision.code // TYPES + 1))
+        except IllegalActionError as refused:
+            return refused.reason
+        return None
     if decision is None or decision.kind not in ("move", "enter"):
         return None
     walkable = canonical_path(state, action) is not None
