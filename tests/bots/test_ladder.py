@@ -5,9 +5,14 @@ can resume, so a long series spans several sittings." Tiny budgets and tic-tac-t
 from __future__ import annotations
 
 import json
+import signal
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
+from server_process import ROOT, WAIT
 
 from parlour.bots import ladder
 from parlour.bots.arena import GameResult, Series
@@ -202,3 +207,29 @@ def test_three_players_one_against_two_copies_both_ways_round(
     assert {line["a_seat"] for line in lines if (line["a"], line["b"]) == ("greedy", "classic")} == {0, 1, 2}
     rated = [line.split()[0] for line in out.splitlines()[3:]]
     assert rated == list(reversed(order))
+
+
+def test_stopped_with_ctrl_c_the_finished_games_are_in_the_file_and_the_rest_follow(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A real run, interrupted once a few games are in the file: they were flushed as they
+    finished, and the same command then plays only the others."""
+    path = tmp_path / "ttt.jsonl"
+    argv = ["tictactoe", "--games", "40", "--file", str(path), *TINY]
+    process = subprocess.Popen([sys.executable, "-m", "parlour.cli", "ladder", *argv], cwd=ROOT,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + WAIT
+    while not (path.exists() and path.read_text().count("\n") >= 5):
+        assert process.poll() is None, "the ladder ended before it was interrupted"
+        assert time.monotonic() < deadline, "no five games in the file"
+        time.sleep(0.05)  # waiting on the file's state, polled
+    process.send_signal(signal.SIGINT)
+    _, err = process.communicate(timeout=WAIT)
+    assert process.returncode == 130
+    assert f"interrupted; the finished games are kept in {path}: run the same command again" in err
+    kept = ladder.read_records(path, "tictactoe", 2, {})  # every line whole
+    assert 5 <= len(kept) < 6 * 40
+    status = ladder.main([*argv, "--rounds", "1"])
+    assert status == 0
+    assert f"{len(kept)} games in" in capsys.readouterr().err
+    after = ladder.read_records(path, "tictactoe", 2, {})
+    assert {record.key for record in kept} < {record.key for record in after}
