@@ -25,6 +25,10 @@ class IllegalActionError(ParlourError, ValueError):
         self.reason = reason
         self.action = action
 
+    def __reduce__(self) -> tuple[type[IllegalActionError], tuple[str, str | None]]:
+        # Rebuilt from its parts, not its message, when it crosses a process (a bot's worker).
+        return type(self), (self.reason, self.action)
+
 
 class OptionError(ParlourError, ValueError):
     """An unknown rules option, or a value the option does not accept."""

@@ -2,10 +2,11 @@
 registered game: ``State.play`` refuses any action the rules forbid with an ``IllegalActionError``
 whose ``reason`` is words and whose text names the action, and changes nothing; the reason is
 worked out only on the refusal path — never by ``is_legal``, the legal list, ``legal_json``,
-``apply`` or ``undo``, the searches' and the server's hot path."""
+``apply`` or ``undo``, the searches' and the server's hot path. A refusal pickles whole."""
 
 from __future__ import annotations
 
+import pickle
 import random
 from typing import Any
 
@@ -45,6 +46,10 @@ def check_refusal(state: State, action: Action) -> None:
         assert error.action, action
         assert str(error) == f"{error.action}: {error.reason}"
     assert (state.history, state.position_key(), state.to_move(), state.legal_actions()) == before
+    again = pickle.loads(pickle.dumps(error))  # whole across processes (a bot's worker)
+    assert (type(again), str(again), again.reason, again.action) == (type(error), str(error), error.reason,
+                                                                      error.action)
+    assert vars(again) == vars(error)  # a game's own parts too (Mille's BSD message)
 
 
 def playout(

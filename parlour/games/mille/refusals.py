@@ -39,6 +39,9 @@ class Refusal(IllegalActionError):
         super().__init__(reason, action)
         self.bsd = bsd
 
+    def __reduce__(self) -> tuple[type[Refusal], tuple[str, str, str | None]]:  # type: ignore[override]
+        return Refusal, (self.reason, self.bsd, self.action)
+
     def naming(self, action: str) -> Refusal:
         """The same refusal, naming the decision it refuses (``play 75: …``)."""
         return Refusal(self.reason, self.bsd, action)
