@@ -318,7 +318,7 @@ async def test_sqlite_writes_wait_for_a_lock_off_the_event_loop_and_in_order(tmp
         third = asyncio.ensure_future(store.append("m2", 0, [10], RUNNING))  # the same version again
         for _ in range(5):
             await asyncio.sleep(0)
-        assert not (first.done() or second.done() or third.done())
+        assert [first.done(), second.done(), third.done()] == [False, False, False]
     finally:
         blocker.execute("COMMIT")
         blocker.close()
