@@ -313,6 +313,10 @@ class BoardApp(App[int], inherit_bindings=False):
             yield Static(KEYS, id="keys")
 
     def on_mount(self) -> None:
+        self.start()
+
+    def start(self) -> None:
+        """The match begins on the screen: who plays, then the first turn."""
         names = self.table.names()
         seats = ", ".join(f"{names[seat]}: {self.table.who(seat)}" for seat in range(len(names)))
         self.log_view.add(f"{self.drawing.title or self.table.info.title}. {seats}.")
