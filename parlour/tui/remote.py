@@ -1161,6 +1161,12 @@ def main(argv: Sequence[str]) -> int:
     try:
         link.open()
         game, seat, first = take_seat(link, target, game_name, seat_text, _say)
+        if not build_parser().parse_args(list(argv)).text and sys.stdin.isatty() and sys.stdout.isatty():
+            from parlour.tui.board.remote import run_remote_board  # the board (issue 18); None: none here
+
+            status = run_remote_board(game, link, seat, first, inbox)
+            if status is not None:
+                return status
         start_typing(inbox)
         while True:
             session = RemoteSession(game, link, seat, first, inbox, say=_say, prompt=_prompt,
