@@ -7,6 +7,7 @@ import pytest
 from board_pilot import arrows_to, board_app, board_app_on, check_snapshot, pick_by_keys, press, settle
 
 from parlour.games import get_game
+from parlour.tui.board.app import Choices
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
@@ -35,7 +36,8 @@ async def test_a_roll_using_both_dice_by_keys() -> None:
         labels = [app.drawing.label(o.text, o.parts) for o in app.picker.choices()]
         assert labels[:2] == ["enter a cannon, die 2", "enter a cannon, die 6"]
         assert "1  enter a cannon, die 2" in "\n".join(app.screen_lines())
-        await press(pilot, "1")
+        await pilot.click(Choices, offset=(3, 0))  # the first choice, by the mouse
+        await settle(pilot)
         assert app.state.action_to_text(app.state.history[-1]) == "enter cannon 2: d4 c3"
         assert "Dice:  2· [6]" in "\n".join(app.screen_lines())  # the 2 is used
         six = next(o for o in app.picker.options if o.text == "enter ship 6: f5 g5 h5 i4 j3 k3")
