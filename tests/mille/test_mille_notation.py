@@ -81,16 +81,25 @@ def test_extension_answers() -> None:
 
 
 @pytest.mark.parametrize("text", [
-    "", "fly", "play", "play 3 4", "play 7", "play 250", "discard goo", "coup go", "extend maybe", "draw now",
-    "play go @7", "play go @", "2: draw", "x: draw", "card", "new_game now", "order sideways",
+    "", "fly", "play", "play 3", "discard 1", "play p", "play 250", "discard goo", "coup go", "extend maybe",
+    "draw now", "play go @7", "play go @", "2: draw", "x: draw", "card", "new_game now", "order sideways",
     "0: card go", "0: new_game", "order on", "0: order on", "1: order off", "new_game",
 ])
 def test_nonsense_is_unparsable(text: str) -> None:
-    """MIL-65: unparsable text is a NotationError, whatever the position. (W-31's ``play 3`` is now
-    the card the hand shows as 3, as issue 18 asks: ``play 7`` and ``play 3 4`` name nothing.)"""
+    """MIL-65: unparsable text is a NotationError, whatever the position (W-31: ``play 3``)."""
     state = table({"cards": ["go", *SIX]}, {"cards": SIX}, drawn=True)
     with pytest.raises(NotationError):
         state.parse_action(text)
+
+
+def test_a_number_is_no_card_and_the_refusal_shows_the_cards_as_a_hand_does() -> None:
+    """MIL-64: a number that is not a distance value is not a card (W-31: ``play 3``), even where a
+    text hand numbers its cards (reading those numbers is the line interface's part); the refusal
+    names the cards in the words the hand shows them (``Spare Tire``), so a person can retype."""
+    state = table({"cards": ["go", *SIX]}, {"cards": SIX}, drawn=True)
+    with pytest.raises(NotationError, match=r"not a card: '3' \(name a card as your hand shows it: 25, .*"
+                                            r"Spare Tire, .*Right of Way\)$"):
+        state.parse_action("play 3")
 
 
 @pytest.mark.parametrize(("text", "written"), [

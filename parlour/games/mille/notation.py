@@ -6,10 +6,9 @@ puts a seat prefix ``N:`` before a decision. Cards and slots are read as ``cards
 ``cards.parse_slot`` read them: a card by its token or by the name a hand shows, spaces and case as
 one likes (``play spare tire``, ``discard End of Limit``).
 
-A person may also name a card by the number the hand shows it under (``discard 3``, ``play P``):
-the slot (MIL-64's slots, ``P`` and ``1`` to ``6``). No card is called 1 to 6 or P, so the two
-never clash. Which card that is depends on the hand, so the reader leaves the kind open
-(``Written.by_slot``) and the rules fill it in from the hand (``Written.in_hand``).
+A number that is no distance value is no card (W-31: ``play 3`` is unparsable). The number a text
+hand shows a card under is the line interface's to read (``parlour play`` makes ``discard 3`` the
+spec's ``discard go @3`` before the rules see it), not the notation's.
 
 Reading is syntax only: ``read_action`` raises ``NotationError`` for text that names no action,
 and never asks a position. Whose turn it is and whether the action is legal (MIL-65's messages)
@@ -19,10 +18,9 @@ are the rules' part, in ``MilleState.parse_action``.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
 from typing import Final, NamedTuple
 
-from parlour.engine import Action, IllegalActionError, NotationError
+from parlour.engine import Action, NotationError
 from parlour.games.mille.actions import (
     CARD,
     COUP,
@@ -70,29 +68,7 @@ class Written(NamedTuple):
     kind: int
     """The card kind named (``EMPTY`` for ``draw`` and ``extend``)."""
     slot: int | None
-    """The slot hint (``@5``), or the slot a card was named by (``discard 5``); ``None`` if none."""
-
-    @property
-    def by_slot(self) -> bool:
-        """The card was named by its place in the hand (``discard 3``): ``kind`` is still ``EMPTY``
-        and ``action`` is the verb's base (``PLAY``, ``DISCARD``, ``COUP``) until ``in_hand``."""
-        return self.kind == EMPTY and self.slot is not None
-
-    def in_hand(self, slots: Sequence[int]) -> Written:
-        """The decision with the card the hand ``slots`` (MIL-16's seven, ``EMPTY`` where none)
-        holds in the slot it was named by; itself if it named its card. ``IllegalActionError``
-        when the slot is empty, or a coup names a slot without a safety."""
-        if not self.by_slot:
-            return self
-        assert self.slot is not None
-        kind = slots[self.slot]
-        place = SLOT_NAMES[self.slot]
-        if kind == EMPTY:
-            raise IllegalActionError(f"there is no card in slot {place} of your hand")
-        if self.action == COUP and kind < EXTRA_TANK:
-            raise IllegalActionError(f"a coup fourré is claimed with a safety, and slot {place} holds "
-                                     f"{NAMES[kind]}")
-        return Written(self.seat, self.action + kind, kind, self.slot)
+    """The slot hint (``@5``), ``None`` if none."""
 
 
 def action_text(action: Action) -> str:
@@ -168,25 +144,21 @@ def read_action(text: str) -> Written:
             raise NotationError(f"extend takes yes or no, not {rest!r}")
         return Written(seat, EXTEND_YES if answer else EXTEND_NO, EMPTY, None)
     if verb in ("play", "discard", "coup") and rest:
-        base = {"play": PLAY, "discard": DISCARD, "coup": COUP}[verb]
-        if rest.upper() in SLOT_NAMES:  # ``discard 3``: the card the hand shows as 3
-            return Written(seat, base, EMPTY, parse_slot(rest))
         with_slot = _HINTED.fullmatch(rest)
         slot = None if with_slot is None else parse_slot(with_slot[2])
         kind = _card(rest if with_slot is None else with_slot[1])
         if verb == "coup" and kind < EXTRA_TANK:
             raise NotationError(f"coup names a safety, not {TOKENS[kind]}")
-        return Written(seat, base + kind, kind, slot)
+        return Written(seat, {"play": PLAY, "discard": DISCARD, "coup": COUP}[verb] + kind, kind, slot)
     raise NotationError(f"not a Mille Bornes decision: {text.strip()!r} "
                         "(draw, play CARD, discard CARD, coup SAFETY, extend yes|no; CARD is a card's "
-                        "name or its number in your hand)")
+                        "name)")
 
 
 def _card(text: str) -> int:
-    """``cards.parse_card``, its refusal in the words a hand shows (``Spare Tire``) and with the
-    other way to name a card: by its number in the hand."""
+    """``cards.parse_card``, its refusal in the words a hand shows (``Spare Tire``)."""
     try:
         return parse_card(text)
     except NotationError:
         raise NotationError(f"not a card: {text.strip()!r} (name a card as your hand shows it: "
-                            f"{', '.join(NAMES)}; or by its number there, P or 1 to 6)") from None
+                            f"{', '.join(NAMES)})") from None

@@ -901,7 +901,6 @@ class MilleState(State):
             raise NotToActError("a card must be dealt or drawn first")
         if written.seat is not None and written.seat != mover:
             raise NotToActError(f"seat {written.seat} is not to act: it is seat {mover}'s decision")
-        written = written.in_hand(self.slots[mover])  # ``discard 3``: the card the hand shows as 3
         try:
             decision = self._legal_decision(written.action, written.kind, written.slot)
         except refusals.Refusal as refused:
