@@ -51,6 +51,29 @@ async def test_a_roll_using_both_dice_by_keys() -> None:
         assert any(entry.startswith("Orange rolls") for entry in told)
 
 
+async def test_the_base_offers_each_piece_that_may_enter_by_number() -> None:
+    # CON-36, CON-67 item 3: the available pieces enter from the base; picking the base, a
+    # number narrows the destinations to one type's (the browser picks it from the row).
+    app = board_app(*AGAINST_RANDOM)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await press(pilot, *arrows_to(app, "e5"), "enter")
+        labels = [app.choice_label(choice) for choice in app.picker.choices()]
+        assert labels == ["enter a cannon: only its moves", "enter an aagun: only its moves",
+                          "enter an airplane: only its moves", "enter a ship: only its moves",
+                          "enter a submarine: only its moves"]
+        everything = app.picker.targets()
+        await press(pilot, "4")
+        ships = app.picker.targets()
+        assert ships < everything
+        terrain = app.view["content"]["board"]["terrain"]
+        assert all(terrain[int(square[1:]) - 1][ord(square[0]) - ord("a")] in "~+" for square in ships)
+        assert "1  enter a ship, die 2" not in "\n".join(app.screen_lines())  # a square first
+        await press(pilot, "escape")
+        assert app.picker.targets() == everything
+        assert app.picker.picked == ["e5"]
+
+
 async def test_a_big_map_scrolls_with_the_cursor() -> None:
     # Issue 18: "Conflict scrolls or zooms its map, with the cursor square always in view".
     app = board_app("conflict", "--option", "board=ocean", "--seed", "3", "--seat", "1=bot:random",

@@ -27,7 +27,7 @@ from parlour.engine import CHANCE, Action, IllegalActionError, JSONDict, Notatio
 from parlour.engine.player import seen_by
 from parlour.tui.board.dialogs import Ask, AskName, RulesScreen
 from parlour.tui.board.drawing import Cell, Drawing
-from parlour.tui.board.picking import Option, Picker
+from parlour.tui.board.picking import Group, Option, Picker
 from parlour.tui.board.table import Seating, Table
 from parlour.tui.play import Settings, default_bot
 
@@ -404,6 +404,8 @@ class BoardApp(App[int], inherit_bindings=False):
     def what_now(self) -> str:
         name = self.table.names()[self.table.mover()]
         if self.picker.picked:
+            if self.picker.groups():
+                return f"{name}: pick where it goes (marked •), or which piece by number."
             if self.picker.targets():
                 return f"{name}: pick where it goes (marked •), Esc to drop it."
             return f"{name}: choose by number."
@@ -485,8 +487,13 @@ class BoardApp(App[int], inherit_bindings=False):
     def choice_lines(self) -> list[str]:
         if not self.table.human_to_move() or self.thinking:
             return []
-        return [f"{n % 10}  {self.drawing.label(o.text, o.parts)}"
-                for n, o in enumerate(self.picker.choices()[:10], 1)]
+        listed = self.picker.choices()[:10]  # 1 to 9, then 0
+        return [f"{n % 10}  {self.choice_label(choice)}" for n, choice in enumerate(listed, 1)]
+
+    def choice_label(self, choice: Option | Group) -> str:
+        if isinstance(choice, Group):
+            return f"{choice.label}: only its moves"
+        return self.drawing.label(choice.text, choice.parts)
 
     def screen_lines(self) -> list[str]:
         """The screen as text, trailing spaces removed (for tests and snapshots)."""
@@ -570,6 +577,9 @@ class BoardApp(App[int], inherit_bindings=False):
         chosen = self.picker.choose(number)
         if chosen is not None:
             self.decided(chosen)
+            return
+        self.told = self.what_now()
+        self.refresh_all()
 
     def action_rules(self) -> None:
         self.push_screen(RulesScreen(self.table.info.name, self.table.info.title))

@@ -85,12 +85,14 @@ class ConflictDrawing(Drawing):
             seat, kind = piece
             return Cell(f"{kind}{seat}", style + Style(color=_colour(seat), bold=True), empty=False)
         bases = {where: int(seat) for seat, where in board["bases"].items()}
+        # A base or a mine keeps its glyph when marked as a destination (it is what happens there).
         if square in bases:
-            return Cell(f"+{bases[square]}", style + Style(color=_colour(bases[square]), bold=True))
+            owner = bases[square]
+            return Cell(f"+{owner}", style + Style(color=_colour(owner), bold=True), empty=False)
         mine = board["mines"].get(square)
         if mine is not None:
             glyph = "*" if ground == "." else "o"
-            return Cell(f"{glyph}{mine}", style + Style(color=_colour(mine), bold=True))
+            return Cell(f"{glyph}{mine}", style + Style(color=_colour(mine), bold=True), empty=False)
         glyph = {"~": "~ ", "#": "##"}.get(ground, ". ")
         return Cell(glyph, style + Style(color="rgb(60,60,60)"))
 
@@ -114,6 +116,16 @@ class ConflictDrawing(Drawing):
             elif event["kind"] == "takeover":
                 squares.append(event["base"])
         return squares
+
+    def group(self, parts: JSONDict) -> str:
+        """A base square starts the moves of a piece standing on it and the entries of every
+        available type: one group each."""
+        piece = TYPE_NAMES.get(str(parts.get("piece", " "))[-1], "piece")
+        if parts["kind"] == "enter":
+            return f"enter {'an' if piece[0] in 'aeiou' else 'a'} {piece}"
+        if parts["kind"] == "move":
+            return f"the {piece} on {parts['from']}"
+        return ""
 
     def label(self, text: str, parts: JSONDict) -> str:
         if parts["kind"] == "end":

@@ -73,6 +73,11 @@ class Drawing:
         """The squares a player picks for an action with these parts."""
         return from_to(parts)
 
+    def group(self, parts: JSONDict) -> str:
+        """What an action moves, where one square may start actions of several things ("" if
+        the square says it all)."""
+        return ""
+
     def move_text(self, view: JSONDict, squares: list[str]) -> str | None:
         """The squares a person picked, as the game's notation writes such a move (to ask the
         engine why it is not legal); ``None`` where the notation needs more than squares."""

@@ -10,7 +10,6 @@ as numbered choices.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from parlour.engine import Action, JSONDict
@@ -25,12 +24,16 @@ class Option:
     parts: JSONDict
     route: tuple[str, ...]
     """The squares picked for it, in order; empty for an action chosen from the list only."""
+    group: str = ""
+    """What moves, when one square starts actions of several things (a piece standing on a
+    base, the pieces that may enter from it): a group is chosen by number to narrow them."""
 
 
-def options_of(actions: Sequence[Action], texts: Sequence[str], parts: Sequence[JSONDict],
-               route: Callable[[JSONDict], tuple[str, ...]]) -> list[Option]:
-    return [Option(action, text, part, route(part))
-            for action, text, part in zip(actions, texts, parts, strict=True)]
+@dataclass(frozen=True)
+class Group:
+    """A numbered choice that narrows the actions of the square picked to one group."""
+
+    label: str
 
 
 def from_to(parts: JSONDict) -> tuple[str, ...]:
@@ -47,11 +50,25 @@ class Picker:
 
     options: list[Option]
     picked: list[str] = field(default_factory=list)
+    group: str | None = None
+    """The group chosen for the square picked, if any."""
+
+    def _live(self) -> list[Option]:
+        if self.group is None:
+            return self.options
+        return [o for o in self.options if o.group == self.group or not o.route]
 
     def _following(self) -> list[Option]:
         """Options whose route goes on past the squares picked."""
         depth = len(self.picked)
-        return [o for o in self.options if len(o.route) > depth and list(o.route[:depth]) == self.picked]
+        return [o for o in self._live() if len(o.route) > depth and list(o.route[:depth]) == self.picked]
+
+    def groups(self) -> list[Group]:
+        """The groups of the square picked, when it starts actions of more than one."""
+        if len(self.picked) != 1 or self.group is not None:
+            return []
+        labels = list(dict.fromkeys(o.group for o in self._following() if o.group))
+        return [Group(label) for label in labels] if len(labels) > 1 else []
 
     def starts(self) -> set[str]:
         """Squares that begin some action: the pieces that can move."""
@@ -69,40 +86,62 @@ class Picker:
             return set()
         return {o.route[-1] for o in self._following()}
 
-    def choices(self) -> list[Option]:
+    def choices(self) -> list[Option | Group]:
         """The numbered list: the actions the squares picked complete when more than one does,
-        else (nothing picked) the actions that take no square."""
+        the groups of a square that starts several things, else (nothing picked) the actions
+        that take no square."""
         if not self.picked:
             return [o for o in self.options if not o.route]
-        return [o for o in self.options if list(o.route) == self.picked]
+        groups = self.groups()
+        if groups:
+            return list(groups)
+        return list(self.completed())
+
+    def completed(self) -> list[Option]:
+        """The actions whose whole route is the squares picked."""
+        return [o for o in self._live() if o.route and list(o.route) == self.picked]
 
     def pick(self, square: str) -> Option | None:
         """A square chosen (Enter or a click): the action it completes when exactly one is left,
         else ``None`` with the selection changed (or dropped, for a square that means nothing)."""
         if self.picked and square in self.targets():
             self.picked.append(square)
-            done = self.choices()
+            done = self.completed()
             if len(done) == 1 and not self._following():
-                self.picked = []
+                self.drop()
                 return done[0]
             return None
         if self.picked == [square]:
-            self.picked = []
+            self.drop()
         elif square in self.starts():
+            self.drop()
             self.picked = [square]
         else:
-            self.picked = []
+            self.drop()
         return None
 
+    def drop(self) -> None:
+        self.picked = []
+        self.group = None
+
     def back(self) -> None:
-        """Esc: one square back."""
-        if self.picked:
+        """Esc: one step back (the group chosen, then each square)."""
+        if self.group is not None and len(self.picked) == 1:
+            self.group = None
+        elif len(self.picked) == 1:
+            self.drop()
+        elif self.picked:
             self.picked.pop()
 
     def choose(self, number: int) -> Option | None:
-        """The numbered choice ``number`` (from 1), if there is one."""
+        """The numbered choice ``number`` (from 1): the action it is, or ``None`` (a group
+        chosen narrows the square's actions; a number with no choice does nothing)."""
         listed = self.choices()
-        if 1 <= number <= len(listed):
-            self.picked = []
-            return listed[number - 1]
-        return None
+        if not 1 <= number <= len(listed):
+            return None
+        chosen = listed[number - 1]
+        if isinstance(chosen, Group):
+            self.group = chosen.label
+            return None
+        self.drop()
+        return chosen

@@ -53,9 +53,10 @@ class Seating:
 
     def options(self) -> list[Option]:
         """The legal actions of the seat to move, as it picks them."""
-        state = self.state
-        return [Option(action, item["text"], item["parts"], self.drawing.route(item["parts"]))
-                for action, item in zip(state.legal_actions(), state.legal_json(), strict=True)]
+        state, drawing = self.state, self.drawing
+        return [Option(action, item["text"], parts, drawing.route(parts), drawing.group(parts))
+                for action, item in zip(state.legal_actions(), state.legal_json(), strict=True)
+                for parts in [item["parts"]]]
 
     def outcome_text(self) -> str:
         outcome = self.state.outcome_json()
