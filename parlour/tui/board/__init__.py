@@ -3,6 +3,8 @@ engine contract; each game's module here (named after the game) only draws its s
 
 from __future__ import annotations
 
+import sys
+
 from parlour.tui.play import Settings
 
 
@@ -15,5 +17,8 @@ def run_board(settings: Settings) -> int | None:
     drawing = drawing_for(settings.game)
     if drawing is None:
         return None
-    status = BoardApp(settings, drawing, keep=True).run()
+    app = BoardApp(settings, drawing, keep=True)
+    status = app.run()
+    if app.complaint:
+        print(app.complaint, file=sys.stderr)
     return 0 if status is None else status

@@ -8,6 +8,7 @@ so the screen never freezes; a hint is the strongest bot's choice at a short bud
 
 from __future__ import annotations
 
+import contextlib
 import textwrap
 from typing import ClassVar
 
@@ -291,6 +292,8 @@ class BoardApp(App[int], inherit_bindings=False):
         """The line under the seats: what to do now, or why a key did nothing."""
         self.marks: dict[str, set[str]] = {}
         self.finished = False
+        self.complaint = ""
+        """Said on the terminal once the board is closed (a bug in a bot)."""
         self.board = BoardView(self)
         self.choices = Choices(self)
         self.log_view = Log()
@@ -380,7 +383,8 @@ class BoardApp(App[int], inherit_bindings=False):
 
         def think() -> None:
             action = task()
-            self.call_from_thread(self.bot_moved, seat, plies, action)
+            with contextlib.suppress(RuntimeError):  # the board was closed while the bot thought
+                self.call_from_thread(self.bot_moved, seat, plies, action)
 
         self.run_worker(think, thread=True, group="bot", exit_on_error=True)
 
@@ -389,8 +393,9 @@ class BoardApp(App[int], inherit_bindings=False):
         if self.finished or len(self.state.history) != plies:
             return
         if not self.state.is_legal(action):
-            who = self.table.who(seat)
-            self.log_view.add(f"{who} chose an illegal action ({action}); this is a bug in the bot")
+            who = f"{self.table.who(seat)} in seat {seat}"
+            self.complaint = (f"parlour play: {who} chose an illegal action ({action}); "
+                              "this is a bug in the bot")
             self.exit(1)
             return
         self.played(seat, action)
@@ -599,7 +604,8 @@ class BoardApp(App[int], inherit_bindings=False):
 
         def think() -> None:
             action = bot.choose(position, HINT_SECONDS)
-            self.call_from_thread(self.hint_found, plies, action)
+            with contextlib.suppress(RuntimeError):  # the board was closed meanwhile
+                self.call_from_thread(self.hint_found, plies, action)
 
         self.run_worker(think, thread=True, group="hint", exit_on_error=True)
 
