@@ -47,6 +47,7 @@ from parlour.tui.saves import (
     write_save,
 )
 from parlour.tui.saves import read_json as read_json
+from parlour.tui.typed import typing_for
 
 DEFAULT_SECONDS = 1.0
 EXAMPLES = 5
@@ -611,7 +612,8 @@ class Session:
         if word.lower() in self.COMMANDS:
             return self.command(word.lower(), rest.strip(), seat)
         try:
-            action = self.state.parse_action(text)
+            written = self.notation(text, seat)
+            action = self.state.parse_action(written)
         except NotationError as error:
             self.say(f"Cannot read that as a move: {error}. Type 'help' to see how moves are written.")
             return None
@@ -622,11 +624,21 @@ class Session:
             self.say(f"That move is not allowed: {self.state.action_to_text(action)} is not legal here. "
                      "Type 'moves' for the legal moves.")
             return None
-        return self.play_move(seat, action)
+        return self.play_written(seat, action, written)
 
-    def play_move(self, seat: int, action: Action) -> int | None:
-        """Plays a human's parsed action (a network session sends it to the server instead)."""
-        self.played(seat, action, "")
+    def notation(self, text: str, seat: int) -> str:
+        """What ``seat``'s person typed, in the game's notation: a game whose text board numbers
+        things its notation does not (Mille's hand: ``discard 1``) reads the numbers against the
+        board that person sees (``parlour.tui.typed``); any other text is left to the notation."""
+        typing = typing_for(self.game)
+        return text if typing is None else typing.written(text, self.state.view(seat))
+
+    def play_written(self, seat: int, action: Action, written: str) -> int | None:
+        """Plays a human's typed move as written (``State.play_text``; a network session sends its
+        moves to the server instead, ``RemoteSession.play_move``): the notation may say more
+        than the legal action does, and what it says is kept (MIL-64's slot hint: which copy of a
+        card leaves the hand, ``discard 25 @4``, where the action says only ``discard 25``)."""
+        self.played(seat, action, "", written)
         return None
 
     def play_forced(self, seat: int, action: Action) -> int | None:
@@ -634,9 +646,13 @@ class Session:
         self.played(seat, action, " (the only legal move)")
         return None
 
-    def played(self, seat: int, action: Action, note: str) -> None:
+    def played(self, seat: int, action: Action, note: str, written: str | None = None) -> None:
+        """Plays ``action`` (``written``: the text it was typed as, played as written) and says so."""
         move_text = self.state.action_to_text(action)
-        self.state.apply(action)
+        if written is None:
+            self.state.apply(action)
+        else:
+            self.state.play_text(written)
         self.say(f"{self.state.seat_names()[seat]} plays {move_text}{note}")
         self.last_mover = seat
         self.moved()
@@ -760,6 +776,9 @@ class Session:
             f"Anything else is read as a move in {self.info.title} notation, for example:",
             "  " + "   ".join(self.examples()),
         ]
+        typing = typing_for(self.game)
+        if typing is not None:
+            lines.append(typing.help)
         return "\n".join(lines)
 
     def examples(self) -> list[str]:
