@@ -913,7 +913,7 @@ class RemoteSession(Session):
 
     def read_move(self, text: str) -> None:
         try:
-            action = self.state.parse_action(text)
+            action = self.state.parse_action(self.notation(text, self.seat))  # Mille: discard 1
         except NotationError as error:
             self.say(f"Cannot read that as a move: {error}. Type 'help' to see how moves are written.")
             return
