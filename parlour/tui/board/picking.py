@@ -80,12 +80,6 @@ class Picker:
             return set()
         return {o.route[len(self.picked)] for o in self._following()}
 
-    def ends(self) -> set[str]:
-        """The last squares of the routes still open (a stop on the way is not one)."""
-        if not self.picked:
-            return set()
-        return {o.route[-1] for o in self._following()}
-
     def choices(self) -> list[Option | Group]:
         """The numbered list: the actions the squares picked complete when more than one does,
         the groups of a square that starts several things, else (nothing picked) the actions

@@ -118,8 +118,6 @@ class RemoteBoardApp(BoardApp):
         self.exit_status = 0
         self.failure: str | None = None
         self.asking = False
-        self.news = 0
-        """Pictures of the match taken from the session (tests wait on it)."""
         self.version = self.session.snapshot.get("version", 0)
         """The match's version last shown: what happened since is narrated."""
         super().__init__(self.settings_of(game, first), drawing)
@@ -176,7 +174,6 @@ class RemoteBoardApp(BoardApp):
     # --- the screen's thread ---
 
     def absorb_news(self, session: BoardSession) -> None:
-        self.news += 1
         self.remote.state = session.state
         version = session.snapshot.get("version", 0)
         if version != self.version:

@@ -10,7 +10,7 @@ import contextlib
 from collections.abc import Callable
 
 from parlour.bots import make_bot
-from parlour.engine import CHANCE, NOBODY, Action, GameInfo, JSONDict, State
+from parlour.engine import Action, GameInfo, JSONDict, State
 from parlour.engine.player import Bot, seen_by
 from parlour.tui.board.drawing import Drawing
 from parlour.tui.board.picking import Option
@@ -219,11 +219,3 @@ class Table(Seating):
             self.state.undo()
         self.last = ""
         return f"Took back {count} {'move' if count == 1 else 'moves'}."
-
-    def status_word(self) -> str:
-        mover = self.mover()
-        if mover == NOBODY:
-            return self.outcome_text()
-        if mover == CHANCE:
-            return "Chance is next."
-        return f"{self.names()[mover]} to move."
