@@ -229,7 +229,12 @@ class MatchPage {
 
   // ---- actions ----
 
-  /** Sends `text`, which must be one of the legal texts (boards build nothing else). */
+  /**
+   * Sends `text`: one of the legal texts, or a text a board built in the game's notation from what the
+   * person meant that the legal list does not offer (a click on a square no move reaches): the server
+   * refuses it with the engine's reason and changes nothing, which the toast shows (onError). The
+   * boards' clicks come through the context's `act`, which sends only at the person's turn.
+   */
   play(text) {
     if (this.waiting || !this.snap) return;
     const ok = this.socket.send({ type: "action", text, version: this.snap.version });
@@ -241,6 +246,29 @@ class MatchPage {
     // drawn path) leaves it on screen to be mended.
     this.waiting = true;
     this.render();
+  }
+
+  /**
+   * Why a click on the board does nothing now, said on the page and never asked of the server: whose
+   * turn it is ("It is Bob (White)'s turn"), or that the page only watches, or shows a past position.
+   */
+  notNow() {
+    this.toast(this.notNowText());
+  }
+
+  notNowText() {
+    const s = this.snap;
+    if (!s) return "The match is not here yet.";
+    if (this.replay.at !== null) return "The board shows an earlier position: press End or » to go back to the game.";
+    if (s.status === "over") return "The game is over.";
+    if (s.status === "open") return "The match starts when every seat is taken.";
+    if (s.seat === null) return "You are watching: only the players move.";
+    if (this.waiting) return "Your move is on its way.";
+    if (this.myOut()) return `You are out of the game: ${this.myOut()}.`;
+    const mover = this.view.to_move;
+    if (mover === "chance") return "It is chance's turn: the cards or the dice decide.";
+    if (typeof mover === "number" && mover !== s.seat) return `It is ${this.label(mover)}'s turn, not yours.`;
+    return "Nothing to do on the board now.";
   }
 
   takeSeat(seat) {
@@ -304,7 +332,9 @@ class MatchPage {
       animate: this.animate,
       focus: this.focus,
       lastError: this.lastError,
-      act: (text) => this.play(text),
+      // Nothing leaves the page when it is not the person's turn: the page says why instead.
+      act: (text) => (this.myTurn() && !this.waiting ? this.play(text) : this.notNow()),
+      notNow: () => this.notNow(),
       redraw: () => {
         this.animate = false;
         this.render();

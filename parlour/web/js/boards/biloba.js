@@ -7,7 +7,7 @@ import {
   arrowMarker, captureBadge, clickLayer, coordLabels, crossPath, discGradient, liveSquares, routeLine, slideIn, svg,
   targetLayer, uniqueId,
 } from "../svg.js";
-import { squarePicking } from "./picker.js";
+import { Picker, squarePicking } from "./picker.js";
 
 const CELL = 100;
 const MARGIN = 44;
@@ -237,9 +237,31 @@ function capturesOf(view, before) {
   }));
 }
 
+/** How a click with no pawn picked is answered on the page: only a word on what to click. */
+function idleHint(board, seat, square) {
+  const letter = cellAt(board, square);
+  if (COLOURS[letter] && letter !== LETTERS[seat]) return `The pawn on ${square} is ${COLOURS[letter].name}: pick one of yours.`;
+  return `Pick one of your (${COLOURS[LETTERS[seat]]?.name ?? "own"}) pawns first, then where it goes.`;
+}
+
+/**
+ * What the person tried, in Biloba's notation (BIL-21, BIL-30): a replacement `c3>c4` while captures
+ * are being replaced, else a move `d4-d5` or a centre route `d4-e5-f5`.
+ */
+function triedText(squares, replacing) {
+  if (replacing) return squares.length === 2 ? `${squares[0]}>${squares[1]}` : null;
+  return squares.length <= 3 ? squares.join("-") : null;
+}
+
 /** The picking marks of the seat to move: pickable pawns, the path so far, the next tiles. */
 function pickMarks(play, board) {
-  const { picker, click } = squarePicking(play);
+  const letter = LETTERS[play.seat];
+  const replacing = Object.keys(position(play.view).pending ?? {}).length > 0;
+  const { picker, click } = squarePicking(play, {
+    own: new Set(tiles(board).filter((square) => cellAt(board, square) === letter)),
+    text: (squares) => triedText(squares, replacing),
+    hint: (square) => idleHint(board, play.seat, square),
+  });
   const marks = {
     starts: picker.prefix.length ? new Set() : picker.starts(), selected: picker.prefix, targets: picker.targets(),
   };
@@ -284,6 +306,9 @@ export default {
       return "Replacement: pick a pulsing pawn, then the empty tile it fills.";
     }
     if (prefix.length > 1 && prefix[prefix.length - 1] === CENTRE) return "Centre! Step on from e5 to a free tile next to it.";
+    if (prefix.length && !new Picker(play.legal, prefix).targets().length) {
+      return `The pawn on ${prefix[0]} cannot go anywhere now: click a tile to be told why, or pick another pawn.`;
+    }
     if (prefix.length) return "Click a marked square to move there (or the piece again to put it back).";
     return "Pick one of your pieces.";
   },
@@ -293,7 +318,7 @@ export default {
     const pending = position(play.view).pending ?? {};
     let marks = { last: play.memory.last ?? [], captured: play.memory.captured ?? [] };
     let shown = board;
-    let click = () => {};
+    let click = () => play.notNow();
     if (play.legal.length) {
       const picked = pickMarks(play, board);
       marks = { ...marks, ...picked.marks };

@@ -40,12 +40,18 @@
 //   memory    the object `remember` wrote into
 //   animate   true when the last action is new (slide it in)
 //   focus     the square that last held the keyboard focus on the board, or null
-//   act(text) plays a legal action;  redraw() draws again after a change of `pick`
+//   act(text) sends an action at the person's turn (else says whose turn it is, sending nothing)
+//   notNow()  says on the page why a click does nothing now ("It is Bob (White)'s turn")
+//   redraw()  draws again after a change of `pick`
 //   name(seat) the seat's name ("You" for this page's seat);  toast(text) a short message
 //
 // Boards build actions from `legal[].parts` (kind, from, to, path, card, slot, piece, seat, die,
-// dice …), never by reading the notation; what they send is one of the legal texts (Conflict's path
-// drawn square by square excepted: CON-68 lets a player walk any path, and the server judges it).
+// dice …), never by reading the notation; what they send is one of the legal texts, with two
+// exceptions the server judges: Conflict's path drawn square by square (CON-68 lets a player walk
+// any path), and what a person tries that no legal action offers (a piece picked, then a square it
+// cannot reach: LOA's `b1-b4`; a card's "Why not play it?": `play 75`). A board writes that in the
+// game's notation as the person meant it and sends it, so that the server's refusal says why in the
+// engine's words (issue 18); where no text can say what was meant, it gives a short hint instead.
 
 // A new game needs nothing here to be played in the browser (the generic board). To draw it, add a
 // module `boards/<name>.js` whose default export is a board as above, built with the helpers of

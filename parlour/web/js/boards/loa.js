@@ -131,6 +131,31 @@ function lastMoveMarks(view) {
   return { last: [move.from, move.to], captured: taken ? [{ square: move.to, piece: taken }] : [] };
 }
 
+const COLOUR_OF_SEAT = ["b", "w"];
+
+/** The squares of the pieces of the page's seat (none for a spectator). */
+function ownSquares(board, seat) {
+  const letter = COLOUR_OF_SEAT[seat];
+  return new Set(letter ? allSquares().filter((square) => pieceAt(board, square) === letter) : []);
+}
+
+/** How a click with no piece picked is answered on the page: only a word on what to click. */
+function idleHint(board, seat, square) {
+  const letter = pieceAt(board, square);
+  if (letter && letter !== COLOUR_OF_SEAT[seat]) return `The piece on ${square} is ${PIECE_NAMES[letter]}: pick one of yours.`;
+  return `Pick one of your (${PIECE_NAMES[COLOUR_OF_SEAT[seat]] ?? "own"}) pieces first, then where it goes.`;
+}
+
+/** The picking of the seat to move: what the person tries is sent as LOA's `from-to` (LOA-4). */
+function picking(play) {
+  const board = position(play.view).board ?? [];
+  return squarePicking(play, {
+    own: ownSquares(board, play.seat),
+    text: (squares) => (squares.length === 2 ? `${squares[0]}-${squares[1]}` : null),
+    hint: (square) => idleHint(board, play.seat, square),
+  });
+}
+
 export default {
   name: "loa",
   tagline: "Connect all your pieces into one group",
@@ -155,11 +180,14 @@ export default {
   hint(play) {
     const prefix = play.pick.prefix ?? [];
     if (play.legal.length === 1 && play.legal[0].parts.kind === "pass") return "You have no legal move and must pass.";
+    if (prefix.length && !picking(play).picker.targets().length) {
+      return `The piece on ${prefix[0]} cannot move now: click a square to be told why, or pick another piece.`;
+    }
     if (prefix.length) return "Click a marked square to move there (or the piece again to put it back).";
     return "Pick one of your pieces.";
   },
   draw(play) {
-    const { picker, click } = squarePicking(play);
+    const { picker, click } = picking(play);
     const marks = lastMoveMarks(play.view);
     if (play.legal.length) {
       marks.starts = picker.prefix.length ? new Set() : picker.starts();

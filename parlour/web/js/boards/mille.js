@@ -288,14 +288,21 @@ function cardLabel(token, fresh) {
     .filter(Boolean).join(", ");
 }
 
+/**
+ * The buttons of the card chosen: its legal decisions, and for a play or a discard the rules do not
+ * allow now, "Why not play 75?", which sends `play 75` (MIL-64) for the server to refuse with the
+ * engine's reason ("distance is played only while rolling …"): a card that cannot be played says so.
+ */
 function handButtons(token, d, act) {
   if (!token) return [];
   const button = (text, label, primary) => html("button", { type: "button", class: `btn${primary ? " btn-primary" : ""}`,
     "data-action": text, onclick: () => act(text) }, [label]);
+  const why = (verb) => html("button", { type: "button", class: "btn btn-why", "data-why": `${verb} ${token}`,
+    onclick: () => act(`${verb} ${token}`) }, [`Why not ${verb} ${cardName(token)}?`]);
   return [
     d.coup ? button(d.coup, `Coup fourré: ${cardName(token)}!`, true) : null,
-    d.play ? button(d.play, `Play ${cardName(token)}`, true) : null,
-    d.discard ? button(d.discard, `Discard ${cardName(token)}`, false) : null,
+    d.play ? button(d.play, `Play ${cardName(token)}`, true) : why("play"),
+    d.discard ? button(d.discard, `Discard ${cardName(token)}`, false) : why("discard"),
   ].filter(Boolean);
 }
 
@@ -313,12 +320,15 @@ function handRow(content, cards, play) {
     const d = cards[token] ?? {};
     const can = Boolean(d.play || d.discard || d.coup);
     const justDrawn = i === 0 && fresh.has(token);
+    // At the person's turn every card may be chosen, a card with no decision too: its buttons ask why
+    // not (handButtons). Away from it, a click says whose turn it is.
+    const turn = play.legal.length > 0;
     return html("button", {
       type: "button", class: `hand-slot${can ? " can" : ""}${chosen === i ? " chosen" : ""}${i === 0 ? " picked" : ""}${justDrawn ? " fresh" : ""}`,
-      "data-slot": String(i), "data-card": token, "aria-disabled": can ? undefined : "true", "aria-pressed": String(chosen === i),
+      "data-slot": String(i), "data-card": token, "aria-disabled": turn ? undefined : "true", "aria-pressed": String(chosen === i),
       // Named by its picture ("Speed Limit, hazard, just drawn"): no aria-label that could differ from
       // the words the card shows.
-      onclick: () => can && choose(i), title: cardLabel(token, justDrawn),
+      onclick: () => (turn ? choose(i) : play.notNow()), title: cardLabel(token, justDrawn),
     }, [drawCard(token, { title: cardLabel(token, justDrawn) })]);
   });
   const token = chosen !== null ? slots[chosen] : null;
@@ -405,7 +415,9 @@ export default {
     if (kinds.has("extend")) return "You reached 700: extend the trip to 1000, or stop here.";
     if (kinds.has("coup")) return "Coup fourré! Play your safety now, or draw.";
     if (kinds.has("draw")) return "Click the draw pile to draw a card.";
-    if (play.pick.slot !== undefined && play.pick.slot !== null) return "Play it or discard it with the buttons under your hand.";
+    if (play.pick.slot !== undefined && play.pick.slot !== null) {
+      return "Play it or discard it with the buttons under your hand (a “Why not” button asks the rules why not).";
+    }
     return "Click a card of your hand to play or discard it.";
   },
   draw: drawMilleTable,

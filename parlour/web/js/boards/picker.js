@@ -1,6 +1,8 @@
 // Picking a square-to-square action click by click, from the legal actions' parts: the first
 // click picks a piece, each next click extends the path (a Biloba centre route takes two more),
-// and an action is complete when the clicked path is one legal action's whole path.
+// and an action is complete when the clicked path is one legal action's whole path. A click that
+// no legal action goes on with, after a piece is picked, is what the person tried: the board writes
+// it in the game's notation and sends it, and the server's refusal says why (issue 18).
 
 /** The squares an action walks: its `path` when it has one (with `from` first), else from → to. */
 export function pathOf(parts) {
@@ -15,10 +17,15 @@ function startsWith(path, prefix) {
 }
 
 export class Picker {
-  /** `legal`: [{text, parts}]; `prefix`: the squares picked so far (kept by the board's `pick`). */
-  constructor(legal, prefix = []) {
+  /**
+   * `legal`: [{text, parts}]; `prefix`: the squares picked so far (kept by the board's `pick`);
+   * `own`: the squares of the person's own pieces, which may be picked even when they cannot move
+   * (to be told why, by trying).
+   */
+  constructor(legal, prefix = [], own = new Set()) {
     this.actions = legal.map((a) => ({ ...a, path: pathOf(a.parts), capture: a.parts?.kind === "capture" }));
     this.prefix = prefix;
+    this.own = own;
   }
 
   candidates() {
@@ -49,7 +56,9 @@ export class Picker {
 
   /**
    * A click on `square`: {action} when it completes one, {changed: true} when the selection moved,
-   * {changed: false} when the click meant nothing. `this.prefix` holds the new selection.
+   * {tried: [squares]} when a picked piece was sent where no legal action goes (the selection
+   * stays, to try again), {changed: false} when the click meant nothing (no piece picked).
+   * `this.prefix` holds the new selection.
    */
   click(square) {
     if (this.prefix.length && this.targets().some((t) => t.square === square)) {
@@ -65,27 +74,39 @@ export class Picker {
       this.prefix = [];
       return { changed: true };
     }
-    if (this.starts().has(square)) {
+    if (this.starts().has(square) || this.own.has(square)) {
       this.prefix = [square];
       return { changed: true };
     }
-    if (this.prefix.length) {
-      this.prefix = [];
-      return { changed: true };
-    }
+    if (this.prefix.length) return { tried: [...this.prefix, square] };
     return { changed: false };
   }
 }
 
-/** Wires a Picker to a board's `play` context: returns {picker, click(square)}. */
-export function squarePicking(play) {
-  const picker = new Picker(play.legal, play.pick.prefix ?? []);
+/**
+ * Wires a Picker to a board's `play` context: returns {picker, click(square)}. The board tells
+ * `own` (the squares of the person's pieces), `text(squares)` (a tried path in its notation, or
+ * null) and `hint(square)` (a few words for a click with nothing picked, or null for silence).
+ * Away from the person's turn a click sends nothing: the page says whose turn it is.
+ */
+export function squarePicking(play, { own = new Set(), text = () => null, hint = () => null } = {}) {
+  const picker = new Picker(play.legal, play.pick.prefix ?? [], own);
   const click = (square) => {
-    if (!play.legal.length) return;
+    if (!play.legal.length) {
+      play.notNow();
+      return;
+    }
     const result = picker.click(square);
     play.pick.prefix = picker.prefix;
+    const tried = result.tried ? text(result.tried) : null;
+    const words = result.tried || result.action || result.changed ? null : hint(square);
     if (result.action) play.act(result.action.text);
-    else if (result.changed) play.redraw();
+    else if (tried) play.act(tried);
+    else if (result.changed || result.tried) {
+      if (result.tried) play.pick.prefix = []; // nothing the notation can say: the piece is put back
+      play.redraw();
+    }
+    else if (words) play.toast(words);
   };
   return { picker, click };
 }
