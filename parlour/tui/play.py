@@ -64,8 +64,9 @@ examples:
   parlour play loa --seat 1=bot:random --time 0.5
   parlour play loa --seat 0=human --seat 1=human    two people at one keyboard
   parlour play loa --load saved.json                resume a game saved with 'save FILE'
-  parlour play --resume                             take up the game left unfinished (every game
-                                                    in progress is kept after each move)
+  parlour play --resume                             take up the game left unfinished (a game
+                                                    played at a terminal is kept after each move;
+                                                    moves piped in by a script keep nothing)
   parlour play --replay record.json                 step through a record: a save, or a match's
                                                     record downloaded from its page on a server
   parlour play --load record.json --at 30           a new match from ply 30 of a record
@@ -139,7 +140,8 @@ def build_parser() -> _Parser:
     )
     parser.add_argument(
         "--resume", action="store_true",
-        help="take up the game in progress that was left unfinished (with GAME: that game's)",
+        help="take up the game in progress that was left unfinished (with GAME: that game's); "
+             "a game is kept in the user's data directory only when played at a terminal",
     )
     parser.add_argument(
         "--replay", metavar="FILE",
@@ -869,7 +871,7 @@ def main(argv: Sequence[str]) -> int:
         print(f"Resuming the {settings.game.info.title} game in progress ({moves_made(settings.state)}).")
     elif settings.loaded_from is not None:
         print(f"Resuming {settings.loaded_from} ({moves_made(settings.state)}).")
-    if not settings.resumed and autosave_path(settings.game.info.name).exists():
+    if person_at_terminal() and not settings.resumed and autosave_path(settings.game.info.name).exists():
         print(f"(A {settings.game.info.title} game left unfinished is kept for parlour play --resume; "
               "this game's first move replaces it.)")
     line_editing()
@@ -888,7 +890,7 @@ def run_session(settings: Settings) -> int:
         status = run_board(settings)
         if status is not None:
             return status
-    session = Session(settings, ask=_ask, say=print, complain=_complain, keep=True)
+    session = Session(settings, ask=_ask, say=print, complain=_complain, keep=person_at_terminal())
     try:
         return session.run()
     except KeyboardInterrupt:  # a second Ctrl-C while the first one's question is being drawn
@@ -897,6 +899,13 @@ def run_session(settings: Settings) -> int:
     except BrokenPipeError:  # the reader went away (``| head``): nobody left to tell; the game is kept
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 1
+
+
+def person_at_terminal() -> bool:
+    """A person types the moves (standard input is a terminal): only then is the game in progress
+    kept in the user's data directory for ``--resume``. A script piping moves in leaves no file
+    behind, and no game of the person's is replaced by its own."""
+    return sys.stdin.isatty()
 
 
 def playing_on(path: str | None, ply: int) -> str:

@@ -43,11 +43,21 @@ def data_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.Monk
     return home / "parlour"
 
 
+class Keyboard(io.StringIO):
+    """Lines typed by a person at a terminal (``isatty``): only then is a game in progress kept."""
+
+    def isatty(self) -> bool:
+        return True
+
+
 def run(
-    args: list[str], lines: list[str], monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    args: list[str], lines: list[str], monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+    terminal: bool = False,
 ) -> tuple[int, str, str]:
-    """Calls ``main`` with ``lines`` as standard input; returns (status, stdout, stderr)."""
-    monkeypatch.setattr(sys, "stdin", io.StringIO("".join(f"{line}\n" for line in lines)))
+    """Calls ``main`` with ``lines`` as standard input, piped in (as by a script) unless ``terminal``;
+    returns (status, stdout, stderr)."""
+    typed = "".join(f"{line}\n" for line in lines)
+    monkeypatch.setattr(sys, "stdin", Keyboard(typed) if terminal else io.StringIO(typed))
     status = play.main(args)
     captured = capsys.readouterr()
     return status, captured.out, captured.err
@@ -541,8 +551,9 @@ def test_options_are_passed_to_the_game(
 def test_end_of_input_leaves_cleanly(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    # Issue 18: Ctrl-D asks too, and Ctrl-D at the question leaves; the game is kept for --resume.
-    status, out, err = run(["loa", *FAST], ["b1-d3"], monkeypatch, capsys)
+    # Issue 18: Ctrl-D asks too, and Ctrl-D at the question leaves; the game is kept for --resume
+    # (typed at a terminal: a script's piped moves keep nothing, test_saves.py).
+    status, out, err = run(["loa", *FAST], ["b1-d3"], monkeypatch, capsys, terminal=True)
     assert status == 0
     assert err == ""
     assert out.endswith("Black to move> \nSave the game before leaving (2 moves not saved)? y(es), n(o) or "

@@ -41,10 +41,19 @@ def data_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.Monk
     return home / "parlour"
 
 
+class Keyboard(io.StringIO):
+    """Lines typed by a person at a terminal (``isatty``): only then is a game in progress kept."""
+
+    def isatty(self) -> bool:
+        return True
+
+
 def run(args: list[str], lines: list[str], monkeypatch: pytest.MonkeyPatch,
-        capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
-    """``parlour play ARGS`` with ``lines`` as its input; (status, stdout, stderr)."""
-    monkeypatch.setattr(sys, "stdin", io.StringIO("".join(f"{line}\n" for line in lines)))
+        capsys: pytest.CaptureFixture[str], terminal: bool = True) -> tuple[int, str, str]:
+    """``parlour play ARGS`` with ``lines`` as its input, typed at a terminal unless ``terminal`` is
+    false (then piped in, as by a script); (status, stdout, stderr)."""
+    typed = "".join(f"{line}\n" for line in lines)
+    monkeypatch.setattr(sys, "stdin", Keyboard(typed) if terminal else io.StringIO(typed))
     status = play.main(args)
     captured = capsys.readouterr()
     return status, captured.out, captured.err
@@ -393,6 +402,26 @@ def test_a_game_that_cannot_be_kept_goes_on_and_says_so_once(
     assert out.endswith("Game left unfinished, not saved.\n")
 
 
+def test_moves_piped_in_by_a_script_keep_no_game(
+    data_home: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Brief of issue 18's follow-up: a script piping moves into parlour play --text leaves no file
+    # in the user's data directory, and a game a person left there is neither replaced nor let go.
+    status, out, _ = run(["loa", "--text", *RANDOM_WHITE], ["b1-d3"], monkeypatch, capsys, terminal=False)
+    assert status == 0
+    assert "Black plays b1-d3" in out
+    assert out.endswith("c(ancel): \nGame left unfinished.\n")  # not "it is kept"
+    assert not data_home.exists()
+    kept = saves.write_autosave(LOA.new(seed=1), saves.Table(("human", "random"), 0.01)).read_bytes()
+    status, out, _ = run(["loa", "--text", *RANDOM_WHITE], ["b1-d3", "quit", "n"], monkeypatch, capsys,
+                         terminal=False)
+    assert status == 0
+    assert "Black plays b1-d3" in out
+    assert "--resume" not in out  # nothing said of the kept game: this one does not touch it
+    assert [path.name for path in data_home.iterdir()] == ["loa.autosave.json"]
+    assert (data_home / "loa.autosave.json").read_bytes() == kept
+
+
 def test_undo_is_kept_too(data_home: Path, monkeypatch: pytest.MonkeyPatch,
                           capsys: pytest.CaptureFixture[str]) -> None:
     run(["loa", "--seat", "0=human", "--seat", "1=human"], ["b1-d3", "a2-c4", "undo"], monkeypatch, capsys)
@@ -441,6 +470,17 @@ class Child:
         assert self.process.stdin is not None
         self.process.stdin.write(f"{line}\n".encode())
         self.process.stdin.flush()
+
+
+def test_a_real_process_on_pipes_keeps_nothing(data_home: Path, tmp_path: Path) -> None:
+    child = Child(["loa", "--text", *RANDOM_WHITE], data_home, tmp_path)
+    child.read_until("Black to move> ")
+    child.send("b1-d3")
+    child.read_until("Black to move> ")
+    _, err = child.process.communicate(timeout=60)  # the end of the script's input
+    assert child.process.returncode == 0, err
+    assert not data_home.exists()
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_ctrl_c_in_a_real_process_asks_before_leaving(data_home: Path, tmp_path: Path) -> None:
