@@ -9,6 +9,7 @@ rules leave no choice". The numbers are MIL-64's slots (P, 1 to 6), as the hand 
 from __future__ import annotations
 
 import io
+import json
 import random
 import re
 import sys
@@ -211,3 +212,25 @@ def test_a_seat_of_a_server_match_sends_the_card_the_number_names() -> None:
     assert sent == [{"type": "action", "text": "discard spare-tire", "version": 7}]
     assert said == ["Cannot read that as a move: your hand has no card 7: its cards are numbered P and 1 "
                     "to 6, as 'Your cards' shows them. Type 'help' to see how moves are written."]
+
+
+def test_at_a_real_terminal_discard_1_plays_and_the_game_is_kept(data_home: Path) -> None:
+    """``parlour play mille`` as a person starts it (a pseudo-terminal; Mille Bornes has no board, so
+    the line interface): the hand's number is read, and the game in progress is kept for --resume
+    while the person plays, let go of when they leave without saving."""
+    from board_pilot import RealTerminal
+
+    terminal = RealTerminal(ARGS, data_home.parent)
+    terminal.read_until("Your cards: P 25  1 25  2 Go")  # seed 4's first hand, its draw made
+    terminal.read_until("Player 1 to move> ")
+    terminal.type("discard 1\r")
+    terminal.read_until("Last: Player 1 (you) discards 25")  # the next turn is drawn: all kept
+    kept = data_home / "mille.autosave.json"
+    record: Any = MILLE.state_from_json(json.loads(kept.read_text()))
+    assert "0: discard 25 @1" in record.record_lines()  # the very card chosen (MIL-64's hint)
+    terminal.type("quit\r")
+    terminal.read_until("y(es), n(o) or c(ancel): ")
+    terminal.type("n\r")
+    terminal.read_until("Game left unfinished, not saved.")
+    assert terminal.status() == 0
+    assert not kept.exists()
