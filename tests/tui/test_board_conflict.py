@@ -7,7 +7,7 @@ import pytest
 from board_pilot import arrows_to, board_app, board_app_on, check_snapshot, pick_by_keys, press, settle
 
 from parlour.games import get_game
-from parlour.tui.board.app import Choices
+from parlour.tui.board.widgets import Choices
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 

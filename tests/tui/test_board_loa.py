@@ -10,8 +10,9 @@ from pathlib import Path
 import pytest
 from board_pilot import arrows_to, board_app, check_snapshot, pick_by_keys, press, settle, the_app
 
-from parlour.tui.board.app import BoardApp, BoardView
+from parlour.tui.board.app import BoardApp
 from parlour.tui.board.drawing import drawing_for
+from parlour.tui.board.widgets import BoardView
 from parlour.tui.play import read_settings
 from parlour.tui.saves import autosave_path, read_save
 
