@@ -632,8 +632,8 @@ class Session:
         """What ``seat``'s person typed, in the game's notation: a game whose text board numbers
         things its notation does not (Mille's hand: ``discard 1``) reads the numbers against the
         board that person sees (``parlour.tui.typed``); any other text is left to the notation."""
-        typing = typing_for(self.game)
-        return text if typing is None else typing.written(text, self.state.view(seat))
+        reading = typing_for(self.game)
+        return text if reading is None else reading.written(text, self.state.view(seat))
 
     def play_written(self, seat: int, action: Action, written: str) -> int | None:
         """Plays a human's typed move as written (``State.play_text``; a network session sends its
@@ -778,9 +778,9 @@ class Session:
             f"Anything else is read as a move in {self.info.title} notation, for example:",
             "  " + "   ".join(self.examples()),
         ]
-        typing = typing_for(self.game)
-        if typing is not None:
-            lines.append(typing.help)
+        reading = typing_for(self.game)
+        if reading is not None:
+            lines.append(reading.help)
         return "\n".join(lines)
 
     def examples(self) -> list[str]:

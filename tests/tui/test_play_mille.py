@@ -66,9 +66,9 @@ def token(name: str) -> str:
 
 def written(text: str, state: Any, seat: int = 0) -> str:
     """What ``parlour play`` hands the engine for ``text`` typed by ``seat``."""
-    typing = typing_for(MILLE)
-    assert typing is not None
-    return typing.written(text, state.view(seat))
+    reading = typing_for(MILLE)
+    assert reading is not None
+    return reading.written(text, state.view(seat))
 
 
 @pytest.mark.parametrize(

@@ -38,5 +38,5 @@ def typing_for(game: Game[State]) -> Typing | None:
     name = f"{__package__}.{game.info.name}"
     if importlib.util.find_spec(name) is None:
         return None
-    typing: Typing = importlib.import_module(name).TYPING
-    return typing
+    reading: Typing = importlib.import_module(name).TYPING
+    return reading
