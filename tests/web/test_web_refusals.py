@@ -17,6 +17,7 @@ import pytest
 from lobby_steps import create_match, join_from_lobby
 from server_process import Server
 from test_web_a11y import assert_accessible
+from test_web_conflict import draw_and_confirm
 from web_helpers import Client, OpenClient
 
 from parlour.engine import IllegalActionError, State
@@ -179,4 +180,53 @@ async def test_mille_a_card_that_cannot_be_played_says_why_when_asked(
     await page.click(f"#hand-actions [data-action='discard {card}']")
     await ann.wait_past(snap["version"])
     assert sent[-1] == f"discard {card}"
+    assert ann.errors == []
+
+
+def beside(square: str) -> str:
+    """A square next to ``square`` on any map (CON-6): west, or east on the first column."""
+    column, row = ord(square[0]) - 97, square[1:]
+    return f"{chr(97 + column + (-1 if column > 0 else 1))}{row}"
+
+
+async def test_conflict_a_piece_that_moved_this_roll_may_be_picked_and_says_why_it_cannot_move_again(
+    server: Server, open_client: OpenClient,
+) -> None:
+    ann = await open_client("Ann")
+    sent = sent_actions(ann)
+    match_id = await create_match(ann, server, game="conflict", seats={0: "you", 1: "bot:random"})
+    page = ann.page
+    for _ in range(20):  # rolls, until one leaves Ann a die after her first entry
+        await ann.wait_my_turn()
+        snap = await ann.match_json()
+        entries = [a for a in snap["legal"] if a["parts"]["kind"] == "enter"]
+        assert entries, "Ann's roll offers no entry"
+        entry = min(entries, key=lambda a: a["parts"]["die"])
+        await draw_and_confirm(ann, entry)
+        await ann.wait_past(snap["version"])
+        after = await ann.match_json()
+        if after["view"]["to_move"] == 0 and after["legal"] and after["status"] == "running":
+            break
+        end = next((a for a in after["legal"] if a["parts"]["kind"] == "end"), None)
+        if end is not None:
+            await page.click(f"[data-action='{end['text']}']")
+    else:
+        pytest.fail("no roll of twenty left Ann a die after her first entry")
+    # The piece just entered has moved this roll: no move of it is legal, yet it may be picked, a
+    # square drawn, and the die pressed; the page sends that as CON-64 writes it and shows why not.
+    square = entry["parts"]["to"]
+    die = after["view"]["content"]["position"]["unused"][0]
+    assert not any(a["parts"].get("from") == square for a in after["legal"])
+    await ann.click_square(square)
+    await page.wait_for_selector("#cf-pick")
+    await ann.click_square(beside(square))
+    await page.click(f"[data-confirm='{die}']")
+    text = f"{square} {die}: {beside(square)}"
+    words = await toast_saying(ann, f"Refused: {text}:")
+    expected = refusal(stored_state(server, match_id), text)
+    assert words == f"Refused: {expected}"
+    assert sent[-1] == text
+    assert await ann.version() == after["version"]
+    assert (await page.text_content("#cf-error") or "").strip() == f"Refused: {expected}"
+    await page.screenshot(path=str(server.log.parent / "refusal-conflict.png"))
     assert ann.errors == []

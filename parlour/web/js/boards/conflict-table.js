@@ -6,7 +6,7 @@
 import { html } from "../svg.js";
 import {
   adjacent, boardPieces, boardSize, capitalise, controllerOf, decisionOf, diceState, dieFace, drawConflictBoard, eventMarks,
-  flat, KIND_NAMES, mapOf, pieceRows, SEAT_COLOURS, threatsBySquare,
+  flat, KIND_NAMES, KINDS, mapOf, pieceRows, SEAT_COLOURS, threatsBySquare,
 } from "./conflict.js";
 import { boardViewport } from "./conflict-zoom.js";
 
@@ -23,10 +23,30 @@ function startOf(pick, view) {
 }
 
 /** The text that moves the picked piece along `path` with the die `die`: a legal text of the piece
- * with its die and path replaced by the ones the player chose (CON-68: any path may be drawn). */
-function moveText(options, die, path) {
+ * with its die and path replaced by the ones the player chose (CON-68: any path may be drawn). A
+ * piece no legal move has (it moved this roll already, or cannot enter) is written as CON-64 writes
+ * it, `d5 3: d6 d7 d8` or `enter ship@1 2: e4 f4`, for the server to say why not (issue 18). */
+function moveText(options, die, path, piece) {
   const base = options.find((d) => d.die === die) ?? options[0];
-  return base.text.replace(/\d: .*$/, `${die}: ${path.join(" ")}`);
+  if (base) return base.text.replace(/\d: .*$/, `${die}: ${path.join(" ")}`);
+  const who = piece.kind === "board" ? piece.square : `enter ${KINDS[piece.type]}@${piece.seat}`;
+  return `${who} ${die}: ${path.join(" ")}`;
+}
+
+/** The squares of the board pieces the player controls: pieces that may be picked even when they
+ * cannot move, to be told why by trying. */
+function ownSquares(cv, me) {
+  return new Set(me ? boardPieces(cv).filter((p) => controllerOf(cv, p.seat) === me).map((p) => p.square) : []);
+}
+
+/** A click with no piece picked on a square that holds none of the player's: a word on what to click. */
+function idleWords(cv, square) {
+  const piece = boardPieces(cv).find((p) => p.square === square);
+  if (piece) {
+    return `The ${KIND_NAMES[piece.kind] ?? "piece"} on ${square} is ${capitalise(SEAT_COLOURS[piece.seat - 1])}'s: `
+      + "pick one of your pieces, on the board or in your available row.";
+  }
+  return "Pick one of your pieces first, on the board or in your available row, then draw its path.";
 }
 
 /** The squares of the last move among the marked events. */
@@ -44,15 +64,18 @@ function exactDie(pick, unused) {
  * A click on the board while picking: a piece, the next square of the path, or a destination. The
  * end of the path clicked again (Enter on it, for the keyboard) moves there with the die it uses up.
  */
-function clickSquare(square, { pick, decisions, options, start, maxDie, unused, play }) {
+function clickSquare(square, { pick, decisions, options, start, maxDie, unused, own, cv, play }) {
   const movers = new Set(decisions.filter((d) => d.kind === "move").map((d) => d.from));
   const die = exactDie(pick, unused);
   if (die !== null && square === pick.path[pick.path.length - 1]) {
-    play.act(moveText(options, die, pick.path));
+    play.act(moveText(options, die, pick.path, pick.piece));
     return;
   }
   if (!pick.piece) {
-    if (!movers.has(square)) return;
+    if (!movers.has(square) && !own.has(square)) {
+      play.toast(idleWords(cv, square));
+      return;
+    }
     Object.assign(pick, { piece: { kind: "board", square }, path: [] });
   } else if (pick.path.includes(square)) {
     pick.path = pick.path.slice(0, pick.path.indexOf(square) + 1); // back to that square
@@ -66,7 +89,7 @@ function clickSquare(square, { pick, decisions, options, start, maxDie, unused, 
     const there = pick.path.length ? null
       : options.filter((d) => d.path[d.path.length - 1] === square).sort((a, b) => a.die - b.die)[0];
     if (there) pick.path = [...there.path];
-    else if (movers.has(square)) Object.assign(pick, { piece: { kind: "board", square }, path: [] });
+    else if (movers.has(square) || own.has(square)) Object.assign(pick, { piece: { kind: "board", square }, path: [] });
     else play.toast("Click a square next to the end of the path, or a marked destination.");
   }
   play.redraw();
@@ -88,7 +111,7 @@ function pickControls(play, cv, { pick, options, unused }) {
     html("span", {}, [`Moving ${name}: `, html("strong", { id: "cf-path-text" }, [pick.path.length ? pick.path.join(" ") : "click squares to draw its path"])]),
     ...fits.map((d) => html("button", {
       type: "button", class: `btn btn-small ${d === pick.path.length ? "btn-primary" : ""}`, "data-confirm": String(d),
-      onclick: () => play.act(moveText(options, d, pick.path)),
+      onclick: () => play.act(moveText(options, d, pick.path, piece)),
     }, [`Move with the ${d}`])),
     pick.path.length ? html("button", { type: "button", class: "btn btn-small", "data-undo-step": "true", onclick: () => { pick.path = pick.path.slice(0, -1); play.redraw(); } }, ["Back one square"]) : null,
     html("button", { type: "button", class: "btn btn-small", "data-cancel": "true", onclick: () => { pick.piece = null; pick.path = []; play.redraw(); } }, ["Cancel"]),
@@ -253,14 +276,17 @@ function drawTable(play) {
   };
   const howto = howtoOpen(play);
   if (howto && me && mapOf(cv).bases[me]) marks.pointer = { square: mapOf(cv).bases[me], label: "3" };
-  const context = { pick, decisions, options, start, maxDie: Math.max(0, ...unused), unused, play };
-  const board = drawConflictBoard(cv, marks, { onClick: (square) => mine && clickSquare(square, context), focus: play.focus, title: "Conflict board" });
+  const context = { pick, decisions, options, start, maxDie: Math.max(0, ...unused), unused, own: ownSquares(cv, me), cv, play };
+  // Away from the player's roll a click sends nothing: the page says whose turn it is.
+  const onClick = (square) => (mine ? clickSquare(square, context) : play.notNow());
+  const board = drawConflictBoard(cv, marks, { onClick, focus: play.focus, title: "Conflict board" });
   board.classList.toggle("interactive", mine);
   const controls = mine && pick.piece ? pickControls(play, cv, { pick, options, unused }) : [];
   const enterable = new Set(decisions.filter((d) => d.kind === "enter").map((d) => `${d.seat}${d.letter}`));
   const rows = pieceRows(cv, {
     picked: pick.piece?.kind === "enter" ? `${pick.piece.seat}${pick.piece.type}` : null,
     enterable: mine ? enterable : new Set(),
+    asker: mine ? me : null,
     onPick: (key) => {
       Object.assign(pick, { piece: { kind: "enter", seat: Number(key[0]), type: key[1] }, path: [] });
       play.redraw();
@@ -373,7 +399,7 @@ export default {
     const { pick } = play;
     const die = exactDie(pick, [...new Set(flat(play.view).unused ?? [])]);
     if (die === null) return false;
-    play.act(moveText(decisionsFor(pick.piece, play.legal.map(decisionOf)), die, pick.path));
+    play.act(moveText(decisionsFor(pick.piece, play.legal.map(decisionOf)), die, pick.path, pick.piece));
     return true;
   },
   phrases: conflictPhrases,

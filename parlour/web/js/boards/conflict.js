@@ -365,7 +365,7 @@ export function diceState(view) {
 }
 
 /** The rows of available pieces per player, and the reserves per seat (CON-67 items 3, 4). */
-export function pieceRows(view, { onPick, picked, enterable }) {
+export function pieceRows(view, { onPick, picked, enterable, asker = null }) {
   const seats = view.seats ?? [];
   const rows = [];
   for (const player of seats) {
@@ -381,9 +381,11 @@ export function pieceRows(view, { onPick, picked, enterable }) {
     const chips = available.map((p) => {
       const key = `${p.seat}${p.kind}`;
       const can = p.first && enterable.has(key);
+      // The player on roll may pick a piece that cannot enter too, and try a path: the server says why not.
+      const ask = p.first && !can && asker === player;
       const piece = rowPiece(p.kind, p.seat, player);
-      return can
-        ? html("button", { type: "button", class: `row-slot can${picked === key ? " picked" : ""}`, "data-available": key, onclick: () => onPick(key), title: `enter a ${KIND_NAMES[p.kind]}` }, [piece])
+      return can || ask
+        ? html("button", { type: "button", class: `row-slot${can ? " can" : ""}${picked === key ? " picked" : ""}`, "data-available": key, onclick: () => onPick(key), title: `enter a ${KIND_NAMES[p.kind]}` }, [piece])
         : html("span", { class: "row-slot", "data-available-piece": key }, [piece]);
     });
     const reserve = controlled.map((s) => {
