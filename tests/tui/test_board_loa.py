@@ -195,7 +195,7 @@ async def test_leaving_with_moves_not_saved_asks() -> None:
 async def test_s_saves_the_game_with_its_seats(tmp_path: Path) -> None:
     # Issue 18: save files keep the seats, bot kinds and thinking times (parlour.tui.saves).
     app = board_app(*AGAINST_RANDOM)
-    path = tmp_path / "w.json"
+    path = tmp_path / "quick save.json"  # q and s typed into the name, not taken as keys
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         await pick_by_keys(pilot, app.picker.options[0])

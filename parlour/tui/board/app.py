@@ -60,7 +60,8 @@ class BoardApp(App[int], inherit_bindings=False):
         Binding("h", "hint", show=False),
         Binding("u", "take_back", show=False),
         Binding("s", "save", show=False),
-        Binding("q,ctrl+c,ctrl+d", "leave", show=False, priority=True),
+        Binding("q", "leave", show=False),
+        Binding("ctrl+c,ctrl+d", "leave", show=False, priority=True),  # asked, never at once
     ]
 
     def __init__(self, settings: Settings, drawing: Drawing, keep: bool = False) -> None:
@@ -432,6 +433,8 @@ class BoardApp(App[int], inherit_bindings=False):
 
     def action_leave(self) -> None:
         """q, Ctrl-C or Ctrl-D: with moves not saved, asks whether to save them first."""
+        if len(self.screen_stack) > 1:  # a question or the rules are open: they answer first
+            return
         lost = self.table.unsaved()
         if not lost:
             self.table.forget()
