@@ -18,6 +18,7 @@ from lobby_steps import create_match, join_from_lobby
 from server_process import Server
 from test_web_a11y import assert_accessible
 from test_web_conflict import draw_and_confirm
+from test_web_tictactoe import create_against_bot
 from web_helpers import Client, OpenClient
 
 from parlour.engine import IllegalActionError, State
@@ -229,4 +230,31 @@ async def test_conflict_a_piece_that_moved_this_roll_may_be_picked_and_says_why_
     assert await ann.version() == after["version"]
     assert (await page.text_content("#cf-error") or "").strip() == f"Refused: {expected}"
     await page.screenshot(path=str(server.log.parent / "refusal-conflict.png"))
+    assert ann.errors == []
+
+
+async def test_generic_board_an_action_typed_that_the_rules_forbid_says_why(
+    server: Server, open_client: OpenClient,
+) -> None:
+    ann = await open_client("Ann")
+    sent = sent_actions(ann)
+    match_id = await create_against_bot(ann, server)  # tic-tac-toe: the generic board
+    page = ann.page
+    await ann.wait_my_turn()
+    await page.click("[data-generic-action='b2']")
+    await ann.wait_version(2)  # Ann's mark, then the bot's
+    await ann.wait_my_turn()
+    # b2 holds Ann's own mark now: typed and tried, it is refused with TTT-3's words; nothing moves.
+    await page.fill("#generic-try", "b2")
+    await page.click("[data-try='send']")
+    words = await toast_saying(ann, "Refused:")
+    expected = refusal(stored_state(server, match_id), "b2")
+    assert "TTT-3" in expected
+    assert words == f"Refused: {expected}"
+    assert sent == ["b2", "b2"]
+    assert await ann.version() == 2
+    # What was typed is still there to mend (the board was drawn again for the refusal).
+    assert await page.input_value("#generic-try") == "b2"
+    await page.screenshot(path=str(server.log.parent / "refusal-generic.png"))
+    await assert_accessible(ann, "the generic board's line to type an action")
     assert ann.errors == []

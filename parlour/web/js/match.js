@@ -28,7 +28,7 @@ function matchIdFromUrl() {
 function focusSelector(board) {
   const el = document.activeElement;
   if (!el || !board.contains(el)) return null;
-  for (const name of ["data-hit", "data-action", "data-generic-action", "data-slot", "data-available", "data-draw"]) {
+  for (const name of ["data-hit", "data-action", "data-generic-action", "data-slot", "data-available", "data-draw", "data-try"]) {
     const value = el.getAttribute(name);
     if (value !== null) return `[${name}="${CSS.escape(value)}"]`;
   }

@@ -96,6 +96,25 @@ function actionButtons(play) {
   return sections;
 }
 
+/**
+ * A line to type any action in the game's notation and try it: the legal ones are the buttons above,
+ * and anything else is sent as typed for the server to refuse with the engine's reason (issue 18).
+ * What is typed is kept in `pick` (the board is drawn again on a refusal) until the match moves on.
+ */
+function tryForm(play) {
+  const send = (event) => {
+    event.preventDefault();
+    const text = (play.pick.typed ?? "").trim();
+    if (text) play.act(text);
+  };
+  return html("form", { class: "form-inline generic-try", onsubmit: send }, [
+    html("label", { for: "generic-try" }, ["Or type an action"]),
+    html("input", { id: "generic-try", type: "text", maxlength: "200", autocomplete: "off", value: play.pick.typed ?? "",
+      "data-try": "text", oninput: (event) => { play.pick.typed = event.target.value; } }),
+    html("button", { type: "submit", class: "btn btn-small", "data-try": "send" }, ["Try it"]),
+  ]);
+}
+
 export default {
   name: "generic",
   tagline: "",
@@ -111,6 +130,7 @@ export default {
       play.legal.length
         ? html("div", { class: "generic-actions", role: "group", "aria-label": "Your possible actions" }, actionButtons(play))
         : null,
+      play.legal.length ? tryForm(play) : null,
     ]);
   },
 };
