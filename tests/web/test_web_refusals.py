@@ -258,3 +258,28 @@ async def test_generic_board_an_action_typed_that_the_rules_forbid_says_why(
     await page.screenshot(path=str(server.log.parent / "refusal-generic.png"))
     await assert_accessible(ann, "the generic board's line to type an action")
     assert ann.errors == []
+
+
+async def test_biloba_a_pawn_sent_where_it_cannot_go_says_why(
+    server: Server, open_client: OpenClient,
+) -> None:
+    oli = await open_client("Oli")
+    sent = sent_actions(oli)
+    match_id = await create_match(oli, server, game="biloba", seats={0: "you", 1: "bot:random"})
+    page = oli.page
+    await oli.wait_my_turn()
+    # A Blue pawn is not Oli's to pick: a word on the page, nothing sent.
+    await oli.click_square("d6")
+    assert (await toast(oli)).startswith("The pawn on d6 is blue")
+    # d4 to d7 is neither a step nor a jump over one pawn (BIL-15, BIL-16): sent as Oli meant it.
+    await oli.click_square("d4")
+    await page.wait_for_selector("[data-target='d5']", state="attached")
+    await oli.click_square("d7")
+    words = await toast_saying(oli, "Refused: d4-d7:")
+    expected = refusal(stored_state(server, match_id), "d4-d7")
+    assert "BIL-15" in expected
+    assert words == f"Refused: {expected}"
+    assert sent == ["d4-d7"]
+    assert await oli.version() == 0
+    assert await page.locator(".tile.selected[data-square='d4']").count() == 1
+    assert oli.errors == []
