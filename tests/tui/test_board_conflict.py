@@ -87,6 +87,7 @@ async def test_a_big_map_scrolls_with_the_cursor() -> None:
         lines = app.screen_lines()
         assert any(line.startswith("26 ") for line in lines)
         assert " z" in lines[0]
+        check_snapshot("conflict_ocean_corner", lines)
         await press(pilot, *(["up"] * 26), *(["left"] * 26))
         assert app.cursor == "a1"
         assert app.screen_lines()[1].startswith(" 1 ")

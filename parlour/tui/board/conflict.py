@@ -179,12 +179,15 @@ class ConflictDrawing(Drawing):
             return text
         controlled = [s for s in range(1, 5) if controllers[s - 1] == seat]
         def listed(row: str) -> str:
-            return " ".join(f"{s}:{_sorted(position[row].get(str(s), ''))}" for s in controlled
-                            if position[row].get(str(s))) or "-"
+            """The row's type letters, by seat where the player controls more than its own."""
+            groups = [(s, _sorted(position[row].get(str(s), ""))) for s in controlled]
+            if len(groups) == 1:
+                return groups[0][1] or "-"
+            return " ".join(f"{s}:{kinds}" for s, kinds in groups if kinds) or "-"
 
         links = " ".join(f"{s}→{seat}" for s in controlled if s != seat)
         text.append(f" {links}" if links else "")
-        text.append(f" {listed('available')} reserve {listed('reserve')}")
+        text.append(f" {listed('available')} · reserve {listed('reserve')}")
         return text
 
     def seat_style(self, seat: int, view: JSONDict) -> Style:
