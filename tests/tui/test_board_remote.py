@@ -58,6 +58,7 @@ async def test_a_seat_of_a_server_match_on_the_board(server: Server, tmp_path: P
         async with app.run_test(size=(80, 24)) as pilot:
             await until(pilot, app.remote.human_to_move, "Black to move")
             assert "White ○  Bob" in "\n".join(app.screen_lines())
+            assert any("The keys are on the bottom line" in entry for entry in app.log_view.entries)
             await pilot.press(*arrows_to(app, "b1"), "enter")
             await pilot.press(*arrows_to(app, "d3"), "enter")
             update = bob.next("update", version=1)

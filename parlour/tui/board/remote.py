@@ -25,6 +25,15 @@ from parlour.tui.board.table import Seating
 from parlour.tui.play import HUMAN, Settings
 from parlour.tui.remote import Event, JoinError, Link, Moved, RemoteSession, Typed
 
+KEY_WORDS = (
+    ("type accept or decline", "press a to accept, x to decline"),
+    ("type claim", "press c"),
+    ("type rematch", "press m"),
+    ("or type quit to leave", "or press q to leave"),
+    ("or quit to leave", "or q to leave"),
+    ("Type 'help' for commands.", "The keys are on the bottom line; ? shows the rules."),
+)
+"""The session's words for typed commands, as the board's keys say them."""
 REMOTE_KEYS = "arrows Enter:pick 1-9 ?:rules h:hint d:draw a/x:accept/decline r:resign q:quit"
 
 
@@ -158,6 +167,8 @@ class RemoteBoardApp(BoardApp):
 
     def heard_words(self, text: str) -> None:
         if text.strip():
+            for typed, key in KEY_WORDS:
+                text = text.replace(typed, key)
             self.call_from_thread(self.log_view.add, text)
 
     def heard_prompt(self, text: str) -> None:
