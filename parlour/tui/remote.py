@@ -601,10 +601,13 @@ class RemoteSession(Session):
         asked = self.asked.pop(ref, None) if isinstance(ref, int) else None
         if self.pending is not None and ref == self.pending.ref:
             self.pending = None
+        said = str(message.get("message"))
         if asked is None:
-            self.say(f"Server: {message.get('message')}")
+            self.say(f"Server: {said}")
+        elif said.startswith(f"{asked}: "):  # a refused action's reason names the action already
+            self.say(f"The server refused {said}")
         else:
-            self.say(f"The server refused {asked}: {message.get('message')}")
+            self.say(f"The server refused {asked}: {said}")
 
     def tell_event(self, event: dict[str, Any]) -> None:
         seat, text = event["seat"], event["action"]
