@@ -98,15 +98,24 @@ export function squarePicking(play, { own = new Set(), text = () => null, hint =
     }
     const result = picker.click(square);
     play.pick.prefix = picker.prefix;
-    const tried = result.tried ? text(result.tried) : null;
-    const words = result.tried || result.action || result.changed ? null : hint(square);
-    if (result.action) play.act(result.action.text);
-    else if (tried) play.act(tried);
-    else if (result.changed || result.tried) {
-      if (result.tried) play.pick.prefix = []; // nothing the notation can say: the piece is put back
-      play.redraw();
+    if (result.action) {
+      play.act(result.action.text);
+      return;
     }
-    else if (words) play.toast(words);
+    if (result.tried) {
+      const tried = text(result.tried);
+      if (tried) {
+        play.act(tried);
+        return;
+      }
+      play.pick.prefix = []; // nothing the notation can say: the piece is put back
+    }
+    if (result.changed || result.tried) {
+      play.redraw();
+      return;
+    }
+    const words = hint(square);
+    if (words) play.toast(words);
   };
   return { picker, click };
 }
