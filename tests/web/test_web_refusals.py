@@ -19,7 +19,7 @@ from server_process import Server
 from test_web_a11y import assert_accessible
 from test_web_conflict import draw_and_confirm
 from test_web_tictactoe import create_against_bot
-from web_helpers import Client, OpenClient
+from web_helpers import LAPTOP, PHONE, Client, OpenClient
 
 from parlour.engine import IllegalActionError, State
 from parlour.games import GAMES
@@ -178,6 +178,15 @@ async def test_mille_a_card_that_cannot_be_played_says_why_when_asked(
     assert await page.locator(f".hand-slot.chosen[data-card='{card}']").count() >= 1
     await page.screenshot(path=str(server.log.parent / "refusal-mille.png"))
     await assert_accessible(ann, "Mille's hand with a refused card asked about")
+    # On a phone the hand's buttons, the question among them, still fit the screen's width.
+    await page.set_viewport_size(PHONE)
+    await page.locator("#hand-actions").scroll_into_view_if_needed()
+    await page.screenshot(path=str(server.log.parent / "refusal-mille-phone.png"))
+    box = await page.locator(f"#hand-actions [data-why='play {card}']").bounding_box()
+    assert box is not None
+    assert box["x"] >= 0
+    assert box["x"] + box["width"] <= PHONE["width"]
+    await page.set_viewport_size(LAPTOP)
     await page.click(f"#hand-actions [data-action='discard {card}']")
     await ann.wait_past(snap["version"])
     assert sent[-1] == f"discard {card}"
