@@ -39,7 +39,8 @@ async def spectator_cannot_move(eve: Client, mover: Client, text: str) -> None:
     assert await eve.legal() == []
     assert await eve.page.locator("#legal-wrap").is_hidden()
     await eve.page.evaluate("text => window.parlourMatch.play(text)", text)
-    await eve.page.wait_for_selector("#toast:not([hidden])")
+    # The server's own refusal (the page's "You are watching" hint came at the click already).
+    await eve.page.wait_for_selector("#toast:not([hidden]):has-text('join a seat first')")
     assert await eve.version() == version
     assert await mover.version() == version
     assert text in await mover.legal()
