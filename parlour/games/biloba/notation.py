@@ -71,12 +71,9 @@ def read_action(text: str) -> Action:
 
 def _route_or_move(text: str, origin: int, target: int, final: int | None) -> Action:
     if final is None:
-        if target == CENTRE and origin in CENTRE_NEIGHBOUR_SET:
-            raise IllegalActionError("a pawn that steps on to e5 must go on at once to another neighbour "
-                                     f"of e5, written {text}-TILE (BIL-18)", text)
-        if target == CENTRE:
-            raise IllegalActionError("only a step from a neighbour of e5 enters it; a jump may not land on "
-                                     "e5 (BIL-16, BIL-17)", text)
+        # A step or jump that ends on e5 is never an action (BIL-16, BIL-18), but it reads as one:
+        # the position refuses it with the rule it breaks there (a step: BIL-17 when e5 may not be
+        # entered at all, else BIL-18; a jump: BIL-16).
         return move_action(origin, target)
     if final not in CENTRE_NEIGHBOUR_SET:
         raise IllegalActionError("from e5 the pawn steps on to a neighbour of e5 (BIL-18)", text)

@@ -808,6 +808,8 @@ class BilobaState(State):
         if taken is not None:
             return taken
         if last == CENTRE:
+            if step and all(self.board[tile] != EMPTY for tile in CENTRE_NEIGHBOURS if tile != origin):
+                return "e5 may be entered only while one of its other neighbours is empty (BIL-17)"
             if step:
                 return "a pawn that steps on to e5 must go on at once to another neighbour of e5, written " \
                        f"{NAMES[origin]}-e5-TILE (BIL-18)"
