@@ -52,6 +52,8 @@ the test that pins it and the position it is pinned in (orange to move, 2 player
     test_pass_a_reaches_past_the_centre_and_plans_a_centre_route: d4-e5-f5
 * 15.2 pass A step 2: access(e5) appended after L, with P on its tile; ties keep the earlier
     test_pass_a_appends_the_centre_expansion_after_the_list: f6-g7 before f6-e5-d4
+* 15.2 pass A step 2: P's own tile is never a destination (P still on it; occupied skipped)
+    test_pass_a_expansion_leaves_out_the_pawns_own_tile: pending d4 flanking c3 mid-wave
 * 15.2 pass A: a plain jump between two centre neighbours becomes a centre route
     test_pass_a_turns_a_jump_between_centre_neighbours_into_a_route: d4 over e4 to f4
 * 15.2 pass A: a 2-away jump away from the centre stays a jump
@@ -83,7 +85,7 @@ the test that pins it and the position it is pinned in (orange to move, 2 player
 * 15.3: before over all pawns
     no visible effect: pass B accepts only X = 0 (see pass B row), whatever before is
 * 15.3: plan destination if vacated
-    test_replacement_takes_the_plan_destination_when_it_is_vacated: c3>d3
+    test_replacement_takes_the_plan_destination_when_it_is_vacated: c3>d3 of c4, d3
 * 15.3: otherwise a uniform vacated tile; no plan, a random pending pawn
     test_replacement_draws_a_vacated_tile_when_the_plan_goes_elsewhere
     test_replacement_without_a_plan_draws_a_pending_pawn: c4 (c5, d4); b4, h4
@@ -386,6 +388,22 @@ def test_pass_a_appends_the_centre_expansion_after_the_list() -> None:
     assert moves(position, "b2 f6", 4) == {"f6-e5-d4"}
 
 
+def test_pass_a_expansion_leaves_out_the_pawns_own_tile() -> None:
+    # 15.2 pass A step 2: access(e5) is "computed with P still on its tile", so d4 is no entry
+    # of its own expansion (and were it listed, step 1 would skip it, occupied). It matters in a
+    # replacement: in the middle of a wave the pending d4 may already flank c3 with b2 (the
+    # next scan takes it, BIL-29); standing still would score 1 in pass A and leave the tile to
+    # chance. Instead pass A finds nothing, pass D nothing (c3's far tile is e5), and pass B
+    # plans d4-c4 (b2 next to c2): c4 is a vacated tile of d4, taken whatever the seed.
+    position = board("O: d4 b2  B: c3 h8")
+    assert position.attack_now(tile("d4")) == 1
+    assert names(position.access(CENTRE)) == "d5 d6 e4 e6 f4 f5 f6"
+    assert plan(position, 0, tiles("d4"), guarded=tiles("d4")) == Plan(tile("d4"), tile("c4"))
+    vacated = {tile("d4"): tiles("c4 d5")}
+    for seed in range(16):
+        assert choose_replacement(position, 0, tiles("d4"), vacated, random.Random(seed)) == "d4>c4"
+
+
 def test_pass_a_turns_a_jump_between_centre_neighbours_into_a_route() -> None:
     # 15.2 pass A: d4 jumps its own e4 to f4, where it flanks g4 against h4. f4 is already in L
     # (as the landing), so the expansion does not add it again; d4 and f4 are both near the
@@ -533,10 +551,12 @@ def test_random_move_through_the_centre_never_returns() -> None:
 
 
 def test_replacement_takes_the_plan_destination_when_it_is_vacated() -> None:
-    # 15.3: c3 is pending with d3 vacated; pass A's plan c3->d3 flanks e3 against f3.
+    # 15.3: c3 is pending with c4 and d3 vacated; pass A's plan c3->d3 flanks e3 against f3, so
+    # d3 is taken whatever the seed, never a draw between the two.
     position = board("O: c3 f3  B: e3")
-    vacated = {tile("c3"): tiles("d3")}
-    assert choose_replacement(position, 0, tiles("c3"), vacated, random.Random(1)) == "c3>d3"
+    vacated = {tile("c3"): tiles("c4 d3")}
+    for seed in range(16):
+        assert choose_replacement(position, 0, tiles("c3"), vacated, random.Random(seed)) == "c3>d3"
 
 
 def test_replacement_considers_only_pending_pawns() -> None:
