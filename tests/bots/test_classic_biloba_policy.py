@@ -80,6 +80,8 @@ the test that pins it and the position it is pinned in (orange to move, 2 player
     not testable: the spec says it repeats the first call's failure ("classic may skip it")
 * 15.3: only the pending pawns are candidates
     test_replacement_considers_only_pending_pawns: c3>d3 while a4-b5 takes
+* 15.1/15.3: pending pawns scanned in identity order (BIL-11), through the state
+    test_replacement_scans_pending_pawns_in_identity_order: c3>d3, or h5>h6 with h5 first
 * 15.3: pass D counts the pending pawns only
     test_replacement_defence_counts_only_pending_pawns: g4 filling the ring's last tile
 * 15.3: before over all pawns
@@ -126,6 +128,7 @@ def rows(pawns: str) -> list[str]:
         if word.endswith(":"):
             colour = word[:-1]
         else:
+            assert word not in CORNERS, f"{word} is a cut corner (BIL-2) and holds no pawn"
             cells[word] = colour
     return [
         "".join("#" if (name := f"{'abcdefghi'[x]}{y + 1}") in CORNERS else cells.get(name, ".")
@@ -138,9 +141,10 @@ def board(pawns: str, players: int = 2) -> Board:
     return Board.from_rows(rows(pawns), players)
 
 
-def state_of(pawns: str, players: int = 2, **start: object) -> BilobaState:
+def state_of(layout: str, players: int = 2, **start: object) -> BilobaState:
+    """Orange to move in ``layout`` (as for ``rows``); ``start`` adds pawn identities or pending."""
     state = get_game("biloba").new(players, {"quiet_limit": 200},
-                                   start={"board": rows(pawns), "to_move": "orange", **start})
+                                   start={"board": rows(layout), "to_move": "orange", **start})
     assert isinstance(state, BilobaState)
     return state
 
@@ -152,6 +156,14 @@ def legal(pawns: str) -> set[str]:
     assert state.to_move() == 0
     assert not state.is_over()
     return {state.action_to_text(action) for action in state.legal_actions()}
+
+
+def choose(state: BilobaState) -> str:
+    """The classic bot's decision in ``state``, which must come from the policy itself."""
+    bot = ClassicBilobaBot(seed=0)
+    text = state.action_to_text(bot.choose(state, 0.05))
+    assert bot.fallbacks == 0
+    return text
 
 
 def tiles(names: str) -> list[int]:
@@ -377,13 +389,13 @@ def test_pass_a_appends_the_centre_expansion_after_the_list() -> None:
     # without e6 and f5, already in L, and without f6, where P still stands) is walked after
     # f6's own entries. g7 (flanking h7 against i7) and d4 (flanking c3 against b2) both take
     # one pawn; g7 comes first in L, and ties keep the earlier.
-    position = board("O: b2 f6 i7  B: c3 h7 a9")
+    position = board("O: b2 f6 i7  B: c3 h7 c9")
     assert names(position.access(tile("f6"))) == "e5 e6 e7 f5 f7 g5 g6 g7"
     assert names(position.access(CENTRE)) == "d4 d5 d6 e4 e6 f4 f5"
     assert plan(position, 0, orange(position)) == Plan(tile("f6"), tile("g7"))
     # Without i7, d4 is the only capture, two cells from f6 with both ends near the centre:
     # the centre route f6-e5-d4.
-    position = board("O: b2 f6  B: c3 h7 a9")
+    position = board("O: b2 f6  B: c3 h7 c9")
     assert plan(position, 0, orange(position)) == Plan(tile("f6"), tile("d4"), via_centre=True)
     assert moves(position, "b2 f6", 4) == {"f6-e5-d4"}
 
@@ -570,6 +582,18 @@ def test_replacement_considers_only_pending_pawns() -> None:
         assert choose_replacement(position, 0, tiles("c3"), vacated, random.Random(seed)) == "c3>d3"
 
 
+def test_replacement_scans_pending_pawns_in_identity_order() -> None:
+    # 15.1 "Lists are scanned in pawn identity order (BIL-11)", for pending pawns too: c3-d3
+    # (flanking e3 against f3) and h5-h6 (flanking h7 against h8) both take one pawn; the
+    # earlier identity keeps the tie, by start tile unless the position gives identities.
+    board_text = "O: c3 f3 h5 h8  B: e3 h7 c9"
+    pending = {"c3": ["d3"], "h5": ["h6"]}
+    assert choose(state_of(board_text, pending=pending)) == "c3>d3"
+    nulls: list[str | None] = [None] * 12
+    pawns = {"orange": ["h5", "c3", "f3", "h8", *nulls], "blue": ["e3", "h7", "c9", None, *nulls]}
+    assert choose(state_of(board_text, pending=pending, pawns=pawns)) == "h5>h6"
+
+
 def test_replacement_defence_counts_only_pending_pawns() -> None:
     # 15.3 "in pass D, the threat counts are restricted to the pending pawns". c3 and d5 are
     # threatened through the centre clause (blue next to e5) while f4, the ring's last empty tile,
@@ -610,12 +634,6 @@ def test_replacement_without_a_plan_draws_a_pending_pawn() -> None:
 
 def test_three_and_four_players_through_the_bot() -> None:
     # 15.1 "Enemy means any other colour", with BIL-19 and BIL-22 by the game's size.
-    def choose(state: BilobaState) -> str:
-        bot = ClassicBilobaBot(seed=0)
-        text = state.action_to_text(bot.choose(state, 0.05))
-        assert bot.fallbacks == 0
-        return text
-
     # Pass A takes a green pawn: b2-b3 flanks c4 against d5 (4 players).
     assert choose(state_of("O: b2 d5  G: c4  B: i5  R: e9", 4)) == "b2-b3"
     # Pass D against red with 3 players: c3 by red d3, b3 beyond, red a4 next to it.
