@@ -10,7 +10,7 @@ the test that pins it and the position it is pinned in (orange to move, 2 player
     test_access_lists_x_outer_y_inner_with_jumps_as_two_entries: c3 by blue d3
 * 15.1 access: no backwards jump (BIL-19), own pawns jumped too (BIL-16)
     test_access_lists_x_outer_y_inner_with_jumps_as_two_entries
-    test_access_jumps_own_pawns_but_never_onto_or_from_the_centre: b7 by b6; c3 by c4, c6
+    test_access_jumps_own_pawns_but_never_onto_or_from_the_centre: b7 by b6; c3 over its own c4
 * 15.1 access: BIL-19 by the game's size (blue sideways both ways with 2, only to lower x with 3–4)
     test_access_follows_the_forward_rule_of_the_game_size: blue g3 by f3, h3
 * 15.1 access: no jump onto the centre; none from the centre
@@ -95,6 +95,11 @@ the test that pins it and the position it is pinned in (orange to move, 2 player
     test_pass_a_reaches_past_the_centre_and_plans_a_centre_route: d4-e5-f5
 * 3 and 4 players: enemy = any other colour, moves through the bot
     test_three_and_four_players_through_the_bot: red, green victims
+
+Each test was seen to fail with its clause broken in ``classic.py`` (expansion inserted in place,
+no centre route, pass D non-strict or first-wins, pass B accepting X <= before, each threatened,
+attack_now and attack_later clause dropped, continuation back to the origin, replacement over all
+pawns, occupied random entries taken, blue's 3–4 player forward rule, the plan's tile drawn).
 """
 
 from __future__ import annotations
