@@ -22,12 +22,14 @@ deals. The games of a sitting are played round by round across all pairings, so 
 stopped early leaves every pairing with about as many games as the others.
 
 The file: every finished game is appended at once to a file of JSON lines (``--file``, by
-default ``ladders/GAME-Pp.jsonl`` in the user's data directory, any options added to the name),
+default ``ladders/GAME-Pp.jsonl`` in the user's data directory, any options added to the name,
+a long value such as a map's text in a short safe form),
 flushed, so that a kill loses at most the games being played. A game is known by its entrants,
 the lone entrant's seat and the deal's seed: run the same command again and only the games
 missing from the file are played, so that a long series spans several sittings. ``--rounds R``
 plays at most R rounds of what is missing, then stops; ``--rounds 0`` plays nothing and prints
-the table of the file. A damaged line stops the run before anything is played, naming the line.
+the table of the file. A damaged line (not UTF-8, not JSON, not a game this ladder could have
+played) stops the run before anything is played, naming the line.
 
 The table: every entrant's rating on the Elo scale, ``random`` at 0, with its 95 % interval and
 its number of games, from every game in the file (``parlour.bots.ratings`` says how and why).
@@ -38,10 +40,12 @@ they are part of the file's every line, and a file of other settings is refused.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import itertools
 import json
 import math
 import os
+import re
 import sys
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -104,7 +108,10 @@ class Entrant:
             raise ValueError(f"no entrant {name!r}")
         if not at:
             return cls(kind)
-        budget = float(seconds)
+        try:
+            budget = float(seconds)
+        except ValueError:
+            raise ValueError(f"no entrant {name!r}") from None
         if not budget > 0 or math.isinf(budget):
             raise ValueError(f"no entrant {name!r}")
         return cls(kind, budget)
@@ -188,12 +195,14 @@ def read_records(path: Path, game: str, players: int, options: dict[str, Any]) -
         return []
     records: list[Record] = []
     seen: dict[Key, int] = {}
-    with path.open(encoding="utf-8") as lines:
-        for number, line in enumerate(lines, start=1):
-            if not line.strip():
+    # Read as bytes and decoded line by line, so that a line that is not UTF-8 is a damaged line
+    # like any other, named, rather than a failure of the whole file.
+    with path.open("rb") as lines:
+        for number, raw in enumerate(lines, start=1):
+            if not raw.strip():
                 continue
             try:
-                record = parse_record(line, game, players, options)
+                record = parse_record(decoded(raw), game, players, options)
             except ValueError as error:
                 raise LadderFileError(
                     f"{path}, line {number} is damaged ({error}): mend or remove that line and run "
@@ -205,6 +214,15 @@ def read_records(path: Path, game: str, players: int, options: dict[str, Any]) -
             seen[record.key] = number
             records.append(record)
     return records
+
+
+def decoded(raw: bytes) -> str:
+    """A line of the file as text; ``ValueError`` when it is not UTF-8."""
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as error:
+        byte = raw[error.start]
+        raise ValueError(f"not UTF-8 text: byte 0x{byte:02x} at column {error.start + 1}") from None
 
 
 def parse_record(line: str, game: str, players: int, options: dict[str, Any]) -> Record:
@@ -235,9 +253,26 @@ def parse_record(line: str, game: str, players: int, options: dict[str, Any]) ->
     if not 0 <= data["a_seat"] < players:
         raise ValueError(f"'a_seat' {data['a_seat']} is no seat of {players} players")
     for name in ("a", "b"):
-        Entrant.parse(data[name])
+        check_entrant(name, data[name], game)
+    if data["a"] == data["b"]:
+        raise ValueError(f"'a' and 'b' are both {data['a']!r}: a game is between two entrants")
     return Record(data["a"], data["b"], data["a_seat"], data["deal"], float(data["a_points"]), winner,
                   data["reason"], data["plies"])
+
+
+def check_entrant(field_name: str, name: str, game: str) -> None:
+    """``ValueError`` unless ``name`` is an entrant a ladder of ``game`` could have (at any budget:
+    a file may hold budgets an earlier sitting was given)."""
+    entrant = Entrant.parse(name)
+    kinds = bot_kinds(game)
+    said = f"{field_name!r} is {name!r}"
+    if entrant.kind not in kinds:
+        raise ValueError(f"{said}, and {game} has no such bot (its bots: {', '.join(kinds)})")
+    if entrant.kind in TIMED_KINDS and entrant.seconds is None:
+        raise ValueError(f"{said}, but {entrant.kind} enters at a budget, as {entrant.kind}@SECONDS")
+    if entrant.kind not in TIMED_KINDS and entrant.seconds is not None:
+        raise ValueError(f"{said}, but {entrant.kind} plays alike whatever its time, so it enters "
+                         "without one")
 
 
 Work = list[tuple[Series, int]]
@@ -359,11 +394,28 @@ def ends_with_newline(path: Path) -> bool:
         return file.read(1) == b"\n"
 
 
+NAMED_VALUE: Final = 40
+"""The most characters of an option's value that go into a default file name."""
+
+
 def default_path(game: str, players: int, options: dict[str, Any]) -> Path:
     """``ladders/GAME-Pp.jsonl`` (``GAME-Pp-NAME=VALUE.jsonl`` with options) in the user's data directory."""
-    settings = [f"{option}={value}" for option, value in sorted(options.items())]
+    settings = [f"{option}={file_name_form(value)}" for option, value in sorted(options.items())]
     name = "-".join([game, f"{players}p", *settings])
     return platformdirs.user_data_path("parlour", appauthor=False) / "ladders" / f"{name}.jsonl"
+
+
+def file_name_form(value: Any) -> str:
+    """An option's value as it can go into a file name: as it is when it is short and plain; else
+    its letters, digits, ``.`` and ``-`` (each run of anything else one ``_``) cut short, and a short
+    hash of the whole value, so that two values alike at the start (two maps given as text) keep two
+    files."""
+    text = str(value)
+    plain = re.sub(r"[^\w.-]+", "_", text, flags=re.ASCII)
+    if plain == text and len(text) <= NAMED_VALUE:
+        return text
+    digest = hashlib.sha256(text.encode("utf-8")).hexdigest()[:10]
+    return f"{plain[:NAMED_VALUE]}-{digest}"
 
 
 def parser() -> argparse.ArgumentParser:
@@ -430,7 +482,8 @@ def read_budgets(text: str) -> tuple[float, ...]:
 
 
 def main(argv: list[str]) -> int:
-    """Runs ``parlour ladder``; returns the exit status (2 for bad arguments, 1 for a damaged file)."""
+    """Runs ``parlour ladder``; returns the exit status (2 for bad arguments, 1 for a damaged file or
+    one that cannot be used)."""
     try:
         ladder = read_ladder(argv)
     except SystemExit as exit_:  # argparse has printed its message (or the help)
@@ -445,6 +498,10 @@ def main(argv: list[str]) -> int:
         return 1
     except IllegalActionError as error:
         print(f"parlour ladder: {error} (the games before it are kept in {ladder.path})", file=sys.stderr)
+        return 1
+    except OSError as error:  # the file cannot be read or written: a directory, a full disk, no right to
+        print(f"parlour ladder: the results file {ladder.path} cannot be used ({error.strerror or error}): "
+              "give another --file (the games already in it, if any, are kept)", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         print(f"parlour ladder: interrupted; the finished games are kept in {ladder.path}: run the same "
