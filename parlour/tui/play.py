@@ -34,18 +34,17 @@ from parlour.engine.player import Bot, seen_by
 from parlour.games import GAMES, get_game
 from parlour.tui.replay import RecordError, Stepper, read_record
 from parlour.tui.saves import HUMAN as HUMAN  # kept here too, for the front ends that take it from play
-from parlour.tui.saves import LoadError as LoadError
 from parlour.tui.saves import (
+    GameInProgress,
     SavedGame,
     Table,
     autosave_path,
     autosaves,
     kept_game,
     read_save,
-    remove_autosave,
-    write_autosave,
     write_save,
 )
+from parlour.tui.saves import LoadError as LoadError
 from parlour.tui.saves import read_json as read_json
 from parlour.tui.typed import typing_for
 
@@ -486,12 +485,8 @@ class Session:
         self.seats = settings.seats
         self.seconds = settings.seconds
         self.clocks = settings.clocks
-        self.keeping = keep
-        self.kept = settings.resumed
-        """The kept game in progress is this session's (it wrote it, or resumed from it): only then
-        is it removed when this game ends or is let go of; another game's stays for --resume."""
-        self.saved_history = [] if settings.resumed else list(self.state.history)
-        """The moves safe in a file (as of the last save, or the file loaded): quitting loses none."""
+        self.in_progress = GameInProgress(self.state, keep, settings.resumed)
+        """The moves not saved yet, and the game kept for --resume (only once it is this session's)."""
         self.save_path = settings.loaded_from if settings.at is None and not settings.resumed else None
         """The file this game was last saved to or loaded from, offered when quitting asks."""
         self.ask = ask
@@ -510,6 +505,9 @@ class Session:
     # --- the loop ---
 
     def run(self) -> int:
+        replacing = self.in_progress.replaced()
+        if replacing:
+            self.say(replacing)
         self.say(self.introduction())
         while True:
             try:
@@ -572,7 +570,7 @@ class Session:
                 self.say(f"You get: {seen}")
         self.last_mover = None
         self.state.apply(action)
-        self.moved()
+        self.moved(decided=False)
 
     def bot_moves(self, seat: int) -> bool:
         bot = self.bots[seat]
@@ -664,33 +662,24 @@ class Session:
     def table(self) -> Table:
         return Table(tuple(self.seats), self.seconds, self.clocks)
 
-    def moved(self) -> None:
-        """After every move (and take-back): the board is drawn anew, and the game in progress is
-        kept for ``--resume`` (a failure to keep it is said once; play goes on)."""
+    def moved(self, decided: bool = True) -> None:
+        """After every move (and take-back; ``decided`` false: chance): the board is drawn anew, and
+        the game in progress is kept for ``--resume`` (a failure to keep it is said once; play goes on)."""
         self.board_shown = False
-        if not self.keeping or self.state.is_over():
-            return
-        try:
-            write_autosave(self.state, self.table())
-            self.kept = True
-        except OSError as error:
-            self.keeping = False
-            self.say(f"(The game in progress cannot be kept for --resume: {error.strerror or error}. "
+        if decided:
+            self.in_progress.decided()
+        trouble = self.in_progress.keep(self.table())
+        if trouble:
+            self.say(f"(The game in progress cannot be kept for --resume: {trouble}. "
                      "Use save FILE to keep it.)")
 
     def forget(self) -> None:
-        """The game ended or was let go of: nothing left to resume."""
-        if self.keeping and self.kept:
-            with contextlib.suppress(OSError):
-                remove_autosave(self.info.name)
+        """The game ended or was let go of: nothing left to resume (if the kept game is this one)."""
+        self.in_progress.forget()
 
     def unsaved(self) -> int:
         """How many moves leaving now would lose (made since the last save, or taken back since)."""
-        history, saved = self.state.history, self.saved_history
-        common = 0
-        while common < min(len(history), len(saved)) and history[common] == saved[common]:
-            common += 1
-        return len(history) - common + (len(saved) - common)
+        return self.in_progress.unsaved()
 
     def leave(self, interrupted: bool = False) -> int | None:
         """``quit``, Ctrl-C or Ctrl-D: with moves not saved, asks whether to save them first
@@ -724,7 +713,7 @@ class Session:
                 self.say("Answer y to save the game, n to leave without saving, c to go back to it.")
 
     def left_kept(self) -> str:
-        if self.keeping and self.kept and autosave_path(self.info.name).exists():
+        if self.in_progress.is_kept():
             return "Game left unfinished; it is kept: parlour play --resume takes it up again."
         return "Game left unfinished."
 
@@ -833,7 +822,7 @@ class Session:
             reason = error.strerror or str(error)
             self.say(f"Could not save to {path}: {reason} (any earlier file there is unchanged).")
             return False
-        self.saved_history = list(self.state.history)
+        self.in_progress.saved()
         self.save_path = path
         self.say(f"Saved to {path}. Resume with: {shlex.join(['parlour', 'play', '--load', path])}")
         return True
@@ -871,9 +860,6 @@ def main(argv: Sequence[str]) -> int:
         print(f"Resuming the {settings.game.info.title} game in progress ({moves_made(settings.state)}).")
     elif settings.loaded_from is not None:
         print(f"Resuming {settings.loaded_from} ({moves_made(settings.state)}).")
-    if person_at_terminal() and not settings.resumed and autosave_path(settings.game.info.name).exists():
-        print(f"(A {settings.game.info.title} game left unfinished is kept for parlour play --resume; "
-              "this game's first move replaces it.)")
     line_editing()
     return run_session(settings)
 

@@ -220,3 +220,83 @@ def _number(value: Any) -> bool:
 
 def _positive(value: Any) -> bool:
     return _number(value) and value > 0
+
+
+class GameInProgress:
+    """One session's hold on its game: the moves not yet safe in a file, and the copy kept in the
+    user's data directory for ``--resume``. The line interface (``parlour.tui.play.Session``) and the
+    Textual board (``parlour.tui.board.table.Table``) both keep their game through this, so that
+    they cannot come to keep it differently.
+
+    Another game of the same name may be kept there already (left unfinished yesterday). This
+    session replaces it only with a game that is its own, once a move or a take-back has been made
+    here (a deal by chance at the start is no move: it follows from the seed), and removes the
+    kept game only if it wrote it or resumed from it."""
+
+    def __init__(self, state: State, keep: bool, resumed: bool) -> None:
+        """``keep``: keep the game in progress after every move (a person plays at a terminal);
+        ``resumed``: the game is the kept one (``--resume``), in no file of the player's."""
+        self.state = state
+        self.keeping = keep
+        self.ours = resumed
+        """The kept game is this session's: it wrote it, or resumed from it."""
+        self.changed = False
+        """A move or a take-back was made in this session: the game is no longer the one found."""
+        self.saved_history = [] if resumed else list(state.history)
+        """The moves safe in a file (as of the last save, or the file loaded): leaving loses none."""
+
+    def decided(self) -> None:
+        """A person or a bot moved, or moves were taken back (not chance): the game is this session's."""
+        self.changed = True
+
+    def keep(self, table: Table) -> str | None:
+        """After every change: the game kept for ``--resume`` once it is this session's, forgotten
+        once over. The system's reason when it cannot be kept (then keeping stops: said once)."""
+        if not self.keeping:
+            return None
+        if self.state.is_over():
+            self.forget()
+            return None
+        if not (self.ours or self.changed):
+            return None
+        try:
+            write_autosave(self.state, table)
+        except OSError as error:
+            self.keeping = False
+            return error.strerror or str(error)
+        self.ours = True
+        return None
+
+    def forget(self) -> None:
+        """The game ended or was let go of: nothing left to resume, if what is kept is this game."""
+        if self.keeping and self.ours:
+            with contextlib.suppress(OSError):
+                remove_autosave(self.state.game.info.name)
+
+    def is_kept(self) -> bool:
+        """The game is kept for ``--resume`` now (leaving at once loses nothing of it)."""
+        return self.keeping and self.ours and autosave_path(self.state.game.info.name).exists()
+
+    def saved(self) -> None:
+        """The game was written to a file of the player's."""
+        self.saved_history = list(self.state.history)
+
+    def unsaved(self) -> int:
+        """How many moves leaving now would lose: made since the last save, or taken back since.
+        None once the game is over (there is nothing left to play)."""
+        if self.state.is_over():
+            return 0
+        history, saved = self.state.history, self.saved_history
+        common = 0
+        while common < min(len(history), len(saved)) and history[common] == saved[common]:
+            common += 1
+        return len(history) - common + (len(saved) - common)
+
+    def replaced(self) -> str | None:
+        """Words for the start of a game that will replace another kept game of its name with its
+        first move; ``None`` when nothing kept would be replaced."""
+        info = self.state.game.info
+        if not self.keeping or self.ours or self.state.is_over() or not autosave_path(info.name).exists():
+            return None
+        return (f"(A {info.title} game left unfinished is kept for parlour play --resume; "
+                "this game's first move replaces it.)")

@@ -14,7 +14,7 @@ from parlour.tui.board.app import BoardApp
 from parlour.tui.board.drawing import drawing_for
 from parlour.tui.board.widgets import BoardView
 from parlour.tui.play import read_settings
-from parlour.tui.saves import autosave_path, read_save
+from parlour.tui.saves import Table, autosave_path, read_save, write_autosave, write_save
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
@@ -228,3 +228,55 @@ async def test_the_game_in_progress_is_kept_for_resume(tmp_path: Path,
         assert app.finished
     assert not autosave_path("loa").exists()
 
+
+
+def kept_game_of_three_moves() -> bytes:
+    """A Lines of Action game left unfinished earlier (three moves made), kept for --resume."""
+    state = read_settings(list(AGAINST_RANDOM)).state
+    for text in ("b1-d3", "a2-c4", "c1-c4"):
+        state.play_text(text)
+    return write_autosave(state, Table(("human", "random"), 0.01)).read_bytes()
+
+
+async def test_a_new_board_left_at_once_keeps_the_game_kept_earlier(tmp_path: Path,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    # The reviewer's finding: a board opened as run_board opens it (keep=True) wrote the kept game
+    # over with its own start before any move, and q then removed it: three moves lost.
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    kept = kept_game_of_three_moves()
+    settings = read_settings(list(AGAINST_RANDOM))
+    drawing = drawing_for(settings.game)
+    assert drawing is not None
+    app = BoardApp(settings, drawing, keep=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        assert autosave_path("loa").read_bytes() == kept
+        assert ("(A Lines of Action game left unfinished is kept for parlour play --resume; this "
+                "game's first move replaces it.)") in app.log_view.entries
+        assert any(line.endswith("replaces it.)") for line in app.screen_lines())  # shown, not only logged
+        await press(pilot, "q")
+        assert app.finished
+    assert autosave_path("loa").read_bytes() == kept
+
+
+async def test_a_finished_save_on_the_board_keeps_the_game_kept_earlier(tmp_path: Path,
+                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    # A finished game loaded has no first move: nothing is said of replacing, and its end lets go
+    # of nothing that is not its own.
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    kept = kept_game_of_three_moves()
+    finished = read_settings(list(AGAINST_RANDOM)).state
+    finished.retire(1, "resigned")
+    path = tmp_path / "finished.json"
+    write_save(path, finished, Table(("human", "random"), 0.01))
+    settings = read_settings(["--load", str(path)])
+    drawing = drawing_for(settings.game)
+    assert drawing is not None
+    app = BoardApp(settings, drawing, keep=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        assert any("Black wins" in entry for entry in app.log_view.entries)
+        assert not any("replaces it" in entry for entry in app.log_view.entries)
+        await press(pilot, "q")
+        assert app.finished
+    assert autosave_path("loa").read_bytes() == kept

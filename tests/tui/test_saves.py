@@ -499,3 +499,22 @@ def test_ctrl_c_in_a_real_process_asks_before_leaving(data_home: Path, tmp_path:
     assert len(saves.read_save(tmp_path / "mine.json").state.history) == 2
     assert not (data_home / "loa.autosave.json").exists()  # saved by name: nothing else to resume
 
+
+
+def test_a_deal_by_chance_replaces_no_kept_game(
+    data_home: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # A new Conflict game starts with a deal by chance, before anyone moves: that is no move of the
+    # player's, so the game kept earlier is neither replaced by it nor removed when it is left at once.
+    conflict = get_game("conflict")
+    earlier = conflict.new(seed=1)
+    while earlier.to_move() < 0:
+        earlier.apply(earlier.sample_chance())
+    earlier.apply(earlier.legal_actions()[0])
+    kept = saves.write_autosave(earlier, saves.Table(("human",) * earlier.players, 0.01)).read_bytes()
+    status, out, _ = run(["conflict", "--seed", "2", "--time", "0.01"], ["quit", "n"], monkeypatch, capsys)
+    assert status == 0
+    assert out.startswith("(A Conflict game left unfinished is kept for parlour play --resume; "
+                          "this game's first move replaces it.)\n")
+    assert out.endswith("Game left unfinished, not saved.\n")
+    assert (data_home / "conflict.autosave.json").read_bytes() == kept

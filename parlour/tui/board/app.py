@@ -110,6 +110,9 @@ class BoardApp(App[int], inherit_bindings=False):
         names = self.table.names()
         seats = ", ".join(f"{names[seat]}: {self.table.who(seat)}" for seat in range(len(names)))
         self.log_view.add(f"{self.drawing.title or self.table.info.title}. {seats}.")
+        replacing = self.table.replacing()
+        if replacing:
+            self.log_view.add(replacing)
         self.advance()
         self.fit()
 
@@ -426,6 +429,7 @@ class BoardApp(App[int], inherit_bindings=False):
                     return
                 self.log_view.add(f"Saved to {path}. Resume with: parlour play --load {path}")
                 if then_leave:
+                    self.table.forget()  # saved by name: nothing else to resume (as the line interface)
                     self.leave()
             self.refresh_all()
 

@@ -6,7 +6,6 @@ game is the same game whichever front end plays it.
 
 from __future__ import annotations
 
-import contextlib
 from collections.abc import Callable
 
 from parlour.bots import make_bot
@@ -15,7 +14,7 @@ from parlour.engine.player import Bot, seen_by
 from parlour.tui.board.drawing import Drawing
 from parlour.tui.board.picking import Option
 from parlour.tui.play import HUMAN, Settings, bot_seed, describe_outcome
-from parlour.tui.saves import remove_autosave, write_autosave, write_save
+from parlour.tui.saves import GameInProgress, write_save
 
 
 class Seating:
@@ -88,6 +87,10 @@ class Seating:
     def forget(self) -> None:
         """The game ended or was let go of."""
 
+    def replacing(self) -> str | None:
+        """Words for the start when the first move will replace a game kept for ``--resume``."""
+        return None
+
 
 class Table(Seating):
     """A local match: the state, the people's seats and a bot per other seat."""
@@ -105,9 +108,9 @@ class Table(Seating):
             for seat, who in enumerate(self.seats)
             if who != HUMAN
         }
-        self.keeping = keep
-        """Keep the game in progress in the user's data directory after every move (``--resume``)."""
-        self.saved_history = [] if settings.resumed else list(self.state.history)
+        self.in_progress = GameInProgress(self.state, keep, settings.resumed)
+        """The moves not saved yet, and the game kept in the user's data directory after every move
+        for ``--resume`` (``keep``), once it is this board's: the same as the line interface's."""
 
     # --- who and what ---
 
@@ -132,48 +135,29 @@ class Table(Seating):
 
     def unsaved(self) -> int:
         """How many moves leaving now would lose (made since the last save, or taken back since)."""
-        if self.state.is_over():
-            return 0
-        history, saved = self.state.history, self.saved_history
-        common = 0
-        while common < min(len(history), len(saved)) and history[common] == saved[common]:
-            common += 1
-        return len(history) - common + (len(saved) - common)
+        return self.in_progress.unsaved()
 
     # --- keeping and saving (the file's form: parlour.tui.saves) ---
 
     def save(self, path: str) -> None:
         """Saves the record and the table; ``OSError`` with the system's reason."""
         write_save(path, self.state, self.settings.table())
-        self.saved_history = list(self.state.history)
+        self.in_progress.saved()
 
     def kept(self) -> str | None:
         """After every move: the game in progress kept for ``--resume``, or forgotten once over.
         Words to say when it cannot be kept (said once; play goes on)."""
-        if not self.keeping:
-            return None
-        if self.state.is_over():
-            self.forget()
-            return None
-        try:
-            write_autosave(self.state, self.settings.table())
-        except OSError as error:
-            self.keeping = False
-            return (f"(The game in progress cannot be kept for --resume: {error.strerror or error}. "
-                    "Press s to save it.)")
+        trouble = self.in_progress.keep(self.settings.table())
+        if trouble:
+            return f"(The game in progress cannot be kept for --resume: {trouble}. Press s to save it.)"
         return None
 
     def forget(self) -> None:
-        """The game ended or was let go of: nothing left to resume."""
-        if self.keeping:
-            with contextlib.suppress(OSError):
-                remove_autosave(self.info.name)
+        """The game ended or was let go of: nothing left to resume (if the kept game is this one)."""
+        self.in_progress.forget()
 
-    def outcome_text(self) -> str:
-        outcome = self.state.outcome_json()
-        if outcome is None:
-            return "The game is over."
-        return describe_outcome(self.names(), outcome)
+    def replacing(self) -> str | None:
+        return self.in_progress.replaced()
 
     # --- playing ---
 
@@ -189,6 +173,7 @@ class Table(Seating):
         """Plays ``seat``'s legal action; the words for it and for what it brought about."""
         text = self.state.action_text_for(action, self.viewer())
         self.state.play(action)
+        self.in_progress.decided()
         self.last = f"{self.names()[seat]} {text}"
         told = self.drawing.narrate(self.view())
         if self.drawing.tells_moves and told:
@@ -217,5 +202,6 @@ class Table(Seating):
             return "Nothing to take back: no move has been made by a person yet."
         for _ in range(count):
             self.state.undo()
+        self.in_progress.decided()
         self.last = ""
         return f"Took back {count} {'move' if count == 1 else 'moves'}."
