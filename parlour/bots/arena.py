@@ -17,7 +17,6 @@ import math
 import multiprocessing
 import os
 import random
-import shutil
 import sys
 import time
 from collections import Counter
@@ -160,6 +159,9 @@ PROGRESS_EVERY: Final = 5.0
 CLEAR_LINE: Final = "\r\x1b[K"
 """Back to the start of the terminal's line, and erase it (the live progress line is redrawn)."""
 
+DEFAULT_COLUMNS: Final = 80
+"""The width taken for a progress stream drawn live that is no terminal of its own."""
+
 
 def duration(seconds: float) -> str:
     """A stretch of time read at a glance: ``12 s``, ``3 min 05 s``, ``2 h 07 min``."""
@@ -221,7 +223,7 @@ class Progress:
         text = self.line(done, score)
         if self.live:
             # A line wider than the terminal would wrap, and the redraw would leave its top behind.
-            text = text[: max(20, shutil.get_terminal_size().columns - 1)]
+            text = text[: max(20, self.columns() - 1)]
             self.stream.write(CLEAR_LINE + text)
             self.drawn = text
         else:
@@ -231,6 +233,17 @@ class Progress:
             self.stream.write(text + "\n")
             self.shown = now
         self.stream.flush()
+
+    def columns(self) -> int:
+        """The width of the terminal the line is drawn on: the progress stream's own, not stdout's
+        (``shutil.get_terminal_size`` looks at stdout, usually the report redirected to a file);
+        80 when the stream has no terminal to ask, or its terminal does not know (0 columns: a
+        pseudo-terminal nobody has sized)."""
+        try:
+            columns = os.get_terminal_size(self.stream.fileno()).columns
+        except (OSError, ValueError):  # no file descriptor (io.UnsupportedOperation is both), no terminal
+            return DEFAULT_COLUMNS
+        return columns if columns > 0 else DEFAULT_COLUMNS
 
     def note(self, text: str) -> None:
         """A line of its own (a finished game), written above the live line."""

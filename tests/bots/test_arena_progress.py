@@ -3,13 +3,16 @@ interval, the time left", on stderr, so that the report on stdout stays as it is
 
 from __future__ import annotations
 
+import fcntl
 import io
 import os
 import pty
 import re
 import select
+import struct
 import subprocess
 import sys
+import termios
 import time
 
 import pytest
@@ -96,6 +99,34 @@ def test_on_a_terminal_one_line_is_redrawn_in_place_below_the_finished_games() -
         "\r\x1b[K1/2 games | strong 1.000 (95% 0.207-1.000) | about 3 s left"
         "\n"
     )
+
+
+def test_the_live_line_fits_the_terminal_it_is_drawn_on_not_the_one_of_stdout(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The report goes to stdout, often a file or a pipe; the progress goes to stderr's terminal,
+    whose width is the one that counts: a wider line would wrap, and its redraw leave lines behind."""
+    monkeypatch.setenv("COLUMNS", "200")  # what stdout's width would say (shutil reads it first)
+    main, seat = pty.openpty()
+    fcntl.ioctl(seat, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 40, 0, 0))  # a 40-column terminal
+    with os.fdopen(seat, "w") as terminal:
+        progress = arena.Progress(100, terminal)
+        assert progress.live
+        progress.update(0, "strong@0.05 vs strong@0.2 0.500 (95% 0.300-0.700)")
+        assert progress.drawn == "0/100 games | strong@0.05 vs strong@0.2"  # 39 columns: no wrap
+        progress.close()
+    os.close(main)
+    # A terminal nobody has sized (0 columns), and a stream that is no terminal of its own (drawn
+    # live all the same), are taken as 80 columns.
+    main, seat = pty.openpty()
+    with os.fdopen(seat, "w") as unsized:
+        progress = arena.Progress(100, unsized)
+        progress.update(0, "x" * 200)
+        assert len(progress.drawn) == 79
+        progress.close()
+    os.close(main)
+    progress = arena.Progress(100, Terminal())
+    progress.update(0, "x" * 200)
+    assert len(progress.drawn) == 79
 
 
 def test_in_a_real_terminal_the_line_is_redrawn_and_stdout_keeps_the_report_alone() -> None:
