@@ -611,20 +611,25 @@ class Session:
         word, _, rest = text.partition(" ")
         if word.lower() in self.COMMANDS:
             return self.command(word.lower(), rest.strip(), seat)
+        typed = self.read_typed(text, seat)
+        return None if typed is None else self.play_written(seat, *typed)
+
+    def read_typed(self, text: str, seat: int) -> tuple[Action, str] | None:
+        """The legal action ``seat``'s person typed, and the text it was written as in the notation;
+        ``None`` once why not is said, in the engine's words (``State.refusal``). A network session
+        reads its moves here too (``RemoteSession.read_move``)."""
         try:
             written = self.notation(text, seat)
             action = self.state.parse_action(written)
+            if not self.state.is_legal(action):  # the gate: a notation may read more than the rules allow
+                raise self.state.refusal(action, written)
         except NotationError as error:
             self.say(f"Cannot read that as a move: {error}. Type 'help' to see how moves are written.")
             return None
         except IllegalActionError as error:
             self.say(f"That move is not allowed: {error}. Type 'moves' for the legal moves.")
             return None
-        if not self.state.is_legal(action):  # the gate: a notation may read more than the rules allow
-            self.say(f"That move is not allowed: {self.state.action_to_text(action)} is not legal here. "
-                     "Type 'moves' for the legal moves.")
-            return None
-        return self.play_written(seat, action, written)
+        return action, written
 
     def notation(self, text: str, seat: int) -> str:
         """What ``seat``'s person typed, in the game's notation: a game whose text board numbers

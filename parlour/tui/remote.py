@@ -35,9 +35,7 @@ from websockets.sync.client import ClientConnection, connect
 from parlour.engine import (
     Action,
     Game,
-    IllegalActionError,
     Leaving,
-    NotationError,
     ParlourError,
     State,
 )
@@ -915,19 +913,9 @@ class RemoteSession(Session):
         return f"It is not your turn{waiting}."
 
     def read_move(self, text: str) -> None:
-        try:
-            action = self.state.parse_action(self.notation(text, self.seat))  # Mille: discard 1
-        except NotationError as error:
-            self.say(f"Cannot read that as a move: {error}. Type 'help' to see how moves are written.")
-            return
-        except IllegalActionError as error:
-            self.say(f"That move is not allowed: {error}. Type 'moves' for the legal moves.")
-            return
-        if not self.state.is_legal(action):  # the gate: a notation may read more than the rules allow
-            self.say(f"That move is not allowed: {self.state.action_to_text(action)} is not legal here. "
-                     "Type 'moves' for the legal moves.")
-            return
-        self.play_move(self.seat, action)
+        typed = self.read_typed(text, self.seat)  # Mille: discard 1; refused in the engine's words
+        if typed is not None:
+            self.play_move(self.seat, typed[0])
 
     def play_move(self, seat: int, action: Action) -> int | None:
         """Sends the move; the server's update (or its refusal) is the answer, and lines typed

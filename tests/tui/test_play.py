@@ -578,3 +578,30 @@ def test_text_keeps_the_line_interface(monkeypatch: pytest.MonkeyPatch,
     assert out.startswith("Lines of Action. Black: you, White: bot:random.")
     status, out, _ = run(["--help"], [], monkeypatch, capsys)
     assert "keep the line interface (for scripts and pipes)" in " ".join(out.split())
+
+
+def test_a_move_the_notation_reads_but_the_rules_forbid_is_refused_in_the_engines_words(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Issue 18: "An illegal action says why, from the engine". The gate after parse_action (a
+    # notation that reads more than the rules allow) says the engine's reason (State.refusal), in
+    # the line interface and in a seat of a server's match alike: one check, in Session.
+    from parlour.tui.remote import RemoteSession
+
+    tictactoe = get_game("tictactoe")
+    settings = play.read_settings(["tictactoe", "--seat", "0=human", "--seat", "1=human"])
+    state = settings.state
+    state.play_text("b2")
+    taken = state.history[0]
+    monkeypatch.setattr(type(state), "parse_action", lambda self, text: taken)  # b2, taken already
+    said: list[str] = []
+    session = play.Session(settings, ask=lambda prompt: "b2", say=said.append, complain=said.append)
+    assert session.human_turn(1) is None
+    remote = RemoteSession.__new__(RemoteSession)  # only what reading a move needs: no server
+    remote.game, remote.state, remote.seat, remote.say = tictactoe, state, 1, said.append
+    monkeypatch.setattr(remote, "play_move", lambda seat, action: pytest.fail("an illegal move was sent"))
+    remote.read_move("b2")
+    words = ("That move is not allowed: b2: already holds an X, and a mark goes only on an empty "
+             "square (TTT-3). Type 'moves' for the legal moves.")
+    assert said[-2:] == [words, words]
+    assert state.history == [taken]

@@ -518,3 +518,25 @@ def test_a_deal_by_chance_replaces_no_kept_game(
                           "this game's first move replaces it.)\n")
     assert out.endswith("Game left unfinished, not saved.\n")
     assert (data_home / "conflict.autosave.json").read_bytes() == kept
+
+
+def test_both_front_ends_count_the_moves_not_saved_alike() -> None:
+    # One count for the line interface and the board (saves.GameInProgress): moves made since the
+    # last save, taken back since, and none once the game is over (nothing left to play).
+    from parlour.tui.board.drawing import drawing_for
+    from parlour.tui.board.table import Table as BoardTable
+
+    settings = play.read_settings(["loa", "--seed", "3", "--seat", "0=human", "--seat", "1=human"])
+    drawing = drawing_for(settings.game)
+    assert drawing is not None
+    session = play.Session(settings, ask=input, say=print, complain=print)
+    board = BoardTable(settings, drawing)
+    counts = []
+    for text in ("b1-d3", "a2-c4"):
+        settings.state.play_text(text)
+        counts.append((session.unsaved(), board.unsaved()))
+    settings.state.undo()
+    counts.append((session.unsaved(), board.unsaved()))
+    settings.state.retire(1, "resigned")
+    counts.append((session.unsaved(), board.unsaved()))
+    assert counts == [(1, 1), (2, 2), (1, 1), (0, 0)]
