@@ -8,7 +8,6 @@ import json
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -209,27 +208,49 @@ def test_three_players_one_against_two_copies_both_ways_round(
     assert rated == list(reversed(order))
 
 
+HOLD_SIXTH = """
+import sys
+from parlour import cli
+from parlour.bots import ladder
+
+real, started = ladder.play_game, []
+
+def held(series, index):
+    started.append(index)
+    if len(started) == 6:  # five games are in the file: the sixth waits to be interrupted
+        print("the sixth game is held", flush=True)
+        sys.stdin.readline()
+    return real(series, index)
+
+ladder.play_game = held
+sys.exit(cli.main(sys.argv[1:]))
+"""
+"""``parlour ladder`` with its sixth game held until the test interrupts it, so that the run is
+interrupted with games in the file and games to come however fast the games are played."""
+
+
 def test_stopped_with_ctrl_c_the_finished_games_are_in_the_file_and_the_rest_follow(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """A real run, interrupted once a few games are in the file: they were flushed as they
-    finished, and the same command then plays only the others."""
+    """A real run (its games real, the sixth held back), interrupted with five games in the file:
+    they were flushed as they finished, and the same command then plays only the others."""
     path = tmp_path / "ttt.jsonl"
-    argv = ["tictactoe", "--games", "40", "--file", str(path), *TINY]
-    process = subprocess.Popen([sys.executable, "-m", "parlour.cli", "ladder", *argv], cwd=ROOT,
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    deadline = time.monotonic() + WAIT
-    while not (path.exists() and path.read_text().count("\n") >= 5):
-        assert process.poll() is None, "the ladder ended before it was interrupted"
-        assert time.monotonic() < deadline, "no five games in the file"
-        time.sleep(0.05)  # waiting on the file's state, polled
-    process.send_signal(signal.SIGINT)
-    _, err = process.communicate(timeout=WAIT)
-    assert process.returncode == 130
+    argv = ["tictactoe", "--games", "4", "--file", str(path), *TINY]
+    with subprocess.Popen([sys.executable, "-c", HOLD_SIXTH, "ladder", *argv], cwd=ROOT, text=True,
+                          stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE) as process:
+        assert process.stdout is not None
+        assert process.stderr is not None
+        # Waits on the run's state: the line comes when the sixth game starts ("" if the run ended).
+        assert process.stdout.readline() == "the sixth game is held\n"
+        assert len(ladder.read_records(path, "tictactoe", 2, {})) == 5  # flushed, every line whole
+        process.send_signal(signal.SIGINT)
+        err = process.stderr.read()  # to its end, the run's end; stdin stays open, the sixth game held
+        assert process.wait(timeout=WAIT) == 130
     assert f"interrupted; the finished games are kept in {path}: run the same command again" in err
-    kept = ladder.read_records(path, "tictactoe", 2, {})  # every line whole
-    assert 5 <= len(kept) < 6 * 40
+    kept = ladder.read_records(path, "tictactoe", 2, {})
+    assert len(kept) == 5  # the game in flight is lost, nothing else
     status = ladder.main([*argv, "--rounds", "1"])
     assert status == 0
-    assert f"{len(kept)} games in" in capsys.readouterr().err
+    assert "5 games in" in capsys.readouterr().err
     after = ladder.read_records(path, "tictactoe", 2, {})
+    assert len(after) == 12  # the first round of every pairing: 6 pairings, the lone entrant in each seat
     assert {record.key for record in kept} < {record.key for record in after}
