@@ -58,6 +58,9 @@ def test_games_with_chance_play_each_deal_in_every_seat() -> None:
 
 def test_a_second_run_with_the_same_file_plays_only_what_is_missing(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # Its own work (24 games, three runs) takes a tenth of a second. Run first, it seems to take
+    # seconds: the first table in a process loads the rating library (statsmodels, with scipy and
+    # pandas; about 4 s where Python writes no bytecode cache), whichever test prints it.
     path = tmp_path / "ttt.jsonl"
     argv = ["tictactoe", "--games", "4", "--file", str(path)]
     # 4 entrants, 6 pairings, rounds of 2 games: one round this sitting
