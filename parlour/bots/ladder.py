@@ -481,6 +481,17 @@ def read_budgets(text: str) -> tuple[float, ...]:
     return tuple(sorted(budgets))
 
 
+def file_problem(error: OSError, path: Path) -> str:
+    """What the system says is wrong with the results file, naming the folder when it is the
+    folder's fault (a file where a folder of the path should be)."""
+    culprit = Path(error.filename) if isinstance(error.filename, str) else path
+    if culprit == path:
+        return error.strerror or str(error)
+    if isinstance(error, (FileExistsError, NotADirectoryError)):
+        return f"{culprit} is a file, not a folder"
+    return f"{culprit}: {error.strerror or error}"
+
+
 def main(argv: list[str]) -> int:
     """Runs ``parlour ladder``; returns the exit status (2 for bad arguments, 1 for a damaged file or
     one that cannot be used)."""
@@ -500,8 +511,9 @@ def main(argv: list[str]) -> int:
         print(f"parlour ladder: {error} (the games before it are kept in {ladder.path})", file=sys.stderr)
         return 1
     except OSError as error:  # the file cannot be read or written: a directory, a full disk, no right to
-        print(f"parlour ladder: the results file {ladder.path} cannot be used ({error.strerror or error}): "
-              "give another --file (the games already in it, if any, are kept)", file=sys.stderr)
+        problem = file_problem(error, ladder.path)
+        print(f"parlour ladder: the results file {ladder.path} cannot be used ({problem}): give another "
+              "--file (the games already in it, if any, are kept)", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         print(f"parlour ladder: interrupted; the finished games are kept in {ladder.path}: run the same "

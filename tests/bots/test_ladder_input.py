@@ -78,7 +78,8 @@ def test_a_file_that_is_a_directory_or_under_a_file_is_a_clear_error(
     blocker.write_text("mine\n")
     status, _, err = run(capsys, "tictactoe", "--games", "2", "--file", str(blocker / "ttt.jsonl"))
     assert status == 1
-    assert f"the results file {blocker / 'ttt.jsonl'} cannot be used (" in err
+    assert f"the results file {blocker / 'ttt.jsonl'} cannot be used ({blocker} is a file, not a folder)" \
+        in err
     assert blocker.read_text() == "mine\n"
 
 
