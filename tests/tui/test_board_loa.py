@@ -286,3 +286,23 @@ async def test_a_finished_save_on_the_board_keeps_the_game_kept_earlier(
         await press(pilot, "q")
         assert app.finished
     assert autosave_path("loa").read_bytes() == kept
+
+
+async def test_saving_when_leaving_lets_the_kept_copy_go(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # As the line interface does (test_saves: "saved by name: nothing else to resume").
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    monkeypatch.chdir(tmp_path)
+    settings = read_settings(list(AGAINST_RANDOM))
+    drawing = drawing_for(settings.game)
+    assert drawing is not None
+    app = BoardApp(settings, drawing, keep=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pick_by_keys(pilot, app.picker.options[0])
+        assert autosave_path("loa").exists()
+        await press(pilot, "q", "y", *"w.json", "enter")
+        assert app.finished
+    assert len(read_save(tmp_path / "w.json").state.history) == 2
+    assert not autosave_path("loa").exists()
