@@ -719,7 +719,10 @@ def _begin(db: sqlite3.Connection) -> None:
     try:
         db.execute("BEGIN IMMEDIATE")
     except sqlite3.Error as error:
-        raise _Locked(str(error)) from None
+        code = getattr(error, "sqlite_errorcode", 0) & 0xFF  # the primary code of an extended one
+        if code in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED):
+            raise _Locked(str(error)) from None
+        raise  # another failure: the batch's callers hear it (``_commit_batch``)
 
 
 def _connect_writer(path: str) -> sqlite3.Connection:

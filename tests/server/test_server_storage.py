@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import random
 import sqlite3
+import threading
 from collections.abc import AsyncIterator, Sequence
 from dataclasses import replace
 from pathlib import Path
@@ -325,6 +326,46 @@ async def test_sqlite_writes_wait_for_a_lock_off_the_event_loop_and_in_order(tmp
     await asyncio.wait_for(asyncio.gather(first, second), WAIT)
     with pytest.raises(VersionConflict):
         await asyncio.wait_for(third, WAIT)
+    await asyncio.wait_for(store.append("m1", 1, [8], RUNNING), WAIT)  # the loop writes again
+    assert [(row.id, row.actions) for row in await store.load_unfinished()] == [("m1", [7, 8]), ("m2", [9])]
+    await store.close()
+
+
+@ASYNC
+async def test_sqlite_writes_after_a_hand_over_wait_for_the_writer_thread(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Once the writer thread has writes, the loop hands it the next ones too, even with the file
+    # free: the thread's catch-up of the log must find no commit of the loop's between its steps.
+    path = tmp_path / "events.sqlite3"
+    store = SQLiteStore(path)
+    await store.create(a_match("m1"))
+    await store.create(a_match("m2", created=101))
+    committed, release = threading.Event(), threading.Event()
+    commit_batch = SQLiteStore._commit_batch
+
+    def held(self: SQLiteStore, db: sqlite3.Connection, batch: list[Any]) -> Any:
+        outcomes = commit_batch(self, db, batch)
+        if threading.current_thread() is store._writer:  # the thread holds its answer back
+            committed.set()
+            release.wait(WAIT)
+        return outcomes
+
+    monkeypatch.setattr(SQLiteStore, "_commit_batch", held)
+    blocker = sqlite3.connect(path, isolation_level=None)
+    blocker.execute("BEGIN IMMEDIATE")
+    first = asyncio.ensure_future(store.append("m1", 0, [7], RUNNING))  # the lock: to the thread
+    for _ in range(3):
+        await asyncio.sleep(0)
+    blocker.execute("COMMIT")
+    blocker.close()
+    assert await asyncio.to_thread(committed.wait, WAIT)  # the thread committed, the file is free
+    second = asyncio.ensure_future(store.append("m2", 0, [9], RUNNING))
+    for _ in range(5):
+        await asyncio.sleep(0)
+    assert [first.done(), second.done()] == [False, False]  # the second queued behind the first
+    release.set()
+    await asyncio.wait_for(asyncio.gather(first, second), WAIT)
     await asyncio.wait_for(store.append("m1", 1, [8], RUNNING), WAIT)  # the loop writes again
     assert [(row.id, row.actions) for row in await store.load_unfinished()] == [("m1", [7, 8]), ("m2", [9])]
     await store.close()
