@@ -43,3 +43,9 @@ def own_data_home(session_data_home: Path, tmp_path_factory: pytest.TempPathFact
     home = tmp_path_factory.mktemp("data-home")
     monkeypatch.setenv(DATA_HOME, str(home))
     return home
+
+
+@pytest.fixture
+def data_home(own_data_home: Path) -> Path:
+    """parlour's own folder in the test's data directory (where a game in progress is kept)."""
+    return own_data_home / "parlour"

@@ -801,14 +801,8 @@ class Session:
         if not self.info.can_undo:
             self.say(f"Undo is not available: {self.info.title} does not allow taking moves back.")
             return
-        probe = self.state.copy()
-        count = 0
-        while probe.history:
-            probe.undo()
-            count += 1
-            if probe.to_move() in self.humans:
-                break
-        else:
+        count = take_back_count(self.state, self.humans)
+        if not count:
             self.say("Nothing to undo: no move has been made by a human yet.")
             return
         for _ in range(count):
@@ -835,6 +829,19 @@ class Session:
 
 def plural(count: int, word: str) -> str:
     return word if count == 1 else f"{word}s"
+
+
+def take_back_count(state: State, humans: Sequence[int]) -> int:
+    """The actions to undo to go back to before a person's last decision (the bots' replies after
+    it go too); 0 when no person has decided yet."""
+    probe = state.copy()
+    count = 0
+    while probe.history:
+        probe.undo()
+        count += 1
+        if probe.to_move() in humans:
+            return count
+    return 0
 
 
 def bot_seed(seed: int, seat: int) -> int:

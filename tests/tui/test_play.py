@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from keyboard import Keyboard
 
 from parlour.engine import State
 from parlour.games import get_game
@@ -35,19 +36,6 @@ NOT_ALLOWED = "That move is not allowed"
 # --- helpers -------------------------------------------------------------------------------------
 
 
-@pytest.fixture(autouse=True)
-def data_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """The user's data directory (where a game in progress is kept) is the test's own."""
-    home = tmp_path_factory.mktemp("data")
-    monkeypatch.setenv("XDG_DATA_HOME", str(home))
-    return home / "parlour"
-
-
-class Keyboard(io.StringIO):
-    """Lines typed by a person at a terminal (``isatty``): only then is a game in progress kept."""
-
-    def isatty(self) -> bool:
-        return True
 
 
 def run(

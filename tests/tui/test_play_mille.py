@@ -29,12 +29,6 @@ HAND = ["25", "spare-tire", "go", "25", "stop", "extra-tank"]
 """Seat 0's hand in slots 1 to 6 (slot P empty): ``1 25  2 Spare Tire  3 Go  4 25  5 Stop  6 Extra Tank``."""
 
 
-@pytest.fixture(autouse=True)
-def data_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
-    home = tmp_path_factory.mktemp("data")
-    monkeypatch.setenv("XDG_DATA_HOME", str(home))
-    return home / "parlour"
-
 
 def run(lines: list[str], monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> str:
     monkeypatch.setattr(sys, "stdin", io.StringIO("".join(f"{line}\n" for line in lines)))

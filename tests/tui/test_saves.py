@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from keyboard import Keyboard
 from test_mille_save import bsd_save
 
 from parlour.games import get_game
@@ -33,19 +34,6 @@ ASKED = "Save the game before leaving"
 PAIR = ["human", "strong"]
 
 
-@pytest.fixture(autouse=True)
-def data_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """The user's data directory (``XDG_DATA_HOME``) is the test's own: where games in progress go."""
-    home = tmp_path_factory.mktemp("data")
-    monkeypatch.setenv("XDG_DATA_HOME", str(home))
-    return home / "parlour"
-
-
-class Keyboard(io.StringIO):
-    """Lines typed by a person at a terminal (``isatty``): only then is a game in progress kept."""
-
-    def isatty(self) -> bool:
-        return True
 
 
 def run(args: list[str], lines: list[str], monkeypatch: pytest.MonkeyPatch,

@@ -13,7 +13,7 @@ from parlour.engine import Action, GameInfo, JSONDict, State
 from parlour.engine.player import Bot, seen_by
 from parlour.tui.board.drawing import Drawing
 from parlour.tui.board.picking import Option
-from parlour.tui.play import HUMAN, Settings, bot_seed, describe_outcome
+from parlour.tui.play import HUMAN, Settings, bot_seed, describe_outcome, take_back_count
 from parlour.tui.saves import GameInProgress, write_save
 
 
@@ -191,14 +191,8 @@ class Table(Seating):
         """Undoes back to before the last decision of a person (the bots' replies go too)."""
         if not self.info.can_undo:
             return f"{self.info.title} does not allow taking moves back."
-        probe = self.state.copy()
-        count = 0
-        while probe.history:
-            probe.undo()
-            count += 1
-            if probe.to_move() in self.humans:
-                break
-        else:
+        count = take_back_count(self.state, self.humans)
+        if not count:
             return "Nothing to take back: no move has been made by a person yet."
         for _ in range(count):
             self.state.undo()
