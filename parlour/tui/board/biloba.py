@@ -10,7 +10,7 @@ from rich.style import Style
 from rich.text import Text
 
 from parlour.engine import JSONDict
-from parlour.tui.board.drawing import Cell, Drawing, split_square, square_name
+from parlour.tui.board.drawing import Cell, Drawing, square_name
 from parlour.tui.board.picking import from_to
 
 SIZE = 9
@@ -41,13 +41,6 @@ class BilobaDrawing(Drawing):
         if _position(view)["board"][row][column] == "#":
             return None
         return square_name(column, row + 1)
-
-    def place(self, view: JSONDict, square: str) -> tuple[int, int]:
-        column, rank = split_square(square)
-        return column, rank - 1
-
-    def row_label(self, view: JSONDict, row: int) -> str:
-        return str(row + 1)
 
     def cell(self, view: JSONDict, square: str | None, column: int, row: int) -> Cell:
         letter = _position(view)["board"][row][column]

@@ -10,7 +10,7 @@ from rich.style import Style
 from rich.text import Text
 
 from parlour.engine import JSONDict
-from parlour.tui.board.drawing import Cell, Drawing, split_square, square_name
+from parlour.tui.board.drawing import Cell, Drawing
 
 COLOURS = ("rgb(215,40,30)", "rgb(240,130,20)", "rgb(20,140,50)", "rgb(225,195,20)")
 """Seats 1 to 4: red, orange, green, yellow."""
@@ -64,16 +64,6 @@ class ConflictDrawing(Drawing):
     def grid(self, view: JSONDict) -> tuple[int, int]:
         board = _board(view)
         return board["cols"], board["rows"]
-
-    def square(self, view: JSONDict, column: int, row: int) -> str | None:
-        return square_name(column, row + 1)
-
-    def place(self, view: JSONDict, square: str) -> tuple[int, int]:
-        column, rank = split_square(square)
-        return column, rank - 1
-
-    def row_label(self, view: JSONDict, row: int) -> str:
-        return str(row + 1)
 
     def cell(self, view: JSONDict, square: str | None, column: int, row: int) -> Cell:
         board = _board(view)

@@ -45,18 +45,20 @@ class Drawing:
         raise NotImplementedError
 
     def square(self, view: JSONDict, column: int, row: int) -> str | None:
-        """The square drawn at ``column``, ``row`` (from the top left), ``None`` for a gap."""
-        raise NotImplementedError
+        """The square drawn at ``column``, ``row`` (from the top left), ``None`` for a gap. By
+        default rank 1 is the top row, as Biloba and Conflict write their boards."""
+        return square_name(column, row + 1)
 
     def place(self, view: JSONDict, square: str) -> tuple[int, int]:
         """Where ``square`` is drawn: column and row."""
-        raise NotImplementedError
+        column, rank = split_square(square)
+        return column, rank - 1
 
     def column_label(self, view: JSONDict, column: int) -> str:
         return FILES[column]
 
     def row_label(self, view: JSONDict, row: int) -> str:
-        raise NotImplementedError
+        return str(row + 1)
 
     def cell(self, view: JSONDict, square: str | None, column: int, row: int) -> Cell:
         raise NotImplementedError
