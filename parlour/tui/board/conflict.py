@@ -22,6 +22,8 @@ GROUND = {
 }
 TYPE_NAMES = {"C": "cannon", "G": "aagun", "A": "airplane", "S": "ship", "U": "submarine"}
 TYPE_ORDER = "CGASU"
+KEY = "  ".join(f"{letter} {TYPE_NAMES[letter]}" for letter in TYPE_ORDER)
+"""The letters' meaning, under the rows that write pieces by letter (a new player needs it)."""
 
 
 def _board(view: JSONDict) -> JSONDict:
@@ -137,6 +139,8 @@ class ConflictDrawing(Drawing):
         controllers: list[int] = view["content"].get("controllers", [1, 2, 3, 4])
         for seat in position["seats"]:
             lines.append(self._row(seat, position, controllers))
+        # The rows above write pieces by letter: a new player needs the key.
+        lines.append(Text(KEY, style="dim"))
         lines.append(Text(f"Roll {position.get('rolls', 0)}", style="dim"))
         return lines
 
