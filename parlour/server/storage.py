@@ -625,15 +625,19 @@ class SQLiteStore:
 
     def _commit_appends(self, db: sqlite3.Connection,
                         batch: list[_Work[Any]]) -> list[BaseException | _Done] | None:
-        """A batch of appends in five statements, ``None`` if it is not that simple.
+        """A batch whose appends go in a few statements whatever their number, the rest of it one
+        by one in the same transaction; ``None`` if there is no append or the appends are not that
+        simple (a version conflict), and nothing is done.
 
         Few statements matter: each one hands the interpreter lock to the event loop's thread and
         back, and taking it back can wait for the loop's switch interval when the loop is busy.
+        Works of one batch never depend on each other (each caller awaits its own before asking
+        more), so running the appends first changes no outcome.
         """
-        appends = [work.appends for work in batch]
-        if any(append is None for append in appends):
+        appends = [work.appends for work in batch if work.appends is not None]
+        if not appends:
             return None
-        rows = [row for append in appends if append is not None for row in append.events]
+        rows = [row for append in appends for row in append.events]
         _begin(db)
         try:
             cursor = db.executemany(
@@ -644,34 +648,18 @@ class SQLiteStore:
             if cursor.rowcount != len(rows):  # a version conflict: sort it out one by one
                 db.execute("ROLLBACK")
                 return None
-            _store_progress(db, [append.progress for append in appends if append is not None])
-            db.execute("COMMIT")
+            _store_progress(db, [append.progress for append in appends])
         except Exception:  # text that cannot be encoded fails while binding, outside SQLite
             with contextlib.suppress(sqlite3.Error):
                 db.execute("ROLLBACK")
             return None  # one by one, each failure fails its own call only
-        return [_Done(None)] * len(batch)
+        outcomes = [_Done(None) if work.appends is not None else _run_saved(db, work) for work in batch]
+        return _commit_or_fail(db, outcomes)
 
     def _commit(self, db: sqlite3.Connection, batch: list[_Work[Any]]) -> list[BaseException | _Done]:
         """Runs a batch in one transaction; each entry's result (in ``_Done``) or error."""
         _begin(db)
-        outcomes: list[BaseException | _Done] = []
-        for work in batch:
-            db.execute("SAVEPOINT work")
-            try:
-                outcomes.append(_Done(work.run(db)))
-                db.execute("RELEASE work")
-            except Exception as error:
-                db.execute("ROLLBACK TO work")
-                db.execute("RELEASE work")
-                outcomes.append(error if isinstance(error, StoreError) else StoreError(f"storage: {error}"))
-        try:
-            db.execute("COMMIT")
-        except sqlite3.Error as error:
-            with contextlib.suppress(sqlite3.Error):
-                db.execute("ROLLBACK")
-            return [StoreError(f"storage: {error}")] * len(batch)
-        return outcomes
+        return _commit_or_fail(db, [_run_saved(db, work) for work in batch])
 
     def _checkpoint(self) -> None:
         """Passive checkpoints every few seconds while commits go on (more often while the log is
@@ -792,6 +780,31 @@ class _Work(Generic[T]):
 @dataclass
 class _Done:
     value: Any
+
+
+def _run_saved(db: sqlite3.Connection, work: _Work[Any]) -> BaseException | _Done:
+    """Runs one work inside the open transaction, undone alone if it fails."""
+    db.execute("SAVEPOINT work")
+    try:
+        done = _Done(work.run(db))
+    except Exception as error:
+        db.execute("ROLLBACK TO work")
+        db.execute("RELEASE work")
+        return error if isinstance(error, StoreError) else StoreError(f"storage: {error}")
+    db.execute("RELEASE work")
+    return done
+
+
+def _commit_or_fail(db: sqlite3.Connection,
+                    outcomes: list[BaseException | _Done]) -> list[BaseException | _Done]:
+    """Commits the open transaction: ``outcomes``, or the commit's error for every work."""
+    try:
+        db.execute("COMMIT")
+    except sqlite3.Error as error:
+        with contextlib.suppress(sqlite3.Error):
+            db.execute("ROLLBACK")
+        return [StoreError(f"storage: {error}")] * len(outcomes)
+    return outcomes
 
 
 def _answer(answered: list[tuple[asyncio.Future[Any], BaseException | _Done]]) -> None:

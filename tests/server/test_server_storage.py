@@ -128,6 +128,29 @@ async def test_a_conflict_in_a_batch_fails_only_its_own_append(store: Store) -> 
 
 
 @ASYNC
+async def test_a_batch_of_appends_and_other_writes_gives_each_its_own_outcome(store: Store) -> None:
+    # Gathered: one SQLite batch holding appends (written in a few statements) and a creation and
+    # a claim (one by one, in the same transaction), one of each failing.
+    await store.create(a_match("m1"))
+    await store.create(a_match("m2", created=101))
+    outcomes = await asyncio.wait_for(asyncio.gather(
+        store.append("m1", 0, [1, 2], Progress("running", 2, 0, None)),
+        store.create(a_match("m3", created=102)),
+        store.claim_seat("m2", 0, "hash-a", "Ann", RUNNING),
+        store.create(a_match("m1", created=103)),  # taken already: fails alone
+        store.append("m2", 0, [5], Progress("running", 1, 1, None)),
+        return_exceptions=True,
+    ), WAIT)
+    assert outcomes[0] is None, outcomes
+    assert outcomes[4] is None, outcomes
+    assert outcomes[2] is True, outcomes
+    assert isinstance(outcomes[3], Exception), outcomes
+    assert (await only(store, "m1")).actions == [1, 2]
+    assert (await only(store, "m2")).actions == [5]
+    assert (await only(store, "m3")).actions == []
+
+
+@ASYNC
 async def test_progress_that_cannot_be_stored_fails_its_own_append_only(store: Store) -> None:
     await store.create(a_match("m1"))
     await store.create(a_match("m2", created=101))
