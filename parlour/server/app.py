@@ -41,6 +41,7 @@ from parlour.server.messages import (
 from parlour.server.pubsub import MemoryPubSub, PubSub
 from parlour.server.relay import TRY_AGAIN_CLOSE, moving, relay_request, relay_socket, relayed
 from parlour.server.replay import Replays, read_replay_query, read_token_seat
+from parlour.server.replica import ClusterPubSub, ReplicaConnection, Replicas, spectator_hello
 from parlour.server.storage import Store
 
 log = logging.getLogger("parlour.server")
@@ -238,10 +239,14 @@ class LobbyHandlers:
 
     def __init__(
         self, store: Store, lobby: Lobby, pool: BotPool, on_ready: Callable[[], None] | None, limits: Limits,
-        faults: FaultLog,
+        faults: FaultLog, replicas: Replicas | None = None,
     ) -> None:
         self.store = store
         self.lobby = lobby
+        self.replicas = replicas
+        """With Redis (``ClusterPubSub``): spectators of matches another process writes are served here."""
+        self.relayed_sockets = 0
+        """WebSockets relayed to another process since start (for ``/api/health``)."""
         self.pool = pool
         self.on_ready = on_ready
         self.limits = limits
@@ -263,7 +268,11 @@ class LobbyHandlers:
             yield
         finally:
             uvicorn_log.removeFilter(quiet)
+            if self.replicas is not None:
+                await self.replicas.close()
             await self.lobby.close()
+            if isinstance(self.lobby.pubsub, ClusterPubSub):
+                await self.lobby.pubsub.close()
             self.pool.close()
             await self.store.close()
 
@@ -340,8 +349,13 @@ class LobbyHandlers:
         return JSONResponse(saved, status_code=201)
 
     async def health(self, request: Request) -> Response:
-        """``GET /api/health``: the process answers (HAProxy's check), and which node it is."""
-        return JSONResponse({"ok": True, "node": self.lobby.leases.me.id})
+        """``GET /api/health``: the process answers (HAProxy's check), which node it is, and how many
+        WebSockets it relayed to other processes and served from replicas (spectators) since start."""
+        answer: dict[str, Any] = {"ok": True, "node": self.lobby.leases.me.id,
+                                  "relayed": self.relayed_sockets}
+        if self.replicas is not None:
+            answer["replicas"] = {"held": len(self.replicas.held), "served": self.replicas.served}
+        return JSONResponse(answer)
 
     async def find(self, request: Request, body: Any = None) -> Match | Response:
         """The match the request's path names (``lobby.get``: ``ProtocolError`` if it cannot be had).
@@ -438,6 +452,8 @@ class LobbyHandlers:
     async def match_socket(self, websocket: WebSocket) -> None:
         await websocket.accept()
         address = client_address(websocket)
+        first: list[str | bytes] = []
+        """Frames read before the match's connection is made (to choose where to serve the client)."""
         try:
             match = await self.lobby.get(websocket.path_params["id"])
         except ProtocolError as error:
@@ -445,7 +461,7 @@ class LobbyHandlers:
             await websocket.close(TRY_AGAIN_CLOSE if error.code == "unavailable" else NO_MATCH_CLOSE)
             return
         except Elsewhere as elsewhere:
-            found = await self.reach(websocket, elsewhere)
+            found, first = await self.elsewhere(websocket, elsewhere)
             if found is None:
                 return
             match = found
@@ -454,7 +470,10 @@ class LobbyHandlers:
         sender = asyncio.create_task(connection.send_all())
         sender.add_done_callback(lambda _: self._moved(websocket, connection))
         try:
-            ending = await self.converse(websocket, connection, sender)
+            ending = None
+            for frame in first:  # read here to choose where to serve the client: answered first
+                ending = ending or await connection.receive(*frame_parts(frame))
+            ending = ending or await self.converse(websocket, connection, sender)
             if connection.moved:
                 await self._close_moved(websocket)
             elif ending is not None:
@@ -468,14 +487,83 @@ class LobbyHandlers:
             with contextlib.suppress(Exception):
                 await sender
 
-    async def reach(self, websocket: WebSocket, elsewhere: Elsewhere) -> Match | None:
+    async def elsewhere(
+        self, websocket: WebSocket, elsewhere: Elsewhere,
+    ) -> tuple[Match | None, list[str | bytes]]:
+        """A WebSocket for a match another process writes. With Redis, its first frame is read: a
+        spectator is served here from a replica (``parlour.server.replica``) until it leaves, or until
+        it joins or chats, which passes it on to the writer with those frames. Anyone else is relayed
+        to the writer with the frames read (``reach``). The match and the frames still to answer when
+        it is served here after all (its writer is gone), else ``None``."""
+        first: list[str | bytes] = []
+        if self.replicas is not None and not relayed(websocket):
+            frame = await self.first_frame(websocket)
+            if frame is None:
+                return None, []
+            first = [frame]
+            if spectator_hello(frame):
+                passed = await self.watch_replica(websocket, elsewhere.match_id, frame)
+                if passed is None:
+                    return None, []
+                first = passed
+        return await self.reach(websocket, elsewhere, first), first
+
+    async def first_frame(self, websocket: WebSocket) -> str | bytes | None:
+        """The client's first frame; ``None`` when it left, or said nothing within ``hello_seconds``
+        (then it is closed, as a connection that never says hello is)."""
+        try:
+            frame = await asyncio.wait_for(websocket.receive(), self.limits.hello_seconds)
+        except TimeoutError:
+            with contextlib.suppress(RuntimeError, WebSocketDisconnect):
+                await websocket.close(HELLO_CLOSE,
+                                      f"say hello or join within {self.limits.hello_seconds:g} s")
+            return None
+        if frame["type"] == "websocket.disconnect":
+            return None
+        text = frame.get("text")
+        return text if text is not None else frame.get("bytes") or b""
+
+    async def watch_replica(
+        self, websocket: WebSocket, match_id: str, hello: str | bytes,
+    ) -> list[str | bytes] | None:
+        """Serves a spectator from this process's replica of ``match_id``; ``None`` once it is gone,
+        else the frames to pass on to the writer (it joins or chats; or no replica could be made)."""
+        assert self.replicas is not None
+        try:
+            replica = await self.replicas.watch(match_id)
+        except ProtocolError as error:
+            log.warning("match %s: no replica for a spectator (%s); relayed to its writer", match_id, error)
+            return [hello]
+        connection = ReplicaConnection(replica, websocket.send_text, client_address(websocket), self.limits,
+                                       self.rates.join, self.rates.create, self.rates.chat, self.rates.replay)
+        sender = asyncio.create_task(connection.send_all())
+        try:
+            ending = await connection.receive(*frame_parts(hello))
+            ending = ending or await self.converse(websocket, connection, sender)
+            if connection.pass_on is None and ending is not None:
+                code, reason = ending
+                if code != BAD_TEXT_CLOSE:
+                    await websocket.close(code, reason)
+        finally:
+            await connection.close()
+            with contextlib.suppress(Exception):
+                await sender  # what the replica had queued goes out before the writer speaks
+            await self.replicas.release(replica)
+        return connection.pass_on
+
+    async def reach(
+        self, websocket: WebSocket, elsewhere: Elsewhere, first: list[str | bytes],
+    ) -> Match | None:
         """A WebSocket for a match another process writes: relayed there to its end (``None``),
-        or, when that process is gone for sure, the match taken over here."""
+        ``first`` sent there before the client's next frames, or, when that process is gone for sure,
+        the match taken over here."""
         if not relayed(websocket):  # a relayed one is never relayed again
             most = 4 * int(self.limits.body_bytes)
             taken = self.lobby.taken_here(elsewhere.match_id)
             try:
-                if await relay_socket(websocket, elsewhere.holder, client_address(websocket), most, taken):
+                self.relayed_sockets += 1
+                client = client_address(websocket)
+                if await relay_socket(websocket, elsewhere.holder, client, most, taken, first):
                     return None
             finally:
                 self.lobby.relay_ended(elsewhere.match_id, taken)
@@ -526,6 +614,11 @@ class LobbyHandlers:
         return None
 
 
+def frame_parts(frame: str | bytes) -> tuple[str | None, bytes | None]:
+    """A frame as ``Connection.receive`` takes it: its text, or its bytes."""
+    return (frame, None) if isinstance(frame, str) else (None, frame)
+
+
 def read_advance(body: Any) -> tuple[float, bool]:
     """The seconds of a ``POST /api/test/clock`` body (``{"advance": SECONDS}``), and whether the
     timers then due run (``"timers": false`` holds them, as a busy event loop would)."""
@@ -572,7 +665,11 @@ def build_app(
     limits = limits or Limits()
     faults = faults or FaultLog(log, limits.client_fault_logs_per_minute)
     lobby = Lobby(store, pubsub or MemoryPubSub(), pool, limits, server_time, leases)
-    handlers = LobbyHandlers(store, lobby, pool, on_ready, limits, faults)
+    replicas = None
+    if isinstance(pubsub, ClusterPubSub):  # with Redis: replicas for spectators, fed by the writers
+        pubsub.writing = lambda match_id: lobby.matches.get(match_id) or lobby.finished.get(match_id)
+        replicas = Replicas(store, pubsub, pool, limits, lobby.time, lobby.working)
+    handlers = LobbyHandlers(store, lobby, pool, on_ready, limits, faults, replicas)
     routes = [
         Route("/api/health", handlers.health, methods=["GET"]),
         Route("/api/games", games, methods=["GET"]),

@@ -58,6 +58,9 @@ return seq
 """Numbers and publishes in one step, so two publishers on a channel cannot swap numbers and
 messages. ARGV[2] is already JSON: the envelope is built around it without decoding it."""
 
+PUBLISH_KEEP = PUBLISH.replace("return seq", "redis.call('SET', KEYS[2], ARGV[2], 'EX', ARGV[3])\nreturn seq")
+"""The same, keeping the message under KEYS[2] too (``kept``), for a listener that comes later."""
+
 FIRST_RETRY = 0.05
 LAST_RETRY = 2.0
 """Seconds between attempts to reconnect: doubling from the first to the last, then steady."""
@@ -103,6 +106,7 @@ class RedisPubSub:
             "health_check_interval": 0}
         self.redis = Redis.from_url(url, **options)
         self.script = self.redis.register_script(PUBLISH)
+        self.keeping = self.redis.register_script(PUBLISH_KEEP)
         kwargs = self.redis.connection_pool.connection_kwargs
         address = f"{kwargs.get('host', 'localhost')}:{kwargs.get('port', 6379)}"
         self.where = str(kwargs.get("path") or address)  # never the URL: it may hold a password
@@ -142,14 +146,33 @@ class RedisPubSub:
 
         return unsubscribe
 
-    async def publish(self, channel: str, message: Message) -> None:
+    async def publish(self, channel: str, message: Message, keep: str | None = None) -> None:
+        """Publishes ``message`` on ``channel``; with ``keep``, also keeps it as the channel's latest
+        of that name, which ``kept`` reads (a listener that comes later learns what it missed)."""
         payload = json.dumps(message, separators=(",", ":"))
         try:
-            await self.script(keys=[self.seq_key(channel)],
-                              args=[self.prefix + channel, payload, self.seq_seconds])
+            if keep is None:
+                await self.script(keys=[self.seq_key(channel)],
+                                  args=[self.prefix + channel, payload, self.seq_seconds])
+            else:
+                await self.keeping(keys=[self.seq_key(channel), self.kept_key(channel, keep)],
+                                   args=[self.prefix + channel, payload, self.seq_seconds])
         except (RedisConnectionError, RedisTimeoutError, OSError) as error:
             raise PubSubUnavailable(
                 f"cannot publish on {channel}: Redis at {self.where} is unreachable ({error})") from error
+
+    async def kept(self, channel: str, names: list[str]) -> list[Message | None]:
+        """The channel's latest messages kept under ``names`` (``None`` for one never kept, or
+        expired after ``seq_seconds``); ``PubSubUnavailable`` when Redis cannot be asked."""
+        try:
+            found = await self.redis.mget([self.kept_key(channel, name) for name in names])
+        except (RedisError, OSError) as error:
+            raise PubSubUnavailable(
+                f"cannot read {channel}: Redis at {self.where} is unreachable ({error})") from error
+        return [None if text is None else json.loads(text) for text in found]
+
+    def kept_key(self, channel: str, name: str) -> str:
+        return f"{self.prefix}kept:{name}:{channel}"
 
     # --- life ---
 

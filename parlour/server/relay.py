@@ -24,6 +24,7 @@ import json
 import logging
 import urllib.error
 import urllib.request
+from collections.abc import Sequence
 from typing import Final
 
 from starlette.requests import HTTPConnection, Request
@@ -94,11 +95,13 @@ def socket_address(holder: Node, path: str) -> str:
 
 async def relay_socket(
     websocket: WebSocket, holder: Node, client: str, most_bytes: int, taken: asyncio.Event,
+    first: Sequence[str | bytes] = (),
 ) -> bool:
     """Passes frames both ways between the accepted ``websocket`` and the same path at ``holder``
     until either side closes, then closes the other with the same code; when ``taken`` is set (this
-    process took the match over), the client is closed with ``MOVED_CLOSE`` and reconnects. ``False``
-    (and the websocket untouched) when ``holder`` cannot be reached."""
+    process took the match over), the client is closed with ``MOVED_CLOSE`` and reconnects. ``first``:
+    frames the client sent already (read here to choose where to serve it), sent to ``holder`` first.
+    ``False`` (and the websocket untouched) when ``holder`` cannot be reached."""
     address = socket_address(holder, websocket.url.path)
     try:
         writer = await connect(address, additional_headers=_headers(client), max_size=most_bytes,
@@ -109,6 +112,9 @@ async def relay_socket(
         log.warning("relaying a connection to %s: %s", address, error)
         return False
     async with writer:
+        with contextlib.suppress(ConnectionClosed):  # a writer that closed at once: told below
+            for frame in first:
+                await writer.send(frame)
         await _pass_frames(websocket, writer, taken)
     return True
 

@@ -52,6 +52,10 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--lease-seconds", type=float, default=LEASE_SECONDS, metavar="S",
                         help="with --store: how long a match's lease lasts; a process that dies has its"
                              f" matches taken over by the others after this (default {LEASE_SECONDS:g})")
+    parser.add_argument("--pubsub", metavar="URL",
+                        help="with --store: spread each match's events through Redis, redis://HOST:PORT/DB,"
+                             " so that a spectator is served by whichever process it reaches (default: in"
+                             " memory, and a spectator is relayed to the match's writer)")
     parser.add_argument("--workers", type=int, metavar="N",
                         help="bot worker processes (default: the CPUs, at most 4)")
     parser.add_argument("--compress", action="store_true",
@@ -139,6 +143,31 @@ def open_store(url: str | None, db: Path) -> Store:
     return SQLiteStore(db)
 
 
+REDIS_SCHEMES: Final = ("redis://", "rediss://", "unix://")
+
+PUBSUB_CHECK_SECONDS: Final = 3.0
+"""How long ``parlour serve --pubsub`` waits for Redis to answer at start before it gives up."""
+
+
+def check_redis(url: str) -> str | None:
+    """Why Redis at ``url`` cannot serve as the pub/sub (``None``: it answers PING)."""
+    import redis
+    from redis.exceptions import RedisError
+
+    try:
+        client = redis.Redis.from_url(url, socket_connect_timeout=PUBSUB_CHECK_SECONDS,
+                                      socket_timeout=PUBSUB_CHECK_SECONDS)
+    except ValueError as error:  # the URL itself
+        return str(error)
+    try:
+        client.ping()
+    except (RedisError, OSError) as error:
+        return str(error) or type(error).__name__
+    finally:
+        client.close()
+    return None
+
+
 def shown_url(url: str) -> str:
     """The URL without its password, to print."""
     parts = urlsplit(url)
@@ -169,6 +198,10 @@ def main(argv: Sequence[str]) -> int:
         # own dead predecessor (the same address) and relay to itself.
         parser.error(f"--host {args.host} with --store: say where the other processes reach this one,"
                      " --node-address http://THIS-MACHINE:PORT")
+    if args.pubsub is not None and args.store is None:
+        parser.error("--pubsub is for a cluster's processes, which share a --store postgresql://…")
+    if args.pubsub is not None and not args.pubsub.startswith(REDIS_SCHEMES):
+        parser.error(f"--pubsub takes a Redis URL, redis://HOST:PORT/DB, not {shown_url(args.pubsub)!r}")
     if not 0.5 <= args.lease_seconds <= 600:
         parser.error("--lease-seconds must be between 0.5 and 600")
     if args.test_clock and args.host != "127.0.0.1":
@@ -190,6 +223,16 @@ def main(argv: Sequence[str]) -> int:
     except (OSError, StoreError, Exception) as error:
         print(f"parlour serve: cannot open the database {where}: {error}", file=sys.stderr)
         return 1
+    pubsub = None
+    if args.pubsub is not None:
+        why = check_redis(args.pubsub)
+        if why is not None:
+            print(f"parlour serve: cannot reach Redis at {shown_url(args.pubsub)} (--pubsub): {why}",
+                  file=sys.stderr)
+            return 1
+        from parlour.server.replica import ClusterPubSub
+
+        pubsub = ClusterPubSub(args.pubsub)
     try:
         sock = listen(args.host, args.port)
     except OSError as error:
@@ -211,7 +254,7 @@ def main(argv: Sequence[str]) -> int:
         assert isinstance(store, PostgresStore)
         me = Node.started(args.node_address or address(sock).rstrip("/"))
         leases = store.leases(me, args.lease_seconds)
-    app = build_app(store, bots=BotPool(args.workers), on_ready=ready, limits=limits, faults=faults,
+    app = build_app(store, pubsub, bots=BotPool(args.workers), on_ready=ready, limits=limits, faults=faults,
                     server_time=ManualTime() if args.test_clock else None, leases=leases)
     config = server_config(app, limits, faults, args.log_level, args.compress)
     server = uvicorn.Server(config)
