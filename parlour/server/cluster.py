@@ -1,8 +1,9 @@
 """``parlour cluster up``: a whole cluster on this machine, in the foreground, until Ctrl-C.
 
-PostgreSQL (its data kept in the directory between runs), N ``parlour serve`` processes on it (each
-the writer of the matches it holds the lease of, relaying the others' clients to them) and HAProxy
-in front, hashing on the match id so that a match's clients nearly always land on its writer.
+PostgreSQL (its data kept in the directory between runs), Redis (keeping nothing), N ``parlour serve``
+processes on them (each the writer of the matches it holds the lease of, publishing their events to
+Redis, relaying the others' players to them and serving the others' spectators from replicas) and
+HAProxy in front, hashing on the match id so that a match's clients nearly always land on its writer.
 ``docs/operations.md`` ("A cluster on one machine, and on several") explains the parts.
 """
 
@@ -29,6 +30,7 @@ from parlour.server.services import (
     Child,
     HAProxy,
     Postgres,
+    Redis,
     ServiceError,
     as_root,
     free_port,
@@ -56,8 +58,8 @@ def default_dir() -> Path:
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="parlour cluster",
-        description="Run PostgreSQL, several parlour serve processes and HAProxy in front of them on this"
-                    " machine, in the foreground; Ctrl-C (or SIGTERM) stops them all.",
+        description="Run PostgreSQL, Redis, several parlour serve processes and HAProxy in front of them on"
+                    " this machine, in the foreground; Ctrl-C (or SIGTERM) stops them all.",
     )
     parser.add_argument("action", choices=["up"], help="up: start the cluster and keep it running")
     parser.add_argument("--processes", type=int, default=2, metavar="N", help="server processes (default 2)")
@@ -196,7 +198,7 @@ class Server:
 
 
 class Cluster:
-    """The parts, started in order (PostgreSQL, the servers, HAProxy) and stopped in reverse."""
+    """The parts, started in order (PostgreSQL, Redis, the servers, HAProxy) and stopped in reverse."""
 
     def __init__(self, args: argparse.Namespace) -> None:
         self.dir: Path = (args.dir if args.dir is not None else default_dir()).resolve()
@@ -208,12 +210,15 @@ class Cluster:
         self.postgres = Postgres(postgres_dir(self.dir),
                                  settings=[f"max_connections={max(100, 12 * self.processes + 20)}"])
         self.postgres_started = False
+        self.redis = Redis(self.dir / "redis")
+        self.redis_started = False
         self.servers: list[Server] = []
         self.haproxy: HAProxy | None = None
 
     def start(self) -> None:
         self.dir.mkdir(parents=True, exist_ok=True)
         self._start_postgres()
+        self._start_redis()
         self._start_servers()
         self._start_haproxy()
         say(f"{UP.removeprefix(SAY).strip()} {shown(self.host, self.port)} — open it in a browser;"
@@ -231,11 +236,17 @@ class Cluster:
         say(f"PostgreSQL on 127.0.0.1:{self.postgres.port}, pid {self.postgres.pid()},"
             f" data in {self.postgres.data}")
 
+    def _start_redis(self) -> None:
+        self.redis_started = True
+        self.redis.start()
+        say(f"Redis on 127.0.0.1:{self.redis.port}, pid {self.redis.child.pid if self.redis.child else '?'},"
+            f" log {self.redis.log}")
+
     def server_command(self, number: int, port: int) -> tuple[list[str], dict[str, str]]:
         """The command line and environment of server ``number``, listening on ``port``."""
         command = [sys.executable, "-m", "parlour.cli", "serve", "--host", "127.0.0.1",
                    "--port", str(port), "--store", self.postgres.url(),
-                   "--node-address", f"http://127.0.0.1:{port}",
+                   "--node-address", f"http://127.0.0.1:{port}", "--pubsub", self.redis.url,
                    "--limit", f"connections_per_address={SERVER_CONNECTIONS}"]
         if self.lease_seconds is not None:
             command += ["--lease-seconds", f"{self.lease_seconds:g}"]
@@ -280,7 +291,7 @@ class Cluster:
                 return 0
 
     def stop(self) -> None:
-        """HAProxy, then the servers (together), then PostgreSQL; each said when done."""
+        """HAProxy, then the servers (together), then Redis and PostgreSQL; each said when done."""
         if self.haproxy is not None:
             self.haproxy.stop()
             say("HAProxy stopped")
@@ -291,6 +302,9 @@ class Cluster:
                 continue
             clean = server.child.stop(seconds=START_SECONDS / 4)
             say(f"server {server.number} stopped" + ("" if clean else " (killed: it did not stop in time)"))
+        if self.redis_started:
+            self.redis.stop()
+            say("Redis stopped")
         if self.postgres_started:
             try:
                 self.postgres.halt()

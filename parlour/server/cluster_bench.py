@@ -55,6 +55,7 @@ TARGET: Final = (1000, 1.0, 0.100)
 100 ms (on a 2-core machine)."""
 POSTGRES: Final = "PostgreSQL"
 HAPROXY: Final = "HAProxy"
+REDIS: Final = "Redis"
 HELD_BY_NODE: Final = ("SELECT nodes.address, COUNT(*) FROM leases JOIN nodes ON nodes.id = leases.node"
                        " WHERE nodes.expires >= clock_timestamp() GROUP BY nodes.address")
 """The matches each live process holds, its address beside (``postgres.py``: a lease is a node's
@@ -95,6 +96,7 @@ class BenchCluster(Cluster):
         with contextlib.redirect_stdout(io.StringIO()):
             self._start_postgres()
             self.postmaster = self.postgres.pid() or 0
+            self._start_redis()
             self._start_servers()
             self._start_haproxy()
 
@@ -118,6 +120,7 @@ class BenchCluster(Cluster):
         """``Plan.cpu``: the CPU seconds of each server, of PostgreSQL and of HAProxy so far."""
         found = {f"{SERVER} {server.number}": cpu_seconds(server.child.pid) for server in self.servers}
         found[POSTGRES] = process_tree_cpu(self.postmaster)
+        found[REDIS] = cpu_seconds(self.redis.child.pid) if self.redis.child is not None else 0.0
         found[HAPROXY] = cpu_seconds(self.haproxy_pid())
         return found
 
@@ -285,8 +288,9 @@ def more_files() -> None:
 
 def say_parts(cluster: BenchCluster) -> None:
     servers = ", ".join(f"server {server.number} pid {server.child.pid}" for server in cluster.servers)
-    print(f"  PostgreSQL pid {cluster.postmaster} (data in {cluster.postgres.data}); {servers}; "
-          f"HAProxy pid {cluster.haproxy_pid()} on {cluster.base}", flush=True)
+    redis = cluster.redis.child.pid if cluster.redis.child is not None else 0
+    print(f"  PostgreSQL pid {cluster.postmaster} (data in {cluster.postgres.data}); Redis pid {redis};"
+          f" {servers}; HAProxy pid {cluster.haproxy_pid()} on {cluster.base}", flush=True)
 
 
 def report(matches: int, think: float, tally: Tally, pauses: list[list[Pause] | None]) -> None:
@@ -312,7 +316,7 @@ def report_cpu(tally: Tally) -> None:
     servers = sorted(name for name in tally.cpu if name.startswith(SERVER))
     rows = [(f"{SERVER}s together", tally.server_cpu)] if len(servers) > 1 else []
     rows += [(name, tally.cpu[name]) for name in servers]
-    rows += [(name, tally.cpu[name]) for name in (POSTGRES, HAPROXY)]
+    rows += [(name, tally.cpu[name]) for name in (POSTGRES, REDIS, HAPROXY) if name in tally.cpu]
     rows.append(("the whole cluster", sum(tally.cpu.values())))
     print("  CPU: for an action, and the share of one core")
     for name, seconds in rows:

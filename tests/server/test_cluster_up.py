@@ -295,13 +295,17 @@ def test_the_lobby_answers_through_haproxy(cluster: Cluster) -> None:
 
 
 def test_each_server_answers_its_health_check_itself(cluster: Cluster) -> None:
-    """'GET /api/health → 200 {"ok": true, "node": …}': two processes, two nodes."""
+    """'GET /api/health → 200 {"ok": true, "node": …}': two processes, two nodes, each on the
+    cluster's Redis ('parlour cluster up … starts PostgreSQL, Redis, N server processes'): a server
+    started with --pubsub counts the spectators it serves from replicas."""
     nodes = set()
     for port in cluster.servers():
         status, answer = ask(port, "GET", "/api/health")
         assert (status, answer["ok"]) == (200, True), answer
+        assert "replicas" in answer, f"the server on port {port} runs without --pubsub: {answer}"
         nodes.add(answer["node"])
     assert len(nodes) == 2
+    assert len(cluster.pids("Redis on 127.0.0.1:")) == 1, cluster.output()
 
 
 @ASYNC
@@ -454,18 +458,20 @@ async def reconnected(cluster: Cluster, match_id: str) -> Client:
 
 
 def test_sigterm_stops_every_part_and_leaves_postgresql_stopped(cluster: Cluster) -> None:
-    """'stops them cleanly': HAProxy, the servers, then PostgreSQL; no process of it is left, and the
-    data directory has no postmaster.pid."""
+    """'stops them cleanly': HAProxy, the servers, then Redis and PostgreSQL; no process of it is left,
+    and the data directory has no postmaster.pid."""
     postgres = cluster.pids("PostgreSQL")
     started = descendants(cluster.process.pid) | set(postgres)
     assert len(postgres) == 1
     assert set(cluster.pids("HAProxy")) <= started
+    assert set(cluster.pids("Redis")) <= started
     assert cluster.pids("server 1 on")
     cluster.process.send_signal(signal.SIGTERM)
     assert cluster.process.wait(START_SECONDS) == 0
     assert cluster.process.stdout is not None
     said = cluster.output() + "\n" + cluster.process.stdout.read().decode(errors="replace")
-    order = [said.index(part) for part in ("HAProxy stopped", "server 1 stopped", "PostgreSQL stopped")]
+    order = [said.index(part) for part in ("HAProxy stopped", "server 1 stopped", "Redis stopped",
+                                           "PostgreSQL stopped")]
     assert order == sorted(order), said
     assert "server 2 stopped" not in said  # it had died already, and said so
     assert [pid for pid in started if not exited(pid)] == []
