@@ -52,7 +52,9 @@ def test_a_short_cluster_bench_prints_each_components_figures_and_stops_every_pa
     assert re.search(r"action -> broadcast to the opponent: median \d+\.\d ms, p99 \d+\.\d ms", out), out
     assert re.search(r"actions sent: [\d,]+ in \d+\.\d s = [\d,]+ actions/s", out), out
     assert "connections lost: 0" in out, out
-    for part in ("servers together", "server 1", "server 2", "PostgreSQL", "HAProxy", "the whole cluster"):
+    parts_shown = ("servers together", "server 1", "server 2", "PostgreSQL", "Redis", "HAProxy",
+                   "the whole cluster")
+    for part in parts_shown:
         assert re.search(rf"^    {part} +\d+\.\d\d ms +\d+%$", out, re.MULTILINE), (part, out)
     assert re.search(r"matches each server writes \(live leases\): server 1: \d+, server 2: \d+$", out,
                      re.MULTILINE), out
@@ -61,12 +63,12 @@ def test_a_short_cluster_bench_prints_each_components_figures_and_stops_every_pa
     assert out.count("collector pauses:") == 2, out
     assert re.search(r"the logs: server 1: \d+ lines?.*; server 2: \d+ lines?.*; HAProxy: \d+ lines?", out), \
         out
-    # Every part it started is stopped: PostgreSQL, both servers and HAProxy are gone, and so are
-    # their files.
-    parts = re.search(r"PostgreSQL pid (\d+) \(data in (\S+)\); server 1 pid (\d+), server 2 pid (\d+); "
-                      r"HAProxy pid (\d+)", out)
+    # Every part it started is stopped: PostgreSQL, Redis, both servers and HAProxy are gone, and so
+    # are their files.
+    parts = re.search(r"PostgreSQL pid (\d+) \(data in (\S+)\); Redis pid (\d+); server 1 pid (\d+), "
+                      r"server 2 pid (\d+); HAProxy pid (\d+)", out)
     assert parts is not None, out
-    started = [int(pid) for pid in (parts.group(1), *parts.group(3, 4, 5))]
+    started = [int(pid) for pid in (parts.group(1), *parts.group(3, 4, 5, 6))]
     # The postmaster removes its pid file (which pg_ctl stop waits for) just before it exits.
     deadline = time.monotonic() + WAIT
     while not all(map(gone, started)) and time.monotonic() < deadline:
