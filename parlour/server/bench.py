@@ -42,6 +42,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final, NoReturn
 
+import orjson
 import uvloop
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
@@ -236,7 +237,7 @@ async def run_player(player: Player, think: float, sent: dict[int, float], recor
     try:
         async for frame in player.socket:
             arrived = time.perf_counter()
-            message = json.loads(frame)
+            message = orjson.loads(frame)  # the bots' own CPU: the standard decoder took 4 times as long
             kind = message.get("type")
             tally = recorder.tally
             if kind == "error":
