@@ -1,9 +1,10 @@
 """Publish/subscribe for match events, behind a small interface (in memory by default).
 
 A match's writer publishes each event on the match's channel once it is stored; every
-connection watching the match listens there and renders the event for its own seat. A Redis
-implementation would let several server processes share matches: each would keep a replica of
-a match's state that applies the channel's events before its connections render them.
+connection watching the match listens there and renders the event for its own seat. In a cluster
+with Redis (``parlour.server.replica``), the writer's messages also go to Redis, where the other
+processes' replicas of the match hear them and apply the stored events before their spectators'
+connections render them.
 """
 
 from __future__ import annotations

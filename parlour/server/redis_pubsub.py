@@ -14,14 +14,15 @@ receiver then reads what it missed from the store, by version. ``publish`` while
 unreachable raises ``PubSubUnavailable`` at once (after ``answer_seconds`` when Redis is there but
 does not answer), so a match is never held up by Redis.
 
-What is missing (the multi-process design of issue 17, a later step): nothing uses this class
-yet. ``parlour serve --pubsub redis://`` is not wired, and ``Match`` still assumes it is the only
-process: its listeners render from the live in-process state, which is right only when the
-publisher is in the same process and delivery is synchronous (``MemoryPubSub``). Through Redis,
-delivery is asynchronous, even to the publishing process. Several processes need a replica of
-each watched match that applies the channel's events (and, on ``on_resync``, the store's events
-after its version) before its connections render them, one writer per match holding a lease in
-the store, and actions forwarded to that writer.
+How the cluster uses it (``parlour serve --pubsub redis://``, ``parlour.server.replica``): not as
+the matches' only pub/sub. A match's writer delivers to its own connections synchronously in memory,
+as a lone server does (they render from the live state), and forwards each message to Redis in the
+background (``publish`` with ``keep`` also keeps the latest seats, offers and clocks, which ``kept``
+reads). The processes that do not write the match listen here, for the replicas they keep for their
+spectators: a replica applies the store's actions after its version on each event, and on each
+``on_resync``. This departs from DESIGN.md's "several processes serve the same matches" in one
+way: only spectators are served away from the writer; players' connections go to the writer (through
+HAProxy's routing, or relayed), which holds the match's one copy that takes actions.
 """
 
 from __future__ import annotations
