@@ -21,7 +21,8 @@ from typing import Any
 
 import pytest
 import pytest_asyncio
-from cluster_helpers import Seat, connect, finish, holder, node_of, node_server
+import redis
+from cluster_helpers import Seat, connect, finish, holder, node_of, node_server, until
 from postgres_server import PostgresServer
 from redis_server import RedisServer, redis_server
 from server_process import ROOT, WAIT, Server
@@ -140,7 +141,7 @@ async def mille_against_a_bot(a: Server, seats: list[Seat]) -> tuple[str, Seat, 
 
 @ASYNC
 async def test_a_spectator_on_another_process_is_served_there_from_its_replica(
-    url: str, pair: tuple[Server, Server], seats: list[Seat],
+    url: str, pair: tuple[Server, Server], seats: list[Seat], redis_server: RedisServer,
 ) -> None:
     """'events of a match reach every process that has a connection watching it': a spectator
     straight to B of a Mille match A writes gets, from B itself, every update of the game, in order,
@@ -149,9 +150,13 @@ async def test_a_spectator_on_another_process_is_served_there_from_its_replica(
     match_id, ann, seen = await mille_against_a_bot(a, seats)
     assert holder(url, match_id) == node_of(a)
     on_a, a_state = await watching(seats, match_id, "spectator on A", a)
+    # Who is connected is in no store: B's replica reads it from what A keeps in Redis.
+    kept = f"parlour:kept:seats:match:{match_id}"
+    with redis.Redis.from_url(redis_server.url) as asked:
+        await until("A keeps Ann's presence in Redis", lambda: asked.get(kept) is not None)
     on_b, b_state = await watching(seats, match_id, "spectator on B", b)
-    # The seats' presence reaches B through Redis, a moment after Ann's hello: compared below.
-    assert {**b_state, "now": 0, "seats": []} == {**a_state, "now": 0, "seats": []}, "B's first state is A's"
+    assert b_state == {**a_state, "now": b_state["now"]}, "B's first state is A's (but for the time)"
+    assert b_state["seats"][0]["connected"] is True
     assert b_state["seat"] is None
     assert b_state["legal"] == []
 
@@ -180,20 +185,27 @@ async def test_a_spectator_on_another_process_is_served_there_from_its_replica(
 async def test_a_spectator_who_joins_on_a_replica_is_passed_on_to_the_writer(
     url: str, pair: tuple[Server, Server], seats: list[Seat],
 ) -> None:
-    """A spectator on B who takes a seat (the browser's join over its socket) plays at A's table:
-    B passes the connection on to A with the join, and she is seated there."""
+    """A spectator on B who says something at the table, then takes a seat (the browser's join over
+    its socket), does both at A's table: B passes the connection on to A with her chat, said in the
+    spectators' room there, and the join goes the same way; she is seated at A."""
     a, b = pair
     created = a.create(game="loa", seats=["open", "open"], join=0, name="Cas")
     match_id = created["match"]["id"]
     await watching(seats, match_id, "Cas on A", a, created["token"])
+    eve, _ = await watching(seats, match_id, "Eve watching on A", a)
     dora, _ = await watching(seats, match_id, "Dora watching on B", b)
+    await dora.client.send({"type": "chat", "text": "who wins?"})
+    for watcher in (eve, dora):
+        said = await watcher.client.until("Dora's chat", lambda m: m["type"] in ("chat", "error"))
+        assert (said["type"], said.get("text"), said.get("room")) == ("chat", "who wins?", "spectators"), said
+    assert health(b)["relayed"] == 1, "B passed her on to A when she spoke"
     await dora.client.send({"type": "join", "seat": 1, "name": "Dora"})
     joined = await dora.client.until("joined", lambda m: m["type"] in ("joined", "error"))
     assert (joined["type"], joined.get("seat")) == ("joined", 1), joined
     state = await dora.client.until("her seat's state", lambda m: m["type"] == "state" and m["seat"] == 1)
     assert state["status"] == "running", state
     assert a.summary(match_id)["seats"][1]["player"] == "Dora"
-    assert health(b)["relayed"] == 1, "B relayed her once she joined"
+    assert health(b)["relayed"] == 1, "one relay for both"
 
 
 @ASYNC
