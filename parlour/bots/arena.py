@@ -23,10 +23,10 @@ from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
-from typing import Any, Final, TextIO, TypeVar
+from typing import Any, Final, Protocol, TextIO, TypeVar, runtime_checkable
 
-from parlour.bots import bot_kinds, make_bot, seen_by
-from parlour.engine import CHANCE, Bot, GameInfo, IllegalActionError, ParlourError
+from parlour.bots import bot_kinds, make_bot, provided, seen_by
+from parlour.engine import CHANCE, Bot, GameInfo, IllegalActionError, ParlourError, State
 from parlour.games import get_game
 
 MAX_PLIES: Final = 2_000
@@ -44,6 +44,30 @@ def ply_limit(game: str) -> int:
 
 
 Z_95: Final = 1.959964
+
+
+@runtime_checkable
+class HandPoints(Protocol):
+    """An evaluator of a game played in hands that says what each hand scored: the arena then
+    reports bot A's points a hand against bot B's (a game's result says little about a hand)."""
+
+    def hand_points(self, state: State) -> tuple[int, ...] | None:
+        """Each seat's points of the hand just ended, while ``state`` stands at its end, else
+        ``None`` (the arena counts a hand when this turns from ``None`` to points)."""
+        ...
+
+
+def hand_scorer(game: str) -> HandPoints | None:
+    """The game's evaluator when it reports the points of its hands, else ``None``."""
+    make = provided(game).evaluator
+    evaluator = make() if make is not None else None
+    return evaluator if isinstance(evaluator, HandPoints) else None
+
+
+def margin(points: tuple[int, ...], a_seat: int) -> float:
+    """Bot A's points less the mean of the other seats' (bot B's, with two players)."""
+    others = [p for seat, p in enumerate(points) if seat != a_seat]
+    return points[a_seat] - sum(others) / len(others)
 
 Played = TypeVar("Played")
 """What one game of a series gives back (``GameResult`` for the arena's own games)."""
@@ -90,6 +114,8 @@ class GameResult:
     moves: tuple[int, int]
     slowest: tuple[float, float] = (0.0, 0.0)
     """The longest single decision of bot A and of bot B."""
+    hands: tuple[float, ...] = ()
+    """For a game played in hands (``HandPoints``): bot A's points less bot B's in each hand."""
 
     @property
     def a_points(self) -> float:
@@ -117,7 +143,15 @@ def play_game(series: Series, index: int, before: Callable[[int], None] | None =
     views = random.Random(f"arena/{game_seed}")
     seconds, moves, slowest = [0.0, 0.0], [0, 0], [0.0, 0.0]
     limit = ply_limit(series.game)
+    scorer = hand_scorer(series.game)
+    hands: list[float] = []
+    ended: tuple[int, ...] | None = None
     while not state.is_over() and len(state.history) < limit:
+        if scorer is not None:
+            points = scorer.hand_points(state)
+            if points is not None and ended is None:
+                hands.append(margin(points, a_seat))
+            ended = points
         seat = state.to_move()
         if before is not None:
             before(seat)
@@ -137,10 +171,14 @@ def play_game(series: Series, index: int, before: Callable[[int], None] | None =
                 f"in game {index + 1} after {len(state.history)} actions (seed {game_seed})"
             )
         state.apply(action)
+    if scorer is not None and ended is None:  # the hand that ended the game
+        points = scorer.hand_points(state)
+        if points is not None:
+            hands.append(margin(points, a_seat))
     outcome = state.outcome()
     winner, reason = (outcome.winner, outcome.reason) if outcome else (None, ARENA_LIMIT)
     return GameResult(index, a_seat, winner, reason, len(state.history), (seconds[0], seconds[1]),
-                      (moves[0], moves[1]), (slowest[0], slowest[1]))
+                      (moves[0], moves[1]), (slowest[0], slowest[1]), tuple(hands))
 
 
 def wilson(score: float, games: int, z: float = Z_95) -> tuple[float, float]:
@@ -336,17 +374,36 @@ def report(series: Series, results: list[GameResult]) -> str:
         spent = sum(r.seconds[side] for r in results)
         per_move.append(f"{name} {spent / moves if moves else 0.0:.3f}")
         longest.append(f"{name} {max((r.slowest[side] for r in results), default=0.0):.3f}")
+    hands = points_a_hand(results, (a, b))
     return "\n".join([
         f"{series.game}: {a} vs {b}, {played} games, {series.seconds:g} s per move, seed {series.seed}"
         + (", each deal with A in every seat" if series.duplicate else ""),
         f"{a}: {wins} wins, {draws} draws, {losses} losses",
         f"score {score:.3f} (95% Wilson interval {low:.3f}-{high:.3f})",
+        *([hands] if hands else []),
         f"average plies per game: {plies:.1f}",
         f"plies per game: {lengths(results)}",
         f"how the games ended: {endings(series.game, results)}",
         f"seconds per move: {', '.join(per_move)}",
         f"slowest move (seconds): {', '.join(longest)}",
     ])
+
+
+def points_a_hand(results: list[GameResult], labels_: tuple[str, str]) -> str | None:
+    """Bot A's mean points a hand less bot B's, with its 95 % interval (the hand is the unit:
+    a normal interval from the spread of the hands' margins), for a game played in hands."""
+    margins = [m for r in results for m in r.hands]
+    if not margins:
+        return None
+    a, b = labels_
+    count = len(margins)
+    mean = sum(margins) / count
+    if count < 2:
+        return f"points a hand, {a} less {b}: {mean:+.1f} over 1 hand"
+    spread = math.sqrt(sum((m - mean) ** 2 for m in margins) / (count - 1))
+    half = Z_95 * spread / math.sqrt(count)
+    return (f"points a hand, {a} less {b}: {mean:+.1f} (95% interval {mean - half:+.1f} to "
+            f"{mean + half:+.1f}) over {count} hands")
 
 
 def lengths(results: list[GameResult]) -> str:

@@ -262,6 +262,16 @@ class MilleEvaluator(Evaluator, Playouts):
         first = win_chance(totals, 0)
         return [first, 1.0 - first]
 
+    def hand_points(self, state: State) -> tuple[int, ...] | None:
+        """Each seat's points of the hand just ended (MIL-53: its hand totals), while ``state``
+        stands between that hand and the next deal or at the end of the game it ended; else
+        ``None``. For ``parlour arena``'s points a hand. A game left mid-hand (MIL-109) ends no hand."""
+        mille = _mille(state)
+        ended = mille.stale or (mille.step == OVER and any(e.kind == "hand_end" for e in mille.events))
+        if not ended or mille.last_hand is None:
+            return None
+        return mille.last_hand.hand_totals
+
 
 EVALUATOR: Final[Callable[[], Evaluator]] = MilleEvaluator
 """A new evaluator for each bot (``parlour.bots`` finds it here): Mille Bornes's greedy and strong bots."""
