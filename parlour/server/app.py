@@ -534,6 +534,9 @@ class LobbyHandlers:
         except ProtocolError as error:
             log.warning("match %s: no replica for a spectator (%s); relayed to its writer", match_id, error)
             return [hello]
+        except Exception:  # a match this process cannot copy: its writer serves the spectator
+            log.exception("match %s: no replica for a spectator; relayed to its writer", match_id)
+            return [hello]
         connection = ReplicaConnection(replica, websocket.send_text, client_address(websocket), self.limits,
                                        self.rates.join, self.rates.create, self.rates.chat, self.rates.replay)
         sender = asyncio.create_task(connection.send_all())

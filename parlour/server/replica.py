@@ -59,6 +59,9 @@ that (Redis away) it reads all the same: Redis's return calls ``on_resync``, whi
 QUEUED_MOST: Final = 50_000
 """Messages waiting for Redis at most (Redis hung): past it, new ones are dropped (and logged)."""
 
+BATCH_MOST: Final = 200
+"""Messages sent to Redis in one round trip at most."""
+
 LOG_EVERY: Final = 10.0
 """Seconds between two log lines about messages Redis did not take."""
 
@@ -124,20 +127,23 @@ class ClusterPubSub:
             self.sender = asyncio.create_task(self._send(), name="redis publisher")
 
     async def _send(self) -> None:
-        """Publishes the queued messages in order, one at a time (Redis numbers them as they come)."""
+        """Publishes the queued messages in order (Redis numbers them as they come), those queued
+        together in one round trip."""
         while True:
-            channel, message, keep = await self.outgoing.get()
+            batch = [await self.outgoing.get()]
+            while not self.outgoing.empty() and len(batch) < BATCH_MOST:
+                batch.append(self.outgoing.get_nowait())
             try:
-                await self.remote.publish(channel, message, keep)
-                self.published += 1
+                await self.remote.publish_all(batch)
+                self.published += len(batch)
             except PubSubUnavailable as error:
-                self._drop(str(error))
+                self._drop(str(error), len(batch))
             except Exception:  # a fault of ours must not stop the publishing of every later message
-                log.exception("publishing on %s failed", channel)
+                log.exception("publishing %d messages to Redis failed", len(batch))
 
-    def _drop(self, why: str) -> None:
-        """Counts a message Redis did not take; logs at most once every ``LOG_EVERY`` seconds."""
-        self.dropped += 1
+    def _drop(self, why: str, count: int = 1) -> None:
+        """Counts messages Redis did not take; logs at most once every ``LOG_EVERY`` seconds."""
+        self.dropped += count
         now = time.monotonic()
         if now - self.logged >= LOG_EVERY:
             log.warning("%d match messages not published to Redis (replicas resync from the store): %s",
@@ -407,8 +413,9 @@ class Replicas:
         except PubSubUnavailable as error:  # shown as stored; the writer's next messages say the rest
             log.warning("match %s: a replica without the writer's latest seats and offers: %s",
                         match_id, error)
-        self.unsubscribe.pop(match_id)()
+        early_unsubscribe = self.unsubscribe.pop(match_id)
         self.unsubscribe[match_id] = self.pubsub.remote.subscribe(channel, replica.heard.put_nowait)
+        early_unsubscribe()  # after: the channel is never left without a listener (nor unsubscribed)
         self.pubsub.resyncs[channel] = lambda reason: replica.heard.put_nowait({"kind": "resync"})
         for message in early:  # heard while the store was read: those it already holds are skipped
             replica.heard.put_nowait(message)

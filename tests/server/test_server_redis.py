@@ -135,6 +135,30 @@ async def test_two_instances_hear_the_same_messages_in_the_same_order(
 
 
 @ASYNC
+async def test_a_batch_is_heard_in_order_and_the_latest_kept_message_is_read_back(
+        pubsubs: Callable[..., RedisPubSub]) -> None:
+    """``publish_all`` (a writer's queued messages in one round trip) is heard as separate messages,
+    in order, numbered without gap (no resync); ``keep`` leaves the latest of a name for ``kept``
+    (what a replica made later must know: who is connected), and a name never kept reads ``None``."""
+    writer, listener = pubsubs(), pubsubs(on_resync=Resyncs())
+    channel = a_channel()
+    heard = Heard()
+    listener.subscribe(channel, heard)
+    await settled(listener)
+    batch: list[tuple[str, Message, str | None]] = [
+        (channel, {"kind": "seats", "present": [1, 0]}, "seats"),
+        (channel, {"kind": "event", "version": 1}, None),
+        (channel, {"kind": "seats", "present": [1, 1]}, "seats"),
+    ]
+    await writer.publish_all(batch)
+    assert await heard.until(3) == [message for _, message, _ in batch]
+    assert await listener.kept(channel, ["seats", "offers"]) == [{"kind": "seats", "present": [1, 1]}, None]
+    resyncs = listener.on_resync
+    assert isinstance(resyncs, Resyncs)
+    assert resyncs.queue.empty(), "a gap was seen in a batch"
+
+
+@ASYNC
 async def test_messages_are_json_on_the_match_channel_numbered_by_redis(
         pubsubs: Callable[..., RedisPubSub], redis_server: RedisServer) -> None:
     publisher = pubsubs()
