@@ -2,6 +2,7 @@
 
     parlour ladder GAME [--players P] [--budgets 0.05,0.2,1,5] [--games N] [--rounds R]
                         [--option NAME=VALUE ...] [--file PATH] [--seed S] [--jobs J] [--markdown]
+                        [--levels [FILE]]
 
 Entrants: every kind of bot the game offers (``parlour.bots.bot_kinds``); a kind whose play depends
 on the time it is given (``strong``) enters once per budget, as ``strong@0.2`` (0.2 s a move),
@@ -33,6 +34,10 @@ played) stops the run before anything is played, naming the line.
 
 The table: every entrant's rating on the Elo scale, ``random`` at 0, with its 95 % interval and
 its number of games, from every game in the file (``parlour.bots.ratings`` says how and why).
+``--levels``: after the table, the levels (beginner … master) are placed from it and written into
+the levels file (``parlour.bots.levels``; by default the one shipped in the package, which the
+lobby and ``parlour play --level`` read), with the file's name, its number of games and the date.
+
 A ladder plays the game's rules with its ``--option`` settings (the game's defaults otherwise);
 they are part of the file's every line, and a file of other settings is refused.
 """
@@ -49,6 +54,7 @@ import re
 import sys
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Final, TextIO
 
@@ -64,6 +70,7 @@ from parlour.bots.arena import (
     run_each,
     score_so_far,
 )
+from parlour.bots.levels import LEVELS_FILE, Level, LevelsError, place, write_levels
 from parlour.bots.ratings import Outcome, Rating, RatingError, rate, unlinked
 from parlour.engine import IllegalActionError, ParlourError
 from parlour.games import get_game
@@ -133,6 +140,8 @@ class Ladder:
     path: Path
     options: dict[str, Any] = field(default_factory=dict)
     markdown: bool = False
+    levels: Path | None = None
+    """``--levels``: the levels file to write this game's placement into (``None``: write none)."""
 
     @property
     def duplicate(self) -> bool:
@@ -444,6 +453,10 @@ def parser() -> argparse.ArgumentParser:
     parse.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
                        help="worker processes (default: the number of CPUs)")
     parse.add_argument("--markdown", action="store_true", help="print the table in Markdown")
+    parse.add_argument("--levels", type=Path, nargs="?", const=LEVELS_FILE, default=None, metavar="FILE",
+                       help="then place the levels (beginner … master) from the table and write them "
+                            "into the levels file the lobby and parlour play offer (default: the one "
+                            "shipped with parlour)")
     return parse
 
 
@@ -465,7 +478,7 @@ def read_ladder(argv: list[str]) -> Ladder:
     games = -(-args.games // players) * players  # whole rounds: the lone entrant in every seat
     path = args.file if args.file is not None else default_path(args.game, players, options)
     return Ladder(args.game, players, entrants, games, args.seed, args.jobs, args.rounds, path, options,
-                  args.markdown)
+                  args.markdown, args.levels)
 
 
 def read_budgets(text: str) -> tuple[float, ...]:
@@ -520,5 +533,34 @@ def main(argv: list[str]) -> int:
               "command again to go on", file=sys.stderr)
         return 130
     print(table(ladder, records))
+    if ladder.levels is None:
+        return 0
+    try:
+        placed = write_placement(ladder, records)
+    except (RatingError, LevelsError) as error:
+        print(f"parlour ladder: no levels written: {error}", file=sys.stderr)
+        return 1
+    except OSError as error:
+        print(f"parlour ladder: the levels file {ladder.levels} cannot be written "
+              f"({error.strerror or error}); it is as it was", file=sys.stderr)
+        return 1
+    print(f"levels of {ladder.game} with {ladder.players} players written to {ladder.levels}:")
+    for found in placed:
+        interval = "the anchor" if found.kind == ANCHOR else f"{found.low:+.0f} to {found.high:+.0f}"
+        print(f"  {found.described} ({interval}, {found.games} games)")
     return 0
+
+
+def write_placement(ladder: Ladder, records: list[Record]) -> list[Level]:
+    """Places the levels from every game in the file and writes them, with where they came from;
+    ``RatingError`` or ``LevelsError`` when the games place nothing yet."""
+    assert ladder.levels is not None
+    if not records:
+        raise RatingError(f"{ladder.path} has no games yet")
+    games = outcomes(records, ladder.players)
+    placed = place(rate(games, ANCHOR), ANCHOR)
+    source = {"ladder": ladder.path.name, "games": len(records), "options": ladder.options,
+              "date": datetime.now(UTC).date().isoformat()}
+    write_levels(ladder.game, ladder.players, placed, source, ladder.levels)
+    return placed
 
