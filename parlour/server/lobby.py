@@ -26,6 +26,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Final
 
 from parlour.bots import DEFAULT_BOT, KINDS, bot_kinds
+from parlour.bots.levels import level_counts, level_json, levels_for
 from parlour.engine import Game, ParlourError, State
 from parlour.games import GAMES, get_game
 from parlour.server import collector
@@ -107,7 +108,8 @@ class ListQuery:
 def game_json(game: Game[State], help_page: str | None, board_characters: int) -> dict[str, Any]:
     """A game's declaration for ``GET /api/games``: all from ``GameInfo`` and the bot registry,
     the address of its rules page (``None`` when the game has none) and its boards, if it has
-    any (``board_characters``: the server's limit of a board's text)."""
+    any (``board_characters``: the server's limit of a board's text). ``levels``: by player count,
+    the levels a ladder placed (``parlour.bots.levels``), easiest first; none for a game without."""
     info = game.info
     kinds = bot_kinds(info.name)
     return {
@@ -133,6 +135,8 @@ def game_json(game: Game[State], help_page: str | None, board_characters: int) -
         },
         "bots": [{"kind": kind, "summary": KINDS[kind].summary} for kind in kinds],
         "default_bot": DEFAULT_BOT if DEFAULT_BOT in kinds else (kinds[-1] if kinds else None),
+        "levels": {str(players): [level_json(level) for level in levels_for(info.name, players)]
+                   for players in level_counts(info.name)},
         "help": help_page,
         "boards": boards_json(game, board_characters),
     }
