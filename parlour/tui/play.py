@@ -19,6 +19,15 @@ from dataclasses import dataclass
 from typing import Any, NoReturn
 
 from parlour.bots import DEFAULT_BOT, bot_kinds, make_bot
+from parlour.bots.levels import (
+    Level,
+    LevelsError,
+    find_level,
+    level_counts,
+    levels_for,
+    placements,
+    rating_text,
+)
 from parlour.engine import (
     CHANCE,
     NOBODY,
@@ -61,6 +70,7 @@ examples:
   parlour play loa                                  you play Black against the strong bot
   parlour play loa --seat 1=human                   you play White
   parlour play loa --seat 1=bot:random --time 0.5
+  parlour play loa --level club                     you play Black against the club level
   parlour play loa --seat 0=human --seat 1=human    two people at one keyboard
   parlour play loa --load saved.json                resume a game saved with 'save FILE'
   parlour play --resume                             take up the game left unfinished (a game
@@ -114,7 +124,7 @@ def build_parser() -> _Parser:
     parser = _Parser(
         prog="parlour play",
         description=DESCRIPTION,
-        epilog=EPILOG,
+        epilog=EPILOG + levels_epilog(),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("game", nargs="?", help=f"the game to play ({', '.join(listed_games())})")
@@ -130,7 +140,13 @@ def build_parser() -> _Parser:
     parser.add_argument("--seed", type=int, metavar="S", help="random seed (default: a fresh one)")
     parser.add_argument(
         "--time", type=float, metavar="T",
-        help=f"seconds a bot may think per move (default {DEFAULT_SECONDS:g}, or what a saved game says)",
+        help=f"seconds a bot may think per move (default {DEFAULT_SECONDS:g}, or the level's, or what a "
+             "saved game says)",
+    )
+    parser.add_argument(
+        "--level", metavar="NAME",
+        help="every bot plays at this level (levels below): the bot and thinking time the ladder placed "
+             "there; a seat given as bot:KIND keeps its KIND, and --time sets the time",
     )
     parser.add_argument(
         "--load", metavar="FILE",
@@ -165,6 +181,21 @@ def build_parser() -> _Parser:
     return parser
 
 
+def levels_epilog() -> str:
+    """The levels of every game that has them, for the help text."""
+    lines = []
+    for game in sorted(placements()):
+        for players in level_counts(game):
+            for level in levels_for(game, players):
+                budget = "" if level.seconds is None else f" {level.seconds:g} s"
+                lines.append(f"  {game} ({players} players) {level.name:<9} {level.kind}{budget}, "
+                             f"rated {rating_text(level.rating)}")
+    if not lines:
+        return ""
+    return ("\n\nlevels (--level NAME; placed by 'parlour ladder GAME --levels', rated on the Elo scale, "
+            "random = 0):\n" + "\n".join(lines))
+
+
 def listed_games() -> list[str]:
     """The games offered by name in help texts (an unlisted example is still played by name)."""
     return sorted(name for name, game in GAMES.items() if game.info.listed)
@@ -190,6 +221,8 @@ class Settings:
     """Seconds left on each seat's clock, for a session that keeps clocks (a save keeps them)."""
     resumed: bool = False
     """``--resume``: the game comes from the kept game in progress, saved in no file of the player's."""
+    level: Level | None = None
+    """``--level``: the level the bots play at (said when the game starts)."""
 
     def table(self) -> Table:
         """What a save keeps beside the record: the seats, the thinking time, the clocks."""
@@ -203,6 +236,9 @@ def read_settings(argv: Sequence[str]) -> Settings:
     """Parses and checks the arguments; ``UsageError`` (exit 2) or ``LoadError`` (exit 1)."""
     args = build_parser().parse_args(list(argv))
     if args.join is not None:
+        if args.level is not None:
+            raise UsageError("--level chooses the bots of a game played here; a server match's bots are "
+                             "chosen when it is created (in the lobby)")
         raise _JoinWanted()
     check_time(args.time)
     check_record_arguments(args)
@@ -223,15 +259,43 @@ def read_settings(argv: Sequence[str]) -> Settings:
         else:
             saved = read_save(args.load, game)
             bot_seed = args.seed if args.seed is not None else saved.state.seed
+        level = chosen_level(saved.state, args.level)
         return settings_from_save(saved, args.load, args.seat, args.time, bot_seed, at=args.at,
-                                  text=args.text, resumed=args.resume)
+                                  text=args.text, resumed=args.resume, level=level)
     assert game is not None
     try:
         state = game.new(args.players, read_options(game, args.option), seed)
     except ParlourError as error:
         raise UsageError(str(error)) from None
-    seats = read_seats(game, state.seat_names(), args.seat)
-    return Settings(game, state, seats, seed, seconds_or_default(args.time), text=args.text)
+    level = chosen_level(state, args.level)
+    seats = read_seats(game, state.seat_names(), args.seat, None if level is None else level.kind)
+    seconds = level_seconds(args.time, level, DEFAULT_SECONDS)
+    return Settings(game, state, seats, seed, seconds, text=args.text, level=level)
+
+
+def chosen_level(state: State, name: str | None) -> Level | None:
+    """``--level NAME`` for this game and its number of players; ``UsageError`` naming the levels
+    there are, or the bots when the game has no levels."""
+    if name is None:
+        return None
+    game, players = state.game.info.name, len(state.seat_names())
+    try:
+        return find_level(game, players, name)
+    except LevelsError as error:
+        if levels_for(game, players):
+            raise UsageError(str(error)) from None
+        kinds = ", ".join(bot_kinds(game))
+        raise UsageError(f"{error}; choose its bots by kind instead: --seat N=bot:KIND ({kinds})") from None
+
+
+def level_seconds(given: float | None, level: Level | None, otherwise: float) -> float:
+    """The bots' time a move: ``--time`` first, then the level's (a level of a bot that plays alike
+    whatever its time has none), then ``otherwise``."""
+    if given is not None:
+        return given
+    if level is not None and level.seconds is not None:
+        return level.seconds
+    return otherwise
 
 
 def resume_hint() -> str:
@@ -244,32 +308,37 @@ def resume_hint() -> str:
 
 def settings_from_save(
     saved: SavedGame, path: str, seat_texts: list[str], seconds: float | None, seed: int,
-    at: int | None = None, text: bool = False, resumed: bool = False,
+    at: int | None = None, text: bool = False, resumed: bool = False, level: Level | None = None,
 ) -> Settings:
     """The settings of a saved game: the seats, thinking time and clocks it keeps, changed by what
-    the command line gives (``seat_texts``: ``--seat`` values; ``seconds``: ``--time``, or ``None``).
+    the command line gives (``seat_texts``: ``--seat`` values; ``seconds``: ``--time``, or ``None``;
+    ``level``: ``--level``, which every bot seat not given by ``--seat`` takes, with its time).
     A save without a table gets today's defaults. ``UsageError`` for a bad ``--seat``; ``LoadError``
     when a seat's saved bot is one this parlour does not have and no ``--seat`` replaces it."""
     state = saved.state
     game = state.game
     table = saved.table
+    bot = None if level is None else level.kind
     if table is None:
-        seats = read_seats(game, state.seat_names(), seat_texts)
-        return Settings(game, state, seats, seed, seconds_or_default(seconds), path, at, text, None, resumed)
-    given = read_given_seats(game, state.seat_names(), seat_texts)
+        seats = read_seats(game, state.seat_names(), seat_texts, bot)
+        chosen = level_seconds(seconds, level, DEFAULT_SECONDS)
+        return Settings(game, state, seats, seed, chosen, path, at, text, None, resumed, level)
+    given = read_given_seats(game, state.seat_names(), seat_texts, bot)
     kinds = list(bot_kinds(game.info.name))
     seats = []
     for seat, who in enumerate(table.seats):
         if seat in given:
             seats.append(given[seat])
+        elif who != HUMAN and bot is not None:
+            seats.append(bot)
         elif who == HUMAN or who in kinds:
             seats.append(who)
         else:
             raise LoadError(path, f"seat {seat} ({state.seat_names()[seat]}) was played by bot:{who}, which "
                                   f"this parlour does not have (bots: {', '.join(kinds)}); give the seat "
                                   f"to another with --seat {seat}=WHO")
-    chosen = table.seconds if seconds is None else seconds
-    return Settings(game, state, seats, seed, chosen, path, at, text, table.clocks, resumed)
+    chosen = level_seconds(seconds, level, table.seconds)
+    return Settings(game, state, seats, seed, chosen, path, at, text, table.clocks, resumed, level)
 
 
 def seconds_or_default(seconds: float | None) -> float:
@@ -349,11 +418,14 @@ def read_options(game: Game[State], texts: list[str]) -> dict[str, Any]:
     return options
 
 
-def read_seats(game: Game[State], names: Sequence[str], texts: list[str]) -> list[str]:
+def read_seats(
+    game: Game[State], names: Sequence[str], texts: list[str], bot: str | None = None,
+) -> list[str]:
     """Who plays each seat (``names``: the match's seat names, ``State.seat_names``). Seats not
-    given: the first is the human's unless a human was named, the rest are the default bot."""
+    given: the first is the human's unless a human was named, the rest are ``bot`` (a level's kind),
+    else the default bot."""
     kinds = list(bot_kinds(game.info.name))
-    given = read_given_seats(game, names, texts)
+    given = read_given_seats(game, names, texts, bot)
     seats: list[str] = []
     human_wanted = HUMAN not in given.values()
     for seat in range(len(names)):
@@ -363,12 +435,15 @@ def read_seats(game: Game[State], names: Sequence[str], texts: list[str]) -> lis
             seats.append(HUMAN)
             human_wanted = False
         else:
-            seats.append(default_bot(game, kinds))
+            seats.append(bot or default_bot(game, kinds))
     return seats
 
 
-def read_given_seats(game: Game[State], names: Sequence[str], texts: list[str]) -> dict[int, str]:
-    """The ``--seat SEAT=WHO`` values: seat number → ``HUMAN`` or a bot kind."""
+def read_given_seats(
+    game: Game[State], names: Sequence[str], texts: list[str], bot: str | None = None,
+) -> dict[int, str]:
+    """The ``--seat SEAT=WHO`` values: seat number → ``HUMAN`` or a bot kind (``bot``, a level's
+    kind, for a plain ``bot``)."""
     kinds = list(bot_kinds(game.info.name))
     given: dict[int, str] = {}
     for text in texts:
@@ -378,7 +453,7 @@ def read_given_seats(game: Game[State], names: Sequence[str], texts: list[str]) 
         seat = read_seat_number(names, seat_text.strip())
         if seat in given:
             raise UsageError(f"seat {seat} ({names[seat]}) is given twice")
-        given[seat] = read_player(game, who.strip().lower(), kinds)
+        given[seat] = read_player(game, who.strip().lower(), kinds, bot)
     return given
 
 
@@ -407,12 +482,12 @@ def read_seat_number(names: Sequence[str], text: str) -> int:
     return number
 
 
-def read_player(game: Game[State], who: str, kinds: list[str]) -> str:
-    """``human``, ``bot`` (the default bot) or ``bot:KIND``."""
+def read_player(game: Game[State], who: str, kinds: list[str], bot: str | None = None) -> str:
+    """``human``, ``bot`` (``bot``, a level's kind, else the default bot) or ``bot:KIND``."""
     if who == HUMAN:
         return HUMAN
     if who == "bot":
-        return default_bot(game, kinds)
+        return bot or default_bot(game, kinds)
     kind = who.removeprefix("bot:")
     if who.startswith("bot:") and kind in kinds:
         return kind
@@ -485,6 +560,7 @@ class Session:
         self.seats = settings.seats
         self.seconds = settings.seconds
         self.clocks = settings.clocks
+        self.level = settings.level
         self.in_progress = GameInProgress(self.state, keep, settings.resumed)
         """The moves not saved yet, and the game kept for --resume (only once it is this session's)."""
         self.save_path = settings.loaded_from if settings.at is None and not settings.resumed else None
@@ -538,6 +614,8 @@ class Session:
             label = ("you" if len(self.humans) == 1 else "human") if who == HUMAN else f"bot:{who}"
             names.append(f"{self.state.seat_names()[seat]}: {label}")
         text = f"{self.info.title}. {', '.join(names)}."
+        if self.level is not None:
+            text += f" Level {self.level.described}."
         if self.bots:
             text += f" Bots think {self.seconds:g} s a move."
         if self.humans:
