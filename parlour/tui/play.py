@@ -341,10 +341,6 @@ def settings_from_save(
     return Settings(game, state, seats, seed, chosen, path, at, text, table.clocks, resumed, level)
 
 
-def seconds_or_default(seconds: float | None) -> float:
-    return DEFAULT_SECONDS if seconds is None else seconds
-
-
 def check_time(seconds: float | None) -> None:
     if seconds is not None and (not math.isfinite(seconds) or seconds <= 0):
         raise UsageError(f"--time must be a positive number of seconds, not {seconds:g}")
@@ -994,7 +990,9 @@ def replay_main(args: argparse.Namespace) -> int:
         game = find_game(args.game) if args.game is not None else None
         replay = read_record(args.replay, game, read_json)
         game = replay.game
-        seats = read_seats(game, replay.state_at(0).seat_names(), args.seat)
+        start = replay.state_at(0)
+        level = chosen_level(start, args.level)
+        seats = read_seats(game, start.seat_names(), args.seat, None if level is None else level.kind)
         if args.at is not None and args.at > replay.plies:
             raise UsageError(f"--at {args.at}: the record has {replay.plies} plies (0 is the start)")
     except UsageError as error:
@@ -1019,8 +1017,9 @@ def replay_main(args: argparse.Namespace) -> int:
     state = replay.continued_at(stepper.ply, seed)
     print(playing_on(args.replay, stepper.ply))
     table = table_of(args.replay, replay.data, state.players)
-    chosen = seconds_or_default(args.time) if table is None or args.time is not None else table.seconds
-    return run_session(Settings(game, state, seats, seed, chosen, args.replay, stepper.ply, args.text))
+    chosen = level_seconds(args.time, level, DEFAULT_SECONDS if table is None else table.seconds)
+    return run_session(Settings(game, state, seats, seed, chosen, args.replay, stepper.ply, args.text,
+                                level=level))
 
 
 def line_editing() -> None:

@@ -111,3 +111,16 @@ def test_the_real_command_plays_a_game_of_two_beginners_to_the_end() -> None:
     assert done.stdout.startswith("Lines of Action. Black: bot:random, White: bot:random. Level beginner: "
                                   "random, rated 0.")
     assert done.stdout.rstrip().splitlines()[-1].startswith("Result: ")
+
+
+def test_playing_on_from_a_replay_takes_the_level(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "saved.json"
+    status, _, err = run(["loa", "--seat", "1=bot:random", "--time", "0.01", "--seed", "5", "--text"],
+                         ["b1-d3", f"save {path}", "quit"], monkeypatch, capsys)
+    assert status == 0, err
+    status, out, err = run(["--replay", str(path), "--level", "casual", "--text"], ["play", "quit"],
+                           monkeypatch, capsys)
+    assert status == 0, err
+    assert f"White: bot:{CASUAL.kind}. Level casual: {CASUAL.kind}, rated +{CASUAL.rating:.0f}. Bots think " \
+           "0.01 s a move." in out
