@@ -159,6 +159,8 @@ async def test_a_spectator_on_another_process_is_served_there_from_its_replica(
     assert b_state["seats"][0]["connected"] is True
     assert b_state["seat"] is None
     assert b_state["legal"] == []
+    assert seen["view"]["content"]["private"]["slots"], "Ann sees her hand"
+    assert b_state["view"]["content"].get("private") is None, "a spectator sees no hand"
 
     await take_turns(ann, seen, TURNS)
     last = await resign(ann)
@@ -179,6 +181,10 @@ async def test_a_spectator_on_another_process_is_served_there_from_its_replica(
     await ann.client.close()  # her seat goes: both spectators are told alike
     gone = [await watcher.client.seat_connected(0, False) for watcher in (on_a, on_b)]
     assert gone[1] == {**gone[0], "now": gone[1]["now"]}, gone
+
+    await on_b.client.close()  # the last spectator on B leaves: B drops its replica
+    await until("B drops the replica", lambda: health(b)["replicas"]["held"] == 0)
+    assert "its replica dropped (no spectator left)" in b.log.read_text(), b.log_text()
 
 
 @ASYNC
