@@ -255,6 +255,29 @@ async def test_a_redis_restart_mid_game_loses_the_spectator_on_b_no_version(
     assert "not published to Redis" in a.log.read_text(), "A never met Redis away: the fault was not made"
 
 
+@ASYNC
+async def test_a_hung_redis_holds_up_no_action(
+    url: str, pair: tuple[Server, Server], seats: list[Seat], redis_server: RedisServer,
+) -> None:
+    """'a publish failure must never fail or hold up the action': with Redis paused (SIGSTOP: it
+    answers nothing), Ann's moves and the bot's answers on A are acknowledged as ever, before A has
+    even given up waiting for Redis's answer to the first message (5 s: A's log says so when it
+    does); once Redis wakes, B's spectator is sent every version to the end."""
+    a, b = pair
+    match_id, ann, seen = await mille_against_a_bot(a, seats)
+    on_b, _ = await watching(seats, match_id, "spectator on B", b)
+    redis_server.pause()
+    try:
+        seen = await take_turns(ann, seen, 2)
+        assert "not published to Redis" not in a.log.read_text(), "an action waited for Redis's answer"
+    finally:
+        redis_server.resume()
+    last = await resign(ann)
+    await on_b.client.until(f"version {last}", at_version(last))
+    versions = [m["version"] for m in on_b.client.seen if m["type"] == "update"]
+    assert versions == list(range(versions[0], last + 1)), f"B's spectator skipped a version: {versions}"
+
+
 def serve(url: str, *flags: str) -> subprocess.CompletedProcess[str]:
     command = [sys.executable, "-m", "parlour.cli", "serve", "--port", "0", "--store", url, *flags]
     return subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=2 * WAIT,
