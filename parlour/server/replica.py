@@ -274,8 +274,10 @@ class Replica(Match):
             await self.local.publish(self.channel, {"kind": "chat", "chat": chat})
 
     async def catch_up(self, version: int | None, clock: dict[str, Any] | None, reread: bool = False) -> None:
-        """Applies the stored actions after this replica's version, each rendered as its own
-        ``update``; ``clock``: the writer's clocks at ``version``, shown with that version."""
+        """Applies the stored actions after this replica's version up to ``version`` (``None``: all),
+        each rendered as its own ``update``; ``clock``: the writer's clocks at ``version``, shown with
+        that version. Those stored after ``version`` wait for their own messages, which bring their
+        clocks (a resync applies them all: their messages are lost)."""
         if version is not None and version <= self.version:
             return
         try:
@@ -289,7 +291,7 @@ class Replica(Match):
         for seat, stored in zip(self.row.seats, row.seats, strict=True):
             seat.kind, seat.name, seat.bot = stored.kind, stored.name, stored.bot
         updated = row.progress.updated if row.progress is not None else self.time.now()
-        for action in row.actions[self.version:]:
+        for action in row.actions[self.version:version]:
             self._apply(action, updated)
             if clock is not None and self.version == version:
                 self._clocked(clock)

@@ -125,6 +125,11 @@ async def updates_until(watcher: Seat, last: int) -> dict[int, dict[str, Any]]:
     return {m["version"]: m for m in watcher.client.seen if m["type"] == "update"}
 
 
+def untimed(state: dict[str, Any]) -> dict[str, Any]:
+    """A ``state`` without the server's time when it was sent (``now``, the clock's ``now``)."""
+    return {**state, "now": None, "clock": state["clock"] and {**state["clock"], "now": None}}
+
+
 def health(server: Server) -> dict[str, Any]:
     status, answer = server.call("GET", "/api/health")
     assert status == 200, answer
@@ -132,8 +137,9 @@ def health(server: Server) -> dict[str, Any]:
     return answer
 
 
-async def mille_against_a_bot(a: Server, seats: list[Seat]) -> tuple[str, Seat, dict[str, Any]]:
-    created = a.create(game="mille", seats=["open", "bot:random"], bot_seconds=0.01, join=0, name="Ann")
+async def mille_against_a_bot(a: Server, seats: list[Seat], **more: Any) -> tuple[str, Seat, dict[str, Any]]:
+    created = a.create(game="mille", seats=["open", "bot:random"], bot_seconds=0.01, join=0, name="Ann",
+                       **more)
     match_id = created["match"]["id"]
     ann, seen = await watching(seats, match_id, "Ann on A", a, created["token"])
     return match_id, ann, await to_move(ann, seen)  # the deal done, the match stands still until she moves
@@ -145,9 +151,10 @@ async def test_a_spectator_on_another_process_is_served_there_from_its_replica(
 ) -> None:
     """'events of a match reach every process that has a connection watching it': a spectator
     straight to B of a Mille match A writes gets, from B itself, every update of the game, in order,
-    each the message A's own spectator gets (the spectator's view: no hand shown)."""
+    each the message A's own spectator gets (the spectator's view: no hand shown; the clocks, which
+    only A's memory holds)."""
     a, b = pair
-    match_id, ann, seen = await mille_against_a_bot(a, seats)
+    match_id, ann, seen = await mille_against_a_bot(a, seats, clock={"base": 600, "increment": 5})
     assert holder(url, match_id) == node_of(a)
     on_a, a_state = await watching(seats, match_id, "spectator on A", a)
     # Who is connected is in no store: B's replica reads it from what A keeps in Redis.
@@ -155,7 +162,7 @@ async def test_a_spectator_on_another_process_is_served_there_from_its_replica(
     with redis.Redis.from_url(redis_server.url) as asked:
         await until("A keeps Ann's presence in Redis", lambda: asked.get(kept) is not None)
     on_b, b_state = await watching(seats, match_id, "spectator on B", b)
-    assert b_state == {**a_state, "now": b_state["now"]}, "B's first state is A's (but for the time)"
+    assert untimed(b_state) == untimed(a_state), "B's first state is A's (but for the time it was sent)"
     assert b_state["seats"][0]["connected"] is True
     assert b_state["seat"] is None
     assert b_state["legal"] == []
@@ -171,6 +178,7 @@ async def test_a_spectator_on_another_process_is_served_there_from_its_replica(
     assert from_b[last]["status"] == "over"
     assert any(m["event"]["seat"] == "chance" for m in from_b.values()), "chance dealt during the game"
     assert any(m["event"]["seat"] == 1 for m in from_b.values()), "the bot moved on A"
+    assert all(m["clock"] is not None for m in from_b.values())
 
     answer = health(b)
     assert answer["relayed"] == 0, f"B relayed a connection: {answer}"
