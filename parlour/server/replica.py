@@ -24,9 +24,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from typing import Any, Final
 
@@ -61,6 +62,12 @@ QUEUED_MOST: Final = 50_000
 
 BATCH_MOST: Final = 200
 """Messages sent to Redis in one round trip at most."""
+
+RETRY_SECONDS: Final = 1.0
+"""How often the resyncs of channels whose messages Redis did not take are tried while none is queued."""
+
+RESYNC: Final[Message] = {"kind": "resync"}
+"""Tells a channel's replicas to read the store (and what Redis keeps) afresh: a message was lost."""
 
 LOG_EVERY: Final = 10.0
 """Seconds between two log lines about messages Redis did not take."""
@@ -108,6 +115,9 @@ class ClusterPubSub:
         self.logged = 0.0
         self.published = 0
         """Messages Redis took (for ``/api/health``)."""
+        self.lost: set[str] = set()
+        """Channels with a message Redis did not take: each is sent a ``resync`` message as soon as
+        Redis takes messages again (the lost one may be a match's last for a long while)."""
 
     def subscribe(self, channel: str, listener: Listener) -> Unsubscribe:
         return self.local.subscribe(channel, listener)
@@ -120,6 +130,7 @@ class ClusterPubSub:
             return
         if self.outgoing.qsize() >= QUEUED_MOST:
             self._drop(f"{QUEUED_MOST} messages already wait for Redis")
+            self.lost.add(channel)
             return
         shown = described(match, message)
         self.outgoing.put_nowait((channel, shown, kept_as(shown)))
@@ -130,16 +141,34 @@ class ClusterPubSub:
         """Publishes the queued messages in order (Redis numbers them as they come), those queued
         together in one round trip."""
         while True:
-            batch = [await self.outgoing.get()]
-            while not self.outgoing.empty() and len(batch) < BATCH_MOST:
-                batch.append(self.outgoing.get_nowait())
+            batch = await self._next_batch()
+            lost = sorted(self.lost)
+            resyncs: list[tuple[str, Message, str | None]] = [(channel, RESYNC, None) for channel in lost]
             try:
-                await self.remote.publish_all(batch)
+                await self.remote.publish_all(resyncs + batch)
                 self.published += len(batch)
+                self.lost.difference_update(lost)
             except PubSubUnavailable as error:
-                self._drop(str(error), len(batch))
+                if batch:
+                    self._drop(str(error), len(batch))
+                self.lost.update(channel for channel, _, _ in batch)
             except Exception:  # a fault of ours must not stop the publishing of every later message
                 log.exception("publishing %d messages to Redis failed", len(batch))
+
+    async def _next_batch(self) -> list[tuple[str, Message, str | None]]:
+        """The queued messages, at most ``BATCH_MOST``, once there is one; none after ``RETRY_SECONDS``
+        without one while ``lost`` channels wait for their resync."""
+        if self.lost:
+            try:
+                first = await asyncio.wait_for(self.outgoing.get(), RETRY_SECONDS)
+            except TimeoutError:
+                return []
+        else:
+            first = await self.outgoing.get()
+        batch = [first]
+        while not self.outgoing.empty() and len(batch) < BATCH_MOST:
+            batch.append(self.outgoing.get_nowait())
+        return batch
 
     def _drop(self, why: str, count: int = 1) -> None:
         """Counts messages Redis did not take; logs at most once every ``LOG_EVERY`` seconds."""
@@ -187,6 +216,9 @@ KEPT: Final = {"seats": "seats", "started": "seats", "offers": "offers", "rematc
 store does not hold (presence, offers, the rematch's place), or holds only as of the last action."""
 
 
+KEPT_NAMES: Final = ["seats", "offers", "rematch", "event"]
+
+
 def kept_as(message: Message) -> str | None:
     """The name ``message`` is kept under in Redis, if any: an event only when it carries clocks (its
     clock's running seat and start are in memory only)."""
@@ -213,6 +245,8 @@ class Replica(Match):
         """What Redis brought, and resyncs, applied one at a time in order (``_follow``)."""
         self.following: asyncio.Task[None] | None = None
         self.connections = 0
+        self.kept: Callable[[], Awaitable[list[Message | None]]] | None = None
+        """Reads what the writer keeps in Redis (``learn``), on a resync."""
 
     def follow(self) -> None:
         self.following = asyncio.create_task(self._follow(), name=f"replica {self.id}")
@@ -254,6 +288,7 @@ class Replica(Match):
             await self.catch_up(message["version"], message.get("clock"))
         elif kind == "resync":
             await self.catch_up(None, None, reread=True)
+            await self.relearn()
         elif kind == "out":
             await self.catch_up(message["version"], None)
             await self.local.publish(self.channel, message)
@@ -272,6 +307,18 @@ class Replica(Match):
                 self.chat.rooms[chat["room"]].append(
                     ChatLine(chat["id"], chat["room"], chat["seat"], chat["name"], chat["text"], chat["at"]))
             await self.local.publish(self.channel, {"kind": "chat", "chat": chat})
+
+    async def relearn(self) -> None:
+        """What the writer keeps in Redis read again (a message may have been lost), and the seats
+        shown again to the spectators."""
+        if self.kept is None:
+            return
+        try:
+            self.learn(await self.kept())
+        except PubSubUnavailable as error:
+            log.warning("replica of match %s: %s", self.id, error)
+            return
+        await self.local.publish(self.channel, {"kind": "seats"})
 
     async def catch_up(self, version: int | None, clock: dict[str, Any] | None, reread: bool = False) -> None:
         """Applies the stored actions after this replica's version up to ``version`` (``None``: all),
@@ -410,8 +457,9 @@ class Replicas:
         except BaseException:
             self.unsubscribe.pop(match_id)()
             raise
+        replica.kept = functools.partial(self.pubsub.remote.kept, channel, KEPT_NAMES)
         try:
-            replica.learn(await self.pubsub.remote.kept(channel, ["seats", "offers", "rematch", "event"]))
+            replica.learn(await replica.kept())
         except PubSubUnavailable as error:  # shown as stored; the writer's next messages say the rest
             log.warning("match %s: a replica without the writer's latest seats and offers: %s",
                         match_id, error)

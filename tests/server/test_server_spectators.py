@@ -12,12 +12,13 @@ started again on its port in the middle of a game. Every wait is bounded; nothin
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import subprocess
 import sys
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pytest
 import pytest_asyncio
@@ -27,6 +28,10 @@ from postgres_server import PostgresServer
 from redis_server import RedisServer, redis_server
 from server_process import ROOT, WAIT, Server
 
+from parlour.server.match import Match
+from parlour.server.pubsub import Message
+from parlour.server.redis_pubsub import PubSubUnavailable, RedisPubSub
+from parlour.server.replica import RESYNC, ClusterPubSub
 from parlour.server.services import free_port
 
 __all__ = ["redis_server"]  # the session's Redis, a fixture
@@ -284,6 +289,47 @@ async def test_a_hung_redis_holds_up_no_action(
     await on_b.client.until(f"version {last}", at_version(last))
     versions = [m["version"] for m in on_b.client.seen if m["type"] == "update"]
     assert versions == list(range(versions[0], last + 1)), f"B's spectator skipped a version: {versions}"
+
+
+class FlakyRedis:
+    """Stands for ``RedisPubSub`` in ``ClusterPubSub``: fails the first batch, takes the rest."""
+
+    def __init__(self) -> None:
+        self.batches: list[list[tuple[str, Message, str | None]]] = []
+        self.more = asyncio.Event()
+
+    async def publish_all(self, batch: list[tuple[str, Message, str | None]]) -> None:
+        self.batches.append(batch)
+        self.more.set()
+        if len(self.batches) == 1:
+            raise PubSubUnavailable("Redis at 127.0.0.1:1 is unreachable (a test's)")
+
+    async def until(self, count: int) -> None:
+        while len(self.batches) < count:
+            self.more.clear()
+            await asyncio.wait_for(self.more.wait(), WAIT)
+
+
+@ASYNC
+async def test_a_match_whose_message_redis_did_not_take_is_told_to_resync() -> None:
+    """A message the writer could not publish (Redis failed it, while the replicas' own connection
+    stayed up, so they saw no reconnect, and no ``seq`` gap: the lost message was never numbered)
+    may be a match's last for a long while: once Redis takes messages again, even with nothing new
+    to send, the match's channel is sent ``resync``, and its replicas read the store afresh."""
+    pubsub = ClusterPubSub("redis://127.0.0.1:1/0")
+    flaky = FlakyRedis()
+    pubsub.remote = cast(RedisPubSub, flaky)
+    pubsub.writing = lambda match_id: cast(Match, object()) if match_id == "m1" else None
+    try:
+        await pubsub.publish("match:m1", {"kind": "chat", "chat": {"text": "hi"}})
+        await pubsub.publish("match:m2", {"kind": "chat", "chat": {"text": "nobody writes m2 here"}})
+        await flaky.until(2)
+        assert flaky.batches == [[("match:m1", {"kind": "chat", "chat": {"text": "hi"}}, None)],
+                                 [("match:m1", RESYNC, None)]]
+        assert pubsub.lost == set()
+    finally:
+        if pubsub.sender is not None:
+            pubsub.sender.cancel()
 
 
 def serve(url: str, *flags: str) -> subprocess.CompletedProcess[str]:
