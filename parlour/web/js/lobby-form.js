@@ -68,21 +68,86 @@ function seatName(game, seat) {
   return game.seat_names[colour] ?? `Seat ${seat + 1}`;
 }
 
+// ---- levels: computers placed by the ladder (`parlour ladder GAME --levels`) ----
+
+/** The levels of the game at a player count, easiest first (none where no ladder placed them). */
+function levelsOf(game, count) {
+  return game.levels?.[String(count)] ?? [];
+}
+
+/** The level a computer seat starts at: club, the middle one, where the game has levels. */
+function defaultLevel(levels) {
+  return levels.find((level) => level.name === "club") ?? levels[Math.floor(levels.length / 2)];
+}
+
+function ratingText(points) {
+  return points === 0 ? "0" : `${points > 0 ? "+" : "−"}${Math.abs(points)}`;
+}
+
+function levelTitle(level) {
+  const budget = level.seconds === null ? "" : ` at ${level.seconds} s a move`;
+  return `The ${level.kind} bot${budget}; rated ${ratingText(level.low)} to ${ratingText(level.high)} `
+    + `(95 %) over ${level.games} games, random = 0`;
+}
+
+function seatOptions(game, levels) {
+  const kinds = game.bots.map((bot) => html("option", { value: `bot:${bot.kind}`, title: bot.summary }, [`Computer — ${bot.kind}`]));
+  const people = [html("option", { value: "you" }, ["You"]), html("option", { value: "open" }, ["A friend (open seat)"])];
+  if (!levels.length) return [...people, ...kinds];
+  return [...people,
+    html("optgroup", { label: "Computer by level" }, levels.map((level) => html("option",
+      { value: `level:${level.name}`, title: levelTitle(level) }, [`Computer — ${level.name} (rated ${ratingText(level.rating)})`]))),
+    html("optgroup", { label: "Computer by kind" }, kinds)];
+}
+
+/**
+ * The computers' thinking time the seats' levels ask for: `{seconds}` (null when no level sets one:
+ * the "Bot thinking time" menu's), or `{problem}` in words when two levels want different times, as
+ * the server keeps one time for every computer of a match.
+ */
+function levelTime(game, choices) {
+  const levels = levelsOf(game, playerCount(game));
+  const chosen = choices.filter((c) => c.startsWith("level:")).map((c) => levels.find((l) => `level:${l.name}` === c));
+  const timed = [...new Map(chosen.filter((l) => l && l.seconds !== null).map((l) => [l.name, l])).values()];
+  const times = [...new Set(timed.map((level) => level.seconds))];
+  if (times.length > 1) {
+    const listed = timed.map((level) => `${level.name} thinks ${level.seconds} s a move`).join(", ");
+    return { problem: `The computers of a match all think for the same time, and these levels do not (${listed}). Choose levels with the same time, or one level.` };
+  }
+  return { seconds: times.length ? times[0] : null, level: timed[0] ?? null };
+}
+
+function seatChoices() {
+  return [...document.querySelectorAll("#seat-rows select")].map((s) => s.value);
+}
+
+/** Says what the levels chosen mean for the thinking time, in place of the menu when a level sets it. */
+function showLevelTime() {
+  const game = currentGame();
+  const note = $("level-note");
+  const time = levelTime(game, seatChoices());
+  // The menu's time would not be the one used: it goes, and the note says which is.
+  $("bot-seconds").closest("label").hidden = Boolean(time.problem) || time.seconds !== null;
+  note.classList.toggle("short", Boolean(time.problem));
+  if (time.problem) note.textContent = time.problem;
+  else if (time.seconds !== null) note.textContent = `The computers think ${time.seconds} s a move: the ${time.level.name} level's time.`;
+  note.hidden = !time.problem && time.seconds === null;
+}
+
 function renderSeats() {
   const game = currentGame();
   const count = playerCount(game);
   const seats = chosenSeats();
+  const levels = levelsOf(game, count);
   const rows = [];
   for (let seat = 0; seat < count; seat += 1) {
     const name = seatName(game, seat);
-    const select = html("select", { "data-seat": String(seat), "aria-label": `${name} is played by` }, [
-      html("option", { value: "you" }, ["You"]),
-      html("option", { value: "open" }, ["A friend (open seat)"]),
-      ...game.bots.map((bot) => html("option", { value: `bot:${bot.kind}`, title: bot.summary }, [`Computer — ${bot.kind}`])),
-    ]);
-    const fallbackBot = game.bots.some((b) => b.kind === game.default_bot) ? `bot:${game.default_bot}` : "open";
+    const select = html("select", { "data-seat": String(seat), "aria-label": `${name} is played by` }, seatOptions(game, levels));
+    const fallbackBot = levels.length ? `level:${defaultLevel(levels).name}`
+      : (game.bots.some((b) => b.kind === game.default_bot) ? `bot:${game.default_bot}` : "open");
     select.value = seat === 0 ? "you" : (game.bots.length ? fallbackBot : "open");
     select.addEventListener("change", () => {
+      showLevelTime();
       // Only one seat can be yours.
       if (select.value !== "you") return;
       for (const other of document.querySelectorAll("#seat-rows select")) {
@@ -96,6 +161,7 @@ function renderSeats() {
     ]));
   }
   $("seat-rows").replaceChildren(...rows);
+  showLevelTime();
 }
 
 // ---- the rules options ----
@@ -375,13 +441,25 @@ async function createMatch(event) {
   event.preventDefault();
   showError("");
   const game = currentGame();
-  const seats = [...document.querySelectorAll("#seat-rows select")].map((s) => s.value);
+  const seats = seatChoices();
   const you = seats.indexOf("you");
+  const time = levelTime(game, seats);
+  if (time.problem) {
+    showError(time.problem);
+    return;
+  }
+  const levels = levelsOf(game, playerCount(game));
+  // A level is a bot kind at a time: the server is sent the kind, and the level's time for every computer.
+  const seatSent = (s) => {
+    if (s === "you") return "open";
+    if (!s.startsWith("level:")) return s;
+    return `bot:${levels.find((level) => `level:${level.name}` === s).kind}`;
+  };
   const body = {
     game: game.name,
     players: playerCount(game),
-    seats: seats.map((s) => (s === "you" ? "open" : s)),
-    bot_seconds: Number($("bot-seconds").value) || 1,
+    seats: seats.map(seatSent),
+    bot_seconds: time.seconds ?? (Number($("bot-seconds").value) || 1),
   };
   try {
     body.options = readOptions(game);
@@ -395,14 +473,23 @@ async function createMatch(event) {
   await send(body, $("create-button"));
 }
 
-/** "Play the computer": you in the first seat against the lobby's default bot (its strongest that
- * the form offers first), the game's usual player count and options, no clock; on the recommended
- * board of a game with a library of boards (the lobby's default, as in the form). */
+/** The computer "Play the computer" sets against you: the club level where the game has levels at
+ * its usual player count, else the lobby's default bot (its strongest) at 1 s a move. */
+function quickOpponent(game) {
+  const levels = levelsOf(game, game.default_players);
+  if (!levels.length) return { seat: `bot:${game.default_bot}`, seconds: 1, level: null };
+  const level = defaultLevel(levels);
+  return { seat: `bot:${level.kind}`, seconds: level.seconds ?? 1, level };
+}
+
+/** "Play the computer": you in the first seat against `quickOpponent`, the game's usual player
+ * count and options, no clock; on the recommended board of a game with a library of boards (the
+ * lobby's default, as in the form). */
 function quickStart(game, button) {
   showError("");
-  const bot = `bot:${game.default_bot}`;
-  const seats = ["open", ...Array.from({ length: game.default_players - 1 }, () => bot)];
-  const body = { game: game.name, players: game.default_players, seats, join: 0, bot_seconds: 1 };
+  const { seat, seconds } = quickOpponent(game);
+  const seats = ["open", ...Array.from({ length: game.default_players - 1 }, () => seat)];
+  const body = { game: game.name, players: game.default_players, seats, join: 0, bot_seconds: seconds };
   if (game.boards?.recommended) body.options = { [game.boards.option]: game.boards.recommended };
   send(body, button);
 }
@@ -420,6 +507,8 @@ function renderQuickStart() {
         html("span", { class: "visually-hidden" }, [" against the computer"]),
       ]),
     ]);
+    const { level } = quickOpponent(game);
+    if (level) button.title = `Against the ${level.name} level (rated ${ratingText(level.rating)})`;
     button.addEventListener("click", () => quickStart(game, button));
     return button;
   }));
