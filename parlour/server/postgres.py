@@ -48,6 +48,7 @@ from parlour.server.storage import (
     ChatLine,
     ChatRoom,
     ClockMark,
+    EventsAfter,
     MatchRow,
     MatchStatus,
     Progress,
@@ -679,6 +680,26 @@ class PostgresStore:
                 "SELECT id FROM matches WHERE rematch_of = %s", (match_id,))).fetchone()
             row.rematch = None if rematch is None else rematch[0]
             return row
+
+        return await self._read(load)
+
+    async def events_after(self, match_id: str, version: int) -> EventsAfter | None:
+        async def load(db: Conn) -> EventsAfter | None:
+            found = await (await db.execute(
+                f"SELECT {MATCH_COLUMNS} FROM matches WHERE id = %s", (match_id,))).fetchone()
+            if found is None:
+                return None
+            row = match_row(found)
+            assert row.progress is not None
+            later = EventsAfter([], [], row.progress)
+            cursor = await db.execute(
+                "SELECT action, clock FROM events WHERE match_id = %s AND version > %s ORDER BY version",
+                (match_id, version))
+            for action, mark in await cursor.fetchall():
+                later.actions.append(action)
+                if row.clock is not None:
+                    later.times.append(None if mark is None else clock_mark(json.loads(mark)))
+            return later
 
         return await self._read(load)
 

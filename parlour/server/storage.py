@@ -123,6 +123,17 @@ class Progress:
     updated: float = field(default_factory=time.time)
 
 
+@dataclass
+class EventsAfter:
+    """What a match stored after a version (``Store.events_after``): its later actions in order,
+    their clock marks in step with them when the match has a clock (else none), and its progress
+    as stored with the latest of them."""
+
+    actions: list[Action]
+    times: list[ClockMark | None]
+    progress: Progress
+
+
 def progress_of(state: State, seats: Sequence[SeatRecord]) -> Progress:
     """Where a match stands in ``state`` with these seats: what the store keeps beside it."""
     waiting = any(seat.kind == "open" for seat in seats)
@@ -168,6 +179,11 @@ class Store(Protocol):
 
     async def load_match(self, match_id: str) -> MatchRow | None:
         """One match of any status with its seats, actions, progress and rematch; ``None`` if unknown."""
+
+    async def events_after(self, match_id: str, version: int) -> EventsAfter | None:
+        """The actions a match stored after ``version`` (with their clock marks and the match's
+        progress, read in one snapshot), without its seats nor its earlier actions: a copy that
+        is at ``version`` already needs only these. ``None`` if the match is unknown."""
 
     async def list_matches(
         self, statuses: Sequence[MatchStatus], game: str | None, after: tuple[float, str] | None, limit: int,
@@ -506,6 +522,9 @@ class SQLiteStore:
 
     async def load_match(self, match_id: str) -> MatchRow | None:
         return await self._read(lambda db: _load_match(db, match_id))
+
+    async def events_after(self, match_id: str, version: int) -> EventsAfter | None:
+        return await self._read(lambda db: _events_after(db, match_id, version))
 
     async def list_matches(
         self, statuses: Sequence[MatchStatus], game: str | None, after: tuple[float, str] | None, limit: int,
@@ -889,6 +908,22 @@ def _load_match(db: sqlite3.Connection, match_id: str) -> MatchRow | None:
     return row
 
 
+def _events_after(db: sqlite3.Connection, match_id: str, version: int) -> EventsAfter | None:
+    found = db.execute(f"SELECT {MATCH_COLUMNS} FROM matches WHERE id = ?", (match_id,)).fetchone()
+    if found is None:
+        return None
+    row = match_row(found)
+    assert row.progress is not None
+    later = EventsAfter([], [], row.progress)
+    for action, mark in db.execute(
+            "SELECT action, clock FROM events WHERE match_id = ? AND version > ? ORDER BY version",
+            (match_id, version)):
+        later.actions.append(action)
+        if row.clock is not None:
+            later.times.append(None if mark is None else clock_mark(json.loads(mark)))
+    return later
+
+
 def _list_matches(
     db: sqlite3.Connection, statuses: Sequence[MatchStatus], game: str | None,
     after: tuple[float, str] | None, limit: int,
@@ -1131,6 +1166,14 @@ class MemoryStore:
         loaded.rematch = next((other.id for other in self.matches.values() if other.rematch_of == match_id),
                               None)
         return loaded
+
+    async def events_after(self, match_id: str, version: int) -> EventsAfter | None:
+        row = self.matches.get(match_id)
+        if row is None or row.progress is None:
+            return None
+        later = max(version, 0)
+        return EventsAfter(row.actions[later:], row.times[later:] if row.clock is not None else [],
+                           row.progress)
 
     async def list_matches(
         self, statuses: Sequence[MatchStatus], game: str | None, after: tuple[float, str] | None, limit: int,
