@@ -24,11 +24,8 @@ only the ladder computes, so the front ends and the server never import the rati
 
 from __future__ import annotations
 
-import contextlib
 import itertools
 import json
-import os
-import tempfile
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from functools import cache
@@ -36,6 +33,7 @@ from pathlib import Path
 from typing import Any, Final, Protocol
 
 from parlour.engine import ParlourError
+from parlour.engine.files import write_atomically
 
 LEVEL_NAMES: Final = ("beginner", "casual", "club", "expert", "master")
 MIDDLE_MARKS: Final = {"casual": 0.25, "club": 0.5, "expert": 0.75}
@@ -223,14 +221,4 @@ def write_levels(game: str, players: int, levels: Sequence[Level], source: dict[
     whole = {**data, game: dict(sorted(counts.items(), key=lambda item: int(item[0])))}
     text = json.dumps(dict(sorted(whole.items())), indent=2) + "\n"
     path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as file:
-            file.write(text)
-            file.flush()
-            os.fsync(file.fileno())
-        os.replace(temporary, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(temporary)
-        raise
+    write_atomically(path, text)

@@ -1,10 +1,8 @@
-"""Files the terminal front ends write: saved games, written so that a failure loses nothing."""
+"""Where the terminal front ends keep their files (saved games are written by
+``parlour.engine.files.write_atomically``)."""
 
 from __future__ import annotations
 
-import contextlib
-import os
-import tempfile
 from pathlib import Path
 
 import platformdirs
@@ -14,29 +12,3 @@ def data_directory() -> Path:
     """The user's data directory for parlour: ``$XDG_DATA_HOME/parlour``, else
     ``~/.local/share/parlour`` (tests point ``XDG_DATA_HOME`` at a directory of their own)."""
     return platformdirs.user_data_path("parlour", appauthor=False)
-
-
-def write_atomically(path: Path, text: str) -> None:
-    """Writes ``text`` to ``path`` through a temporary file in the same directory, synced and then
-    renamed over the target: a reader sees the old file or the new one, never a part. On failure
-    the temporary file is removed, ``path`` is left as it was, and the ``OSError`` is raised.
-    The file is private to its owner (mode 0600): a saved game may hold what an opponent holds."""
-    directory = path.parent
-    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as file:
-            file.write(text)
-            file.flush()
-            os.fsync(file.fileno())
-        os.replace(temporary, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(temporary)
-        raise
-    # The rename is durable only once the directory is synced (where the system allows it).
-    with contextlib.suppress(OSError):
-        directory_handle = os.open(directory, os.O_RDONLY)
-        try:
-            os.fsync(directory_handle)
-        finally:
-            os.close(directory_handle)

@@ -39,9 +39,9 @@ from parlour.engine import (
     ParlourError,
     State,
 )
+from parlour.engine.files import write_atomically
 from parlour.engine.leaving import LEAVING_REASONS, RETIRED_WORDS
 from parlour.games import get_game
-from parlour.tui.files import write_atomically
 from parlour.tui.play import (
     Session,
     UsageError,

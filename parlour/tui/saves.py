@@ -27,8 +27,9 @@ from pathlib import Path
 from typing import Any, Final
 
 from parlour.engine import FormatError, Game, JSONDict, MatchRecord, ParlourError, State
+from parlour.engine.files import write_atomically
 from parlour.games import get_game
-from parlour.tui.files import data_directory, write_atomically
+from parlour.tui.files import data_directory
 
 HUMAN: Final = "human"
 """A seat played at this keyboard; any other seat's player is a bot kind (``strong``, ``random``)."""

@@ -29,9 +29,9 @@ from pathlib import Path
 from typing import Any, Final, TypeGuard
 
 from parlour.engine import FormatError, JSONDict
+from parlour.engine.files import write_atomically
 from parlour.games.mille import MilleState
 from parlour.games.mille.position import REACHED
-from parlour.tui.files import write_atomically
 from parlour.tui.mille.match import (
     DEFAULT_SECONDS,
     NEW_GAME,
