@@ -27,11 +27,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import json
 import math
 import time
 from collections.abc import Awaitable, Callable, Collection, Iterable, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any, Final, TypeVar
 
 import psycopg
@@ -176,6 +177,44 @@ SELECT (SELECT version FROM stored), (SELECT COUNT(*) FROM moved), (SELECT held 
 # (FOR SHARE) until the append commits, so a take-over waits for it and then reads what it wrote,
 # and a writer whose match was taken over (paused past its lease) is refused even when the version
 # it expects is still the stored one: the new writer may have read the match already.
+
+APPEND_MANY: Final = """
+WITH given AS (
+    SELECT * FROM unnest(%(ids)s::text[], %(expected)s::integer[], %(statuses)s::text[],
+                         %(versions)s::integer[], %(to_moves)s::text[], %(outcomes)s::text[],
+                         %(updated)s::float8[])
+        AS given (id, expected, status, version, to_move, outcome, updated)
+), fence AS MATERIALIZED (
+    SELECT match_id FROM leases WHERE match_id = ANY(%(ids)s) AND node = %(node)s ORDER BY match_id FOR SHARE
+), checked AS MATERIALIZED (
+    SELECT given.*,
+        %(node)s::text IS NULL OR given.id IN (SELECT match_id FROM fence) AS held,
+        COALESCE((SELECT MAX(version) FROM events WHERE events.match_id = given.id), 0) AS stored,
+        EXISTS (SELECT 1 FROM matches WHERE matches.id = given.id) AS known
+    FROM given
+), allowed AS MATERIALIZED (
+    SELECT * FROM checked WHERE held AND stored = expected AND known
+), added AS (
+    INSERT INTO events (match_id, version, action, created, clock)
+    SELECT allowed.id, allowed.expected + event.n, event.action, event.created, event.clock
+    FROM unnest(%(event_ids)s::text[], %(event_ns)s::integer[], %(actions)s::bigint[], %(created)s::float8[],
+                %(clocks)s::text[]) AS event (match_id, n, action, created, clock)
+    JOIN allowed ON allowed.id = event.match_id
+), moved AS (
+    UPDATE matches SET status = allowed.status, version = allowed.version, to_move = allowed.to_move,
+        outcome = allowed.outcome, updated = allowed.updated
+    FROM allowed WHERE matches.id = allowed.id
+    RETURNING matches.id
+)
+SELECT checked.id, checked.stored, checked.held, checked.id IN (SELECT id FROM moved) FROM checked
+"""
+# ``APPEND`` for many matches at once (group commit): per match the same fence, stored-version check,
+# events and progress, and the same answers (stored version, whether its row moved, whether it was
+# held), so that k appends cost one transaction of three round trips, not k. The lease rows are
+# locked in the order of their keys (as another process's batch would lock them), and the check
+# that the match exists keeps a missing match from failing the statement on the events' foreign
+# key. A key taken meanwhile by another writer (or a deadlock between two writers of the same
+# matches) still fails the whole statement: its appends are then written one by one.
 
 # --- the cluster's leases (leases.py) ---
 #
@@ -436,6 +475,9 @@ class PostgresStore:
     """The ``Store`` on a PostgreSQL database (``postgresql://user@host:port/database``)."""
 
     READERS: Final = 2
+    BATCHES: Final = 2
+    """Batches of appends in flight at once: appends asked meanwhile wait for the next (group
+    commit), so that a busy server writes many matches' actions in each transaction."""
     WRITERS: Final = 8
     """Transactions that write at once. A match's writes never overlap, but one connection made
     every match of a process wait for each other's round trips (BEGIN, the statement, COMMIT, and
@@ -459,6 +501,10 @@ class PostgresStore:
         self._lease_links: list[_Link] = []
         self._node: str | None = None
         """In a cluster, this process's node: appends fenced by its leases (``APPEND``)."""
+        self._appending: list[_Append] = []
+        """Appends asked and not yet in a batch (``_flush``)."""
+        self._flush_soon = False
+        self._batches: set[asyncio.Future[None]] = set()
 
     # --- the interface: writes ---
 
@@ -518,49 +564,127 @@ class PostgresStore:
     ) -> None:
         rows = list(actions)
         marks = [None if mark is None else store_json(mark) for mark in times or [None] * len(rows)]
-        now = time.time()
-        status, version, to_move, outcome, updated = progress_values(progress)
-        given = {"id": match_id, "expected": expected_version, "actions": rows, "clocks": marks, "now": now,
-                 "status": status, "version": version, "to_move": to_move, "outcome": outcome,
-                 "updated": updated, "node": self._node}
+        loop = asyncio.get_running_loop()
+        asked = _Append(match_id, expected_version, rows, marks, time.time(), progress_values(progress),
+                        loop.create_future())
+        # Group commit: the appends asked in this turn of the event loop, or while the batches
+        # in flight are written, go together (``_flush``).
+        self._appending.append(asked)
+        if not self._flush_soon:
+            self._flush_soon = True
+            loop.call_soon(self._flush)
+        await asked.answer
+
+    def _flush(self) -> None:
+        """Starts a batch of the appends waiting, while fewer than ``BATCHES`` are in flight."""
+        self._flush_soon = False
+        while self._appending and len(self._batches) < self.BATCHES:
+            batch, self._appending = _batch_of(self._appending)
+            task = asyncio.ensure_future(self._commit_batch(batch))
+            self._batches.add(task)
+            task.add_done_callback(self._batch_done)
+
+    def _batch_done(self, task: asyncio.Future[None]) -> None:
+        self._batches.discard(task)
+        if not task.cancelled():
+            task.exception()  # never one: ``_commit_batch`` answers its callers whatever happens
+        self._flush()  # what gathered meanwhile goes next
+
+    async def _commit_batch(self, batch: list[_Append]) -> None:
+        outcomes: list[BaseException | None] = [StoreError("storage: the store is closing")] * len(batch)
+        try:
+            outcomes = await self._append_batch(batch)
+        except Exception as error:  # a fault of ours: every caller hears it, none waits for ever
+            outcomes = [error] * len(batch)
+        finally:  # cancelled too
+            for asked, outcome in zip(batch, outcomes, strict=True):
+                _answer(asked, outcome)
+
+    async def _append_batch(self, batch: list[_Append]) -> list[BaseException | None]:
+        """Each append's outcome: one alone as ever (``_append_one``), several in one transaction by
+        one statement (``APPEND_MANY``), one by one if that statement fails for one of them."""
+        if len(batch) == 1:
+            return [await _outcome(self._append_one(batch[0]))]
+        outcomes: dict[int, BaseException | None] = {}
+        waiting = list(batch)
+        for _ in range(2):
+            try:
+                found = await self._write(functools.partial(self._append_many, waiting))
+            except _Split:
+                alone = await asyncio.gather(*(_outcome(self._append_one(asked)) for asked in waiting))
+                outcomes.update(zip(map(id, waiting), alone, strict=True))
+                waiting = []
+            except _Unsure:
+                # The COMMIT went unanswered: the record says, append by append, whether it was kept.
+                try:
+                    kept = await self._write(functools.partial(_settle_many, waiting))
+                except StoreError as error:
+                    kept = [error] * len(waiting)
+                outcomes.update((id(asked), None if done is True else done)
+                                for asked, done in zip(waiting, kept, strict=True) if done is not False)
+                waiting = [asked for asked, done in zip(waiting, kept, strict=True) if done is False]
+                continue
+            except StoreError as error:
+                outcomes.update((id(asked), error) for asked in waiting)
+                waiting = []
+            else:
+                outcomes.update((id(asked), _appended(asked, found[asked.match_id])) for asked in waiting)
+                waiting = []
+            break
+        lost = StoreError("storage: the connection to PostgreSQL was lost twice in a row")
+        outcomes.update((id(asked), lost) for asked in waiting)
+        return [outcomes[id(asked)] for asked in batch]
+
+    async def _append_many(self, batch: list[_Append], db: Conn) -> dict[str, tuple[int, bool, bool]]:
+        """``APPEND_MANY``'s answer by match: (stored version, held, moved); ``_Split`` if the
+        statement failed for one of them (nothing of it is kept), so that each is written alone."""
+        chosen = sorted(batch, key=lambda asked: asked.match_id)  # as another batch locks them
+        events = [(asked.match_id, n, action, asked.now, mark) for asked in chosen
+                  for n, (action, mark) in enumerate(zip(asked.actions, asked.clocks, strict=True), 1)]
+        given: dict[str, Any] = {
+            "ids": [asked.match_id for asked in chosen], "expected": [asked.expected for asked in chosen],
+            "node": self._node}
+        for index, name in enumerate(PROGRESS_ARRAYS):
+            given[name] = [asked.progress[index] for asked in chosen]
+        for index, name in enumerate(EVENT_ARRAYS):
+            given[name] = [event[index] for event in events]
+        try:
+            rows = await (await db.execute(APPEND_MANY, given)).fetchall()
+        except (psycopg.Error, UnicodeError, ValueError, TypeError, OverflowError) as error:
+            if isinstance(error, psycopg.Error) and (db.closed or db.broken):
+                raise  # the connection, not an append: ``_attempt`` tries again or reports it unsure
+            raise _Split(f"storage: {_said(error)}") from None
+        return {match_id: (int(stored), bool(held), bool(moved)) for match_id, stored, held, moved in rows}
+
+    async def _append_one(self, asked: _Append) -> None:
+        """One append in a transaction of its own (``APPEND``)."""
+        status, version, to_move, outcome, updated = asked.progress
+        given = {"id": asked.match_id, "expected": asked.expected, "actions": asked.actions,
+                 "clocks": asked.clocks, "now": asked.now, "status": status, "version": version,
+                 "to_move": to_move, "outcome": outcome, "updated": updated, "node": self._node}
 
         async def append(db: Conn) -> None:
             try:
                 found = await (await db.execute(APPEND, given)).fetchone()
             except (errors.UniqueViolation, errors.DeadlockDetected):
                 # Another writer committed this version between our look and our insert: the key fences it.
-                raise VersionConflict(f"match {match_id} moved past version {expected_version}") from None
+                raise VersionConflict(f"match {asked.match_id} moved past version {asked.expected}") from None
             except errors.ForeignKeyViolation:
-                raise StoreError(f"there is no match {match_id}") from None
+                raise StoreError(f"there is no match {asked.match_id}") from None
             assert found is not None
-            stored, moved, held = int(found[0]), int(found[1]), bool(found[2])
-            if not held:
-                raise VersionConflict(f"match {match_id} is written by another process now")
-            if stored != expected_version:
-                raise VersionConflict(f"match {match_id} is at version {stored}, not {expected_version}")
-            if moved != 1:
-                raise StoreError(f"there is no match {match_id}")
-
-        async def settled(db: Conn) -> bool:
-            """After a connection lost with the append sent: whether it was committed (our
-            events, to the second they were made, are there), not (nothing past the expected
-            version), or another writer's were (VersionConflict)."""
-            cursor = await db.execute(
-                "SELECT action, created FROM events WHERE match_id = %s AND version > %s ORDER BY version",
-                (match_id, expected_version))
-            there = await cursor.fetchall()
-            if there == [(action, now) for action in rows]:
-                return True
-            if not there:
-                return False
-            raise VersionConflict(f"match {match_id} moved past version {expected_version}")
+            failed = _appended(asked, (int(found[0]), bool(found[2]), int(found[1]) == 1))
+            if failed is not None:
+                raise failed
 
         for _ in range(2):
             try:
                 return await self._write(append)
             except _Unsure:
-                if await self._write(settled):
+                settled = await self._write(functools.partial(_settle_many, [asked]))
+                if settled[0] is True:
                     return None
+                if isinstance(settled[0], VersionConflict):
+                    raise settled[0] from None
         raise StoreError("storage: the connection to PostgreSQL was lost twice in a row")
 
     async def _fence(self, db: Conn, match_id: str) -> None:
@@ -724,6 +848,9 @@ class PostgresStore:
         return made
 
     async def close(self) -> None:
+        while self._batches or self._appending:  # the appends asked are answered first
+            self._flush()
+            await asyncio.gather(*self._batches, return_exceptions=True)
         for link in (*self._writers, *self._readers, *self._lease_links):
             async with link.lock:
                 await link.drop()
@@ -882,6 +1009,10 @@ class _NumberTaken(StoreError):
     """A chat line's number was taken by another writer in the meantime."""
 
 
+class _Split(StoreError):
+    """A statement of many appends failed for one of them: each is to be written alone."""
+
+
 class _Unsure(StoreError):
     """The connection was lost during a COMMIT: it may or may not have been committed."""
 
@@ -892,6 +1023,94 @@ class _Again(Exception):
 
 def _said(error: BaseException) -> str:
     return str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+
+
+PROGRESS_ARRAYS: Final = ("statuses", "versions", "to_moves", "outcomes", "updated")
+"""``APPEND_MANY``'s arrays of each append's progress, in ``progress_values``'s order."""
+EVENT_ARRAYS: Final = ("event_ids", "event_ns", "actions", "created", "clocks")
+"""``APPEND_MANY``'s arrays of each event: its match, its place in its append (from 1), the action,
+when it was asked, its clock mark."""
+BATCH_MOST: Final = 200
+"""Appends written in one transaction at most."""
+
+
+@dataclass(eq=False)
+class _Append:
+    """An append asked of the store, waiting for its batch (``PostgresStore._flush``)."""
+
+    match_id: str
+    expected: int
+    actions: list[Action]
+    clocks: list[str | None]
+    now: float
+    """When it was asked: its events' ``created``, by which an unconfirmed commit is recognised."""
+    progress: tuple[Any, ...]
+    """``progress_values`` of the match's progress after it."""
+    answer: asyncio.Future[None]
+
+
+def _batch_of(waiting: list[_Append]) -> tuple[list[_Append], list[_Append]]:
+    """The next batch (at most ``BATCH_MOST``, in the order asked) and what stays waiting: a second
+    append of a match already in the batch waits for the next one (it expects the first's version)."""
+    batch: list[_Append] = []
+    later: list[_Append] = []
+    chosen: set[str] = set()
+    for asked in waiting:
+        if len(batch) < BATCH_MOST and asked.match_id not in chosen:
+            batch.append(asked)
+            chosen.add(asked.match_id)
+        else:
+            later.append(asked)
+    return batch, later
+
+
+def _appended(asked: _Append, found: tuple[int, bool, bool]) -> StoreError | None:
+    """What an append's caller hears from the statement's answer (stored version, held, moved)."""
+    stored, held, moved = found
+    if not held:
+        return VersionConflict(f"match {asked.match_id} is written by another process now")
+    if stored != asked.expected:
+        return VersionConflict(f"match {asked.match_id} is at version {stored}, not {asked.expected}")
+    if not moved:
+        return StoreError(f"there is no match {asked.match_id}")
+    return None
+
+
+async def _settle_many(waiting: list[_Append], db: Conn) -> list[bool | StoreError]:
+    """After a connection lost with appends sent: for each, whether it was committed (its events,
+    to the second they were asked, are there), not (nothing past the expected version: to send
+    again), or another writer's were (``VersionConflict``)."""
+    settled: list[bool | StoreError] = []
+    for asked in waiting:
+        cursor = await db.execute(
+            "SELECT action, created FROM events WHERE match_id = %s AND version > %s ORDER BY version",
+            (asked.match_id, asked.expected))
+        there = await cursor.fetchall()
+        if there == [(action, asked.now) for action in asked.actions]:
+            settled.append(True)
+        elif not there:
+            settled.append(False)
+        else:
+            settled.append(VersionConflict(f"match {asked.match_id} moved past version {asked.expected}"))
+    return settled
+
+
+async def _outcome(call: Awaitable[None]) -> BaseException | None:
+    """A call's error (``StoreError``, or a fault of ours), or ``None`` if it did what it was asked."""
+    try:
+        await call
+    except Exception as error:
+        return error
+    return None
+
+
+def _answer(asked: _Append, outcome: BaseException | None) -> None:
+    if asked.answer.done():  # its caller gave up waiting (cancelled)
+        return
+    if outcome is None:
+        asked.answer.set_result(None)
+    else:
+        asked.answer.set_exception(outcome)
 
 
 async def _store_progress(db: Conn, match_id: str, progress: Progress) -> int:

@@ -6,13 +6,14 @@ each caller answered for its own append as if it had been written alone."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable
 from pathlib import Path
 
 import psycopg
 import pytest
 import pytest_asyncio
 from postgres_server import PostgresServer
+from test_server_postgres import LosesTheAnswer
 from test_server_storage import RUNNING, a_match, only
 
 from parlour.server.leases import Node
@@ -32,6 +33,8 @@ WAIT = 15.0
 """Seconds a store call may take before the test fails (a bound, not a timing)."""
 LONG = 60.0
 """A lease that cannot run out during a test."""
+ANN = Node("ann-node", "http://127.0.0.1:8081")
+BOB = Node("bob-node", "http://127.0.0.1:8082")
 
 
 @pytest_asyncio.fixture(params=["sqlite", "memory", "postgresql"])
@@ -58,16 +61,6 @@ async def postgres_store(url: str) -> AsyncIterator[PostgresStore]:
     await made.close()
 
 
-def statements(url: str) -> int:
-    """The transactions PostgreSQL has committed in the test's database so far."""
-    with psycopg.connect(url, autocommit=True) as db:
-        db.execute("SELECT pg_stat_clear_snapshot()")
-        found = db.execute("SELECT xact_commit FROM pg_stat_database WHERE datname = current_database()"
-                           ).fetchone()
-    assert found is not None
-    return int(found[0])
-
-
 # --- events_after, on every store ---
 
 
@@ -91,3 +84,176 @@ async def test_events_after_gives_the_later_actions_their_marks_and_the_progress
     assert (timed.actions, timed.times) == ([20, 21], [(0, 1.5, 58.5), None])
     assert (await store.events_after("timed", 1)).times == [None]  # type: ignore[union-attr]
     assert await store.events_after("nobody", 0) is None
+
+
+# --- PostgreSQL's group commit ---
+
+
+def transactions_of(url: str) -> int:
+    """In how many transactions the events stored so far were written (each row's ``xmin``)."""
+    with psycopg.connect(url, autocommit=True) as db:
+        found = db.execute("SELECT COUNT(DISTINCT xmin::text) FROM events").fetchone()
+    assert found is not None
+    return int(found[0])
+
+
+async def gathered(*calls: Awaitable[None]) -> list[BaseException | None]:
+    """The calls asked in one turn of the event loop (so one batch), each one's outcome."""
+    return await asyncio.wait_for(asyncio.gather(*calls, return_exceptions=True), WAIT)
+
+
+@ASYNC
+async def test_appends_asked_together_are_one_transaction_each_with_its_progress(
+    url: str, postgres_store: PostgresStore,
+) -> None:
+    """'k appends cost 3 round trips, not 3k': forty matches' appends asked at once are written in
+    one transaction, each with its own events, clock marks and progress."""
+    store = postgres_store
+    for index in range(40):
+        made = a_match(f"m{index:02}", created=index)
+        made.clock = {"per_move": 30} if index % 2 else None
+        await store.create(made)
+    outcomes = await gathered(*(
+        store.append(f"m{index:02}", 0, [index, index + 100], Progress("running", 2, index % 2, None, index),
+                     times=[(0, 1.0, float(index)), None])
+        for index in range(40)))
+    assert outcomes == [None] * 40
+    assert transactions_of(url) == 1
+    for index in range(40):
+        loaded = await only(store, f"m{index:02}")
+        assert loaded.actions == [index, index + 100]
+        assert loaded.times == ([(0, 1.0, float(index)), None] if index % 2 else [])
+        assert loaded.progress == Progress("running", 2, index % 2, None, updated=index)
+    # And the next appends of the same matches, asked together again.
+    assert await gathered(*(store.append(f"m{index:02}", 2, [7], Progress("over", 3, None, {"winner": 0}))
+                            for index in range(40))) == [None] * 40
+    assert transactions_of(url) == 2
+    assert (await only(store, "m39")).actions == [39, 139, 7]
+
+
+@ASYNC
+async def test_a_stale_version_or_a_missing_match_in_a_batch_fails_only_its_own_append(
+    url: str, postgres_store: PostgresStore,
+) -> None:
+    store = postgres_store
+    for match_id in ("m1", "m2", "m3"):
+        await store.create(a_match(match_id))
+    await store.append("m2", 0, [5], RUNNING)
+    outcomes = await gathered(
+        store.append("m1", 0, [1], Progress("running", 1, 1, None)),
+        store.append("m2", 0, [2], Progress("over", 1, None, {"winner": 0})),  # m2 is at 1
+        store.append("nobody", 0, [3], RUNNING),
+        store.append("m3", 0, [4, 6], Progress("running", 2, 0, None)),
+    )
+    assert outcomes[0] is None, outcomes
+    assert outcomes[3] is None, outcomes
+    assert isinstance(outcomes[1], VersionConflict), outcomes
+    assert str(outcomes[1]) == "match m2 is at version 1, not 0"
+    assert type(outcomes[2]) is StoreError, outcomes
+    assert str(outcomes[2]) == "there is no match nobody"
+    assert transactions_of(url) == 2  # m2's first append, then the batch
+    assert ((await only(store, "m1")).actions, (await only(store, "m3")).actions) == ([1], [4, 6])
+    second = await only(store, "m2")
+    assert (second.actions, second.progress) == ([5], RUNNING)
+
+
+@ASYNC
+async def test_a_batch_with_a_match_another_node_holds_fails_only_that_append(url: str) -> None:
+    """Fencing holds in a batch: Ann's node holds m1 and m2, Bob's m3; Ann's appends to all three,
+    asked together, store m1's and m2's and are refused m3's, which Bob then writes."""
+    ann, bob = PostgresStore(url), PostgresStore(url)
+    try:
+        for match_id in ("m1", "m2", "m3"):
+            await ann.create(a_match(match_id, progress=RUNNING))
+        ann_leases, bob_leases = ann.leases(ANN, LONG), bob.leases(BOB, LONG)
+        assert [await ann_leases.take(match_id) for match_id in ("m1", "m2")] == [ANN, ANN]
+        assert await bob_leases.take("m3") == BOB
+        outcomes = await gathered(*(ann.append(match_id, 0, [index], Progress("running", 1, 1, None))
+                                    for index, match_id in enumerate(("m1", "m2", "m3"))))
+        assert outcomes[:2] == [None, None], outcomes
+        assert isinstance(outcomes[2], VersionConflict), outcomes
+        assert str(outcomes[2]) == "match m3 is written by another process now"
+        assert (await only(ann, "m3")).actions == []
+        await bob.append("m3", 0, [30], Progress("running", 1, 1, None))
+        assert [(await only(bob, match_id)).actions for match_id in ("m1", "m2", "m3")] == [[0], [1], [30]]
+    finally:
+        await ann.close()
+        await bob.close()
+
+
+@ASYNC
+async def test_a_version_another_writer_stores_meanwhile_fails_that_append_and_the_rest_go_alone(
+    url: str, postgres_store: PostgresStore,
+) -> None:
+    """'A unique violation (another writer raced) fails the whole statement: then fall back to
+    today's one-by-one path for that batch': another connection inserts m2's version 1 and commits
+    while the batch waits on that key; m1 and m3 are then stored one by one, m2's append refused."""
+    store = postgres_store
+    for match_id in ("m1", "m2", "m3"):
+        await store.create(a_match(match_id))
+    with psycopg.connect(url, autocommit=True) as other:
+        other.execute("BEGIN")
+        other.execute("INSERT INTO events (match_id, version, action, created) VALUES ('m2', 1, 99, 0)")
+        batch = asyncio.gather(*(store.append(match_id, 0, [index], Progress("running", 1, 1, None))
+                                 for index, match_id in enumerate(("m1", "m2", "m3"))),
+                               return_exceptions=True)
+        await until_waiting_for_a_lock(url)
+        other.execute("COMMIT")
+        outcomes = await asyncio.wait_for(batch, WAIT)
+    assert outcomes[0] is None, outcomes
+    assert outcomes[2] is None, outcomes
+    assert isinstance(outcomes[1], VersionConflict), outcomes
+    assert [(await only(store, match_id)).actions for match_id in ("m1", "m2", "m3")] == [[0], [99], [2]]
+    assert transactions_of(url) == 3  # the other writer's, then m1's and m3's alone
+
+
+async def until_waiting_for_a_lock(url: str) -> None:
+    """Until some statement of the test's database waits for a lock (within WAIT, or the test fails)."""
+    async def waiting() -> None:
+        while True:
+            with psycopg.connect(url, autocommit=True) as db:
+                found = db.execute("SELECT COUNT(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'"
+                                   " AND datname = current_database()").fetchone()
+            if found is not None and found[0]:
+                return
+            await asyncio.sleep(0.02)  # a pause between questions, not a time awaited
+
+    try:
+        await asyncio.wait_for(waiting(), WAIT)
+    except TimeoutError:
+        pytest.fail("the batch never waited for the other writer's key")
+
+
+@ASYNC
+async def test_a_batch_whose_commit_went_unanswered_is_neither_lost_nor_doubled(
+    url: str, postgres_store: PostgresStore,
+) -> None:
+    """'no acknowledged action is lost or duplicated', for a batch: its COMMIT's answer lost, each
+    append is found in the record (done), none is sent again."""
+    store = postgres_store
+    for match_id in ("m1", "m2"):
+        await store.create(a_match(match_id))
+    await store.append("m1", 0, [5], RUNNING)
+    link = store._writers[0]
+    link.db = LosesTheAnswer(link.db)  # type: ignore[assignment]
+    outcomes = await gathered(store.append("m1", 1, [6], Progress("running", 2, 0, None)),
+                              store.append("m2", 0, [7, 8], Progress("running", 2, 0, None)))
+    assert outcomes == [None, None]
+    assert [(await only(store, match_id)).actions for match_id in ("m1", "m2")] == [[5, 6], [7, 8]]
+    with pytest.raises(VersionConflict):  # the store knows where m2 is
+        await store.append("m2", 0, [9], RUNNING)
+    await store.append("m2", 2, [9], RUNNING)
+    assert (await only(store, "m2")).actions == [7, 8, 9]
+
+
+@ASYNC
+async def test_two_appends_of_one_match_asked_together_go_in_turn(postgres_store: PostgresStore) -> None:
+    """A match's second append expects its first's version: it waits for the next batch."""
+    store = postgres_store
+    await store.create(a_match("m1"))
+    await store.create(a_match("m2"))
+    outcomes = await gathered(store.append("m1", 0, [1], Progress("running", 1, 1, None)),
+                              store.append("m2", 0, [2], Progress("running", 1, 1, None)),
+                              store.append("m1", 1, [3], Progress("running", 2, 0, None)))
+    assert outcomes == [None, None, None]
+    assert (await only(store, "m1")).actions == [1, 3]
