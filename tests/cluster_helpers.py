@@ -14,7 +14,7 @@ import json
 import os
 import signal
 import time
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -45,6 +45,20 @@ def node_server(workdir: Path, name: str, url: str, *flags: str) -> Server:
     which ``Server`` may pass too, is unused with ``--store``."""
     return Server(workdir / name, name=name, flags=["--store", url, "--lease-seconds", f"{LEASE_SECONDS:g}",
                                                     *flags])
+
+
+@contextlib.contextmanager
+def running_pair(workdir: Path, url: str, *flags: str) -> Iterator[tuple[Server, Server]]:
+    """Processes A and B of one cluster on ``url`` (with ``flags``), stopped after the test."""
+    a = node_server(workdir, "a", url, *flags)
+    b = node_server(workdir, "b", url, *flags)
+    try:
+        a.start()
+        b.start()
+        yield a, b
+    finally:
+        finish(a)
+        finish(b)
 
 
 def node_of(server: Server) -> str:
@@ -177,6 +191,19 @@ class Seat:
 
     def hello_message(self) -> dict[str, Any]:
         return {"type": "hello", "token": self.token} if self.token else {"type": "hello", "spectator": True}
+
+
+@contextlib.asynccontextmanager
+async def closing_seats() -> AsyncIterator[list[Seat]]:
+    """A list for the test's seats, every connection of each closed after the test."""
+    seats: list[Seat] = []
+    try:
+        yield seats
+    finally:
+        for seat in seats:
+            for client in seat.connections:
+                with contextlib.suppress(Exception):
+                    await client.close()
 
 
 async def connect(seat: Seat, server: Server) -> dict[str, Any] | None:

@@ -28,6 +28,7 @@ from cluster_helpers import (
     TRY_AGAIN_CLOSE,
     Seat,
     closed_with,
+    closing_seats,
     connect,
     finish,
     holder,
@@ -37,6 +38,7 @@ from cluster_helpers import (
     pause,
     reconnect,
     resume,
+    running_pair,
     stored_events,
     stored_version,
     until,
@@ -60,26 +62,15 @@ def url(postgres: PostgresServer) -> str:
 @pytest.fixture
 def pair(tmp_path: Path, url: str) -> Iterator[tuple[Server, Server]]:
     """Processes A and B of one cluster, on the test's schema."""
-    a = node_server(tmp_path, "a", url)
-    b = node_server(tmp_path, "b", url)
-    try:
-        a.start()
-        b.start()
-        yield a, b
-    finally:
-        finish(a)
-        finish(b)
+    with running_pair(tmp_path, url) as both:
+        yield both
 
 
 @pytest_asyncio.fixture
 async def players() -> AsyncIterator[list[Seat]]:
     """The seats a test registers here have every connection closed after it."""
-    seats: list[Seat] = []
-    yield seats
-    for seat in seats:
-        for client in seat.connections:
-            with contextlib.suppress(Exception):
-                await client.close()
+    async with closing_seats() as seats:
+        yield seats
 
 
 def seated(players: list[Seat], match_id: str, label: str, token: str | None = None) -> Seat:

@@ -13,7 +13,6 @@ started again on its port in the middle of a game. Every wait is bounded; nothin
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import subprocess
 import sys
 from collections.abc import AsyncIterator, Iterator
@@ -23,7 +22,15 @@ from typing import Any, cast
 import pytest
 import pytest_asyncio
 import redis
-from cluster_helpers import Seat, connect, finish, holder, node_of, node_server, until
+from cluster_helpers import (
+    Seat,
+    closing_seats,
+    connect,
+    holder,
+    node_of,
+    running_pair,
+    until,
+)
 from postgres_server import PostgresServer
 from redis_server import RedisServer, redis_server
 from server_process import ROOT, WAIT, Server
@@ -56,25 +63,14 @@ def url(postgres: PostgresServer) -> str:
 @pytest.fixture
 def pair(tmp_path: Path, url: str, redis_server: RedisServer) -> Iterator[tuple[Server, Server]]:
     """Processes A and B of one cluster, on the test's schema and the session's Redis."""
-    a = node_server(tmp_path, "a", url, "--pubsub", redis_server.url)
-    b = node_server(tmp_path, "b", url, "--pubsub", redis_server.url)
-    try:
-        a.start()
-        b.start()
-        yield a, b
-    finally:
-        finish(a)
-        finish(b)
+    with running_pair(tmp_path, url, "--pubsub", redis_server.url) as both:
+        yield both
 
 
 @pytest_asyncio.fixture
 async def seats() -> AsyncIterator[list[Seat]]:
-    made: list[Seat] = []
-    yield made
-    for seat in made:
-        for client in seat.connections:
-            with contextlib.suppress(Exception):
-                await client.close()
+    async with closing_seats() as made:
+        yield made
 
 
 async def watching(seats: list[Seat], match_id: str, label: str, server: Server,
