@@ -11,13 +11,13 @@ most), and its listeners resync from the store.
 A spectator whose WebSocket lands on a process that does not write its match (its first frame a
 ``hello`` with ``"spectator": true``) is served there, from a ``Replica``: a read-only copy of the
 match made from the store, subscribed to the match's Redis channel. On an ``event`` it reads the
-store's actions after its own version and applies them one at a time, each rendered to its
-connections as the writer renders it (an ``update`` for every version, with the spectator's view:
-seat ``None``, nothing hidden shown). On ``on_resync`` (Redis came back, or a ``seq`` gap) it reads
-the store the same way. The other messages carry their data, and are rendered as on the writer. A
-spectator who joins a seat or chats is passed on to the writer (``parlour.server.relay``), with the
-frames it sent; players go there from their first frame. A replica is dropped when its last
-connection leaves.
+store's actions after its own version (only those: ``Store.events_after``) and applies them one at
+a time, each rendered to its connections as the writer renders it (an ``update`` for every version,
+with the spectator's view: seat ``None``, nothing hidden shown). On ``on_resync`` (Redis came back,
+or a ``seq`` gap) it reads the whole match again, its seats and status too. The other messages
+carry their data, and are rendered as on the writer. A spectator who joins a seat or chats is
+passed on to the writer (``parlour.server.relay``), with the frames it sent; players go there from
+their first frame. A replica is dropped when its last connection leaves.
 """
 
 from __future__ import annotations
@@ -41,7 +41,7 @@ from parlour.server.match import Event, EventSeat, Match, ServerTime, leaving_se
 from parlour.server.messages import ProtocolError, decode, store_unreachable
 from parlour.server.pubsub import Listener, MemoryPubSub, Message, Unsubscribe
 from parlour.server.redis_pubsub import PubSubUnavailable, RedisPubSub
-from parlour.server.storage import ChatLine, MatchRow, Store, StoreError, progress_of
+from parlour.server.storage import ChatLine, EventsAfter, MatchRow, Store, StoreError, progress_of
 from parlour.server.table import Offer, Rematch
 
 log = logging.getLogger("parlour.server")
@@ -324,28 +324,40 @@ class Replica(Match):
         """Applies the stored actions after this replica's version up to ``version`` (``None``: all),
         each rendered as its own ``update``; ``clock``: the writer's clocks at ``version``, shown with
         that version. Those stored after ``version`` wait for their own messages, which bring their
-        clocks (a resync applies them all: their messages are lost)."""
+        clocks (a resync applies them all: their messages are lost). Only the actions after its own
+        version are read (``events_after``), but on ``reread`` (a resync: a message may be lost) the
+        whole match is, seats and status too."""
         if version is not None and version <= self.version:
             return
+        await self.loaded()
         try:
-            row = await self.store.load_match(self.id)
+            later = await self._read_after(reread)
         except StoreError as error:  # the next event or resync reads again
             log.error("replica of match %s: reading the store: %s", self.id, error)
             return
-        if row is None:
+        if later is None:
             return
-        await self.loaded()
-        for seat, stored in zip(self.row.seats, row.seats, strict=True):
-            seat.kind, seat.name, seat.bot = stored.kind, stored.name, stored.bot
-        updated = row.progress.updated if row.progress is not None else self.time.now()
-        for action in row.actions[self.version:version]:
+        updated = later.progress.updated
+        for action in later.actions[:None if version is None else max(version - self.version, 0)]:
             self._apply(action, updated)
             if clock is not None and self.version == version:
                 self._clocked(clock)
             await self.local.publish(self.channel, {"kind": "event", "version": self.version})
-        if reread and row.progress is not None and row.progress.status != self.status:
-            self._set_progress(replace(self.progress, status=row.progress.status))
+        if reread and later.progress.status != self.status:
+            self._set_progress(replace(self.progress, status=later.progress.status))
             await self.local.publish(self.channel, {"kind": "seats"})
+
+    async def _read_after(self, reread: bool) -> EventsAfter | None:
+        """The actions stored after this replica's version and the match's progress; on ``reread``
+        from the whole match, whose seats are taken too. ``None``: the match is not stored."""
+        if not reread:
+            return await self.store.events_after(self.id, self.version)
+        row = await self.store.load_match(self.id)
+        if row is None or row.progress is None:
+            return None
+        for seat, stored in zip(self.row.seats, row.seats, strict=True):
+            seat.kind, seat.name, seat.bot = stored.kind, stored.name, stored.bot
+        return EventsAfter(row.actions[self.version:], row.times[self.version:], row.progress)
 
     def _apply(self, action: Action, updated: float) -> None:
         """One stored action, applied as the writer applied it (the same event, texts and turn)."""

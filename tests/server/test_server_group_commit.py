@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator, Awaitable
 from pathlib import Path
+from typing import Any
 
 import psycopg
 import pytest
@@ -16,12 +17,19 @@ from postgres_server import PostgresServer
 from test_server_postgres import LosesTheAnswer
 from test_server_storage import RUNNING, a_match, only
 
+from parlour.server.bots import BotPool
 from parlour.server.leases import Node
+from parlour.server.limits import Limits
+from parlour.server.match import ServerTime
 from parlour.server.postgres import PostgresStore
+from parlour.server.pubsub import MemoryPubSub
+from parlour.server.replica import Replica
 from parlour.server.storage import (
     EventsAfter,
+    MatchRow,
     MemoryStore,
     Progress,
+    SeatRecord,
     SQLiteStore,
     Store,
     StoreError,
@@ -257,3 +265,54 @@ async def test_two_appends_of_one_match_asked_together_go_in_turn(postgres_store
                               store.append("m1", 1, [3], Progress("running", 2, 0, None)))
     assert outcomes == [None, None, None]
     assert (await only(store, "m1")).actions == [1, 3]
+
+
+# --- a replica reads only what it lacks ---
+
+
+class CountingStore(MemoryStore):
+    """The memory store, counting the whole matches read and the reads of what followed a version."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.whole = 0
+        self.after = 0
+
+    async def load_match(self, match_id: str) -> MatchRow | None:
+        self.whole += 1
+        return await super().load_match(match_id)
+
+    async def events_after(self, match_id: str, version: int) -> EventsAfter | None:
+        self.after += 1
+        return await super().events_after(match_id, version)
+
+
+@ASYNC
+async def test_a_replica_reads_only_the_actions_after_its_version_on_each_event() -> None:
+    """Helper P's report: 'a replica now re-reads the whole match on each event'. Now each event
+    reads what the replica lacks, and only a resync (a message may be lost) reads the whole match."""
+    store = CountingStore()
+    seated = [SeatRecord("person", name="Ann"), SeatRecord("person", name="Bob")]
+    await store.create(a_match("m1", seats=seated, progress=RUNNING))
+    row = await store.load_match("m1")
+    assert row is not None
+    bots = BotPool(1)
+    replica = Replica(row, store, MemoryPubSub(), bots, Limits(), ServerTime(), asyncio.Semaphore(1))
+    heard: list[Any] = []
+    replica.local.subscribe(replica.channel, heard.append)
+    try:
+        played = []
+        for version in range(1, 4):
+            action = replica.state.legal_actions()[0]
+            played.append(action)
+            await store.append("m1", version - 1, [action], Progress("running", version, version % 2, None))
+            await replica.take({"kind": "event", "version": version, "clock": None})
+        assert [message["version"] for message in heard] == [1, 2, 3]
+        assert replica.version == 3
+        assert list(replica.state.history) == played
+        assert (store.whole, store.after) == (1, 3)  # the replica's making, then one short read an event
+        await replica.take({"kind": "resync"})
+        assert (store.whole, replica.version) == (2, 3)
+    finally:
+        await replica.stop()
+        bots.close()
