@@ -6,17 +6,19 @@ never both commit one version of a match, because the key is unique; the one tha
 ``VersionConflict``. Every write is one transaction that stores the match's progress with its
 change, so the lobby lists and pages matches by index without replaying any.
 
-Connections (psycopg's async API, no pool): one for writes, used under a lock (one transaction at a
-time, as SQLite's single writer), and a couple for reads. A connection that is lost is dropped and
-opened again by the next call; every call is bounded in time (``CALL_SECONDS``), so an unreachable
-database answers ``StoreError``, never a hang. A write whose connection turns out dead before its
-``COMMIT`` was sent is tried once more on a new one (nothing of it can have been committed). An
-append whose ``COMMIT`` went unanswered is settled by reading the record (its own events there:
-done; none: sent again; another writer's: ``VersionConflict``), so it is never stored twice;
-other writes lost during their ``COMMIT`` are reported, not repeated. A call that runs out of
-time before its ``COMMIT`` is sent is surely not committed: every write runs in a transaction,
-which PostgreSQL rolls back when the connection closes (or, for a process that stopped, after
-``IDLE_SECONDS``).
+Connections (psycopg's async API, no pool): a few for writes, each used under a lock (one
+transaction at a time), and a couple for reads. Appends are committed in groups, as SQLite's writer
+commits them: those asked together (in one turn of the event loop, or while earlier batches are
+written) go in one transaction by one statement (``APPEND_MANY``), each caller answered for its
+own. A connection that is lost is dropped and opened again by the next call; every call is bounded
+in time (``CALL_SECONDS``), so an unreachable database answers ``StoreError``, never a hang. A
+write whose connection turns out dead before its ``COMMIT`` was sent is tried once more on a new
+one (nothing of it can have been committed). An append whose ``COMMIT`` went unanswered is settled
+by reading the record (its own events there: done; none: sent again; another writer's:
+``VersionConflict``), so it is never stored twice; other writes lost during their ``COMMIT`` are
+reported, not repeated. A call that runs out of time before its ``COMMIT`` is sent is surely not
+committed: every write runs in a transaction, which PostgreSQL rolls back when the connection
+closes (or, for a process that stopped, after ``IDLE_SECONDS``).
 
 The same database holds the cluster's leases (``PostgresLeases``, ``leases.py``): which process
 writes which match, each lease a row naming a node whose own row is timed by the database's clock,
