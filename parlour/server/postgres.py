@@ -648,6 +648,7 @@ class PostgresStore:
             "node": self._node}
         for index, name in enumerate(PROGRESS_ARRAYS):
             given[name] = [asked.progress[index] for asked in chosen]
+        given["updated"] = [float(updated) for updated in given["updated"]]  # one type for the array
         for index, name in enumerate(EVENT_ARRAYS):
             given[name] = [event[index] for event in events]
         try:
