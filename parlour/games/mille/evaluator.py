@@ -1,10 +1,13 @@
 """What the searches know of Mille Bornes: a hand's end is worth the chance it gives of winning
 the game, and a hand is played out by the classic bot's policy on both sides.
 
-The playouts run in determinisations made by ``MilleState.redeal`` (the cards hidden from the
-searching seat dealt again), with the unseen safeties then placed by what the deal and the
+The playouts run in determinisations drawn by ``reading.Reading``: deals made by
+``MilleState.redeal`` (the cards hidden from the searching seat dealt again), each weighed by
+how likely it makes the other seat's every decision this hand under the classic policy, and
+drawn in proportion (issue 19). Where the hand's events cannot be replayed, or with
+``reads=False``, a uniform redeal with the unseen safeties placed by what the deal and the
 events tell of them (``place_safeties``: a player cures at once and takes every coup fourré,
-so a safety it let pass was not in its hand then); the pile's order is itself a fair sample
+so a safety it let pass was not in its hand then). The pile's order is itself a fair sample
 and a draw simply takes the top card. A playout stops at the end of the hand: its scores are
 known then, and the next deal is luck the decision cannot change.
 
@@ -49,6 +52,7 @@ from parlour.games.mille.cards import (
 )
 from parlour.games.mille.classic import Memory, classic_decision
 from parlour.games.mille.position import GAME_TARGET, HAND_SIZE, Event
+from parlour.games.mille.reading import Reading, replay_past
 
 HAND_POINTS: Final = 1150.0
 """About what a seat scores in a hand between two classic bots (they need 4.4 hands a game)."""
@@ -179,15 +183,21 @@ def _mille(state: State) -> MilleState:
 class MilleEvaluator(Evaluator, Playouts):
     """The chance of winning the game for greedy looks and determinised playouts."""
 
-    samples_per_second = 600
+    samples_per_second = 530
     """Calibrated on the development machine (2 cores, CPython 3.11): a playout to the end of
-    the hand takes about 1.1 ms on average over a game, so a budget's playouts take about 70%
-    of it on an idle machine."""
+    the hand takes about 1.1 ms on average over a game, so a budget's playouts took about 70%
+    of it on an idle machine at 600 a second; reading the other hand (``determinise``) then took
+    12.6% of a search's time (cProfile over 89 searches of 60 playouts in classic games), so the
+    rate is lowered by as much to keep a decision within the same budget."""
 
-    def __init__(self) -> None:
+    def __init__(self, reads: bool = True) -> None:
         self.memories: list[Memory | None] = [None, None]
         self.memory: Memory | None = None
         """The searching seat's classic memory of the hand (MIL-104), for its default choice."""
+        self.reads = reads
+        """Whether the worlds are weighed by the other seat's play this hand (``reading``)."""
+        self.reading: Reading | None = None
+        self.read_root: State | None = None
 
     def evaluate(self, state: State, seat: int) -> int:
         chance = win_chance(_mille(state).game_total, seat)
@@ -196,7 +206,18 @@ class MilleEvaluator(Evaluator, Playouts):
     # --- playouts ---
 
     def determinise(self, root: State, seat: int, rng: random.Random) -> State:
-        world = _mille(root).redeal(seat, rng)
+        """A world drawn in proportion to how well it explains the other seat's every decision
+        this hand (``reading.Reading``); where the hand's events cannot be replayed (a position
+        set up by hand), a uniform redeal with the safeties placed as the events tell."""
+        mille = _mille(root)
+        if self.reads:
+            if root is not self.read_root:  # a new search: read its root's past once
+                self.read_root = root
+                past = replay_past(mille, seat)
+                self.reading = None if past is None else Reading(mille, seat, past)
+            if self.reading is not None:
+                return self.reading.world(rng)
+        world = mille.redeal(seat, rng)
         place_safeties(world, 1 - seat, rng)
         return world
 
