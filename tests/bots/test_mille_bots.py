@@ -202,7 +202,7 @@ def test_the_written_out_playout_is_the_generic_one() -> None:
 def test_unseen_safeties_are_in_the_other_hand_as_often_as_the_deal_says() -> None:
     # A safety is never discarded (MIL-23) and shows when played: an unseen one is in the other
     # hand exactly when that seat received it, R / (R + pile) for R cards received.
-    evaluator = MilleEvaluator()
+    evaluator = MilleEvaluator(reads=False)  # the uniform deal and place_safeties, not the reading
     state = next(p for p in positions(40, seed=61) if 20 <= len(p.pile) <= 60
                  and any(k in p.pile or k in p.slots[1 - p.to_move()] for k in SAFETIES))
     seat, other = state.to_move(), 1 - state.to_move()
