@@ -1,15 +1,15 @@
 """What the searches know of Mille Bornes: a hand's end is worth the chance it gives of winning
 the game, and a hand is played out by the classic bot's policy on both sides.
 
-The playouts run in determinisations drawn by ``reading.Reading``: deals made by
-``MilleState.redeal`` (the cards hidden from the searching seat dealt again), each weighed by
-how likely it makes the other seat's every decision this hand under the classic policy, and
-drawn in proportion (issue 19). Where the hand's events cannot be replayed, or with
-``reads=False``, a uniform redeal with the unseen safeties placed by what the deal and the
+The playouts run in determinisations made by ``MilleState.redeal`` (the cards hidden from the
+searching seat dealt again), with the unseen safeties then placed by what the deal and the
 events tell of them (``place_safeties``: a player cures at once and takes every coup fourré,
-so a safety it let pass was not in its hand then). The pile's order is itself a fair sample
-and a draw simply takes the top card. A playout stops at the end of the hand: its scores are
-known then, and the next deal is luck the decision cannot change.
+so a safety it let pass was not in its hand then). With ``reads`` (off by default: ``READS``)
+they are drawn by ``reading.Reading`` instead: redeals each weighed by how likely it makes the
+other seat's every decision this hand under the classic policy, drawn in proportion (issue 19);
+where the hand's events cannot be replayed, the uniform redeal as above. The pile's order is
+itself a fair sample and a draw simply takes the top card. A playout stops at the end of the
+hand: its scores are known then, and the next deal is luck the decision cannot change.
 
 The search's default choice is the classic bot's, made with the classic memory of the hand
 (MIL-104) that this evaluator keeps for its seat; the search leaves it only for a clearly better
@@ -59,6 +59,15 @@ HAND_POINTS: Final = 1150.0
 
 HAND_SPREAD: Final = 1300.0
 """The standard deviation of the difference of the two seats' scores in such a hand."""
+
+
+READS: Final = False
+"""Whether the strong bot reads the other hand from the hand's play (``reading``, issue 19). Off:
+measured against the uniform deal with ``place_safeties``, it was not better (paired decisions
+at 0.1 s and 0.5 s a move; see ``reading``), so the strong bot plays as before until it is."""
+
+READING_SAMPLES_PER_SECOND: Final = 530
+"""``MilleEvaluator.samples_per_second`` when it reads the hand: the reading's cost taken off."""
 
 
 def win_chance(totals: tuple[int, int] | list[int], seat: int) -> float:
@@ -183,19 +192,21 @@ def _mille(state: State) -> MilleState:
 class MilleEvaluator(Evaluator, Playouts):
     """The chance of winning the game for greedy looks and determinised playouts."""
 
-    samples_per_second = 530
+    samples_per_second = 600
     """Calibrated on the development machine (2 cores, CPython 3.11): a playout to the end of
-    the hand takes about 1.1 ms on average over a game, so a budget's playouts took about 70%
-    of it on an idle machine at 600 a second; reading the other hand (``determinise``) then took
-    12.6% of a search's time (cProfile over 89 searches of 60 playouts in classic games), so the
-    rate is lowered by as much to keep a decision within the same budget."""
+    the hand takes about 1.1 ms on average over a game, so a budget's playouts take about 70%
+    of it on an idle machine."""
 
-    def __init__(self, reads: bool = True) -> None:
+    def __init__(self, reads: bool = READS) -> None:
         self.memories: list[Memory | None] = [None, None]
         self.memory: Memory | None = None
         """The searching seat's classic memory of the hand (MIL-104), for its default choice."""
         self.reads = reads
         """Whether the worlds are weighed by the other seat's play this hand (``reading``)."""
+        if reads:
+            # Reading took 12.6% of a search's time (cProfile over 89 searches of 60 playouts in
+            # classic games): the rate is lowered by as much to keep a decision within its budget.
+            self.samples_per_second = READING_SAMPLES_PER_SECOND
         self.reading: Reading | None = None
         self.read_root: State | None = None
 
