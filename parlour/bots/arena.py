@@ -7,7 +7,9 @@ Bot A sits in seat ``i % P`` of game ``i`` (seat 0 in even games of two players)
 other seat. Games run in worker processes; each game's bots and chance are seeded from
 ``--seed`` and the game's number, so a series is reproduced by its command line. With
 ``--duplicate`` each deal is played with A in every seat in turn, as duplicate bridge does, so
-that the luck of the deal cancels (the interval printed then errs on the wide side).
+that the luck of the deal cancels (the interval printed then errs on the wide side). A game
+played in hands whose evaluator reports them (``HandPoints``) also gets bot A's mean points a
+hand less bot B's, with a 95 % interval that takes the hands as independent.
 """
 
 from __future__ import annotations
