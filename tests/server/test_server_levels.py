@@ -11,7 +11,7 @@ from parlour.games import GAMES
 
 
 @pytest.mark.sqlite_only("the games' declaration is the same whatever the store")
-def test_the_games_list_gives_lines_of_action_its_levels_and_the_others_none(server: Server) -> None:
+def test_the_games_list_gives_each_game_the_levels_its_ladder_placed(server: Server) -> None:
     status, answer = server.call("GET", "/api/games")
     assert status == 200
     listed = {entry["name"]: entry for entry in answer["games"]}
@@ -23,8 +23,11 @@ def test_the_games_list_gives_lines_of_action_its_levels_and_the_others_none(ser
     assert set(club) == {"name", "kind", "seconds", "rating", "low", "high", "games"}
     assert club["kind"] in [bot["kind"] for bot in listed["loa"]["bots"]]
     assert club["low"] <= club["rating"] <= club["high"]
-    # Games no ladder has placed yet keep only their bot kinds.
-    for name in GAMES:
-        if name != "loa":
-            assert listed[name]["levels"] == {}, name
-
+    # Each game gives the player counts a ladder has placed, exactly as placed; the others
+    # (Mille Bornes and Conflict, until their ladders run) keep only their bot kinds.
+    for name, game in GAMES.items():
+        placed = {str(players): [level_json(level) for level in levels_for(name, players)]
+                  for players in range(game.info.min_players, game.info.max_players + 1)
+                  if levels_for(name, players)}
+        assert listed[name]["levels"] == placed, name
+    assert listed["mille"]["levels"] == {}
