@@ -40,6 +40,7 @@ from parlour.games.mille.actions import CARD, COUP, DISCARD, DRAW, EXTEND_NO, EX
 from parlour.games.mille.cards import COPIES, EMPTY, EXTRA_TANK
 from parlour.games.mille.classic import Memory, classic_decision
 from parlour.games.mille.position import DRAW_STEP, EXTENSION, GOAL, HAND_SIZE, PLAY_STEP, Event
+from parlour.games.mille.rules import take_from_hand
 
 EPSILON: Final = 0.1
 """The chance the model gives a decision the classic policy would not take (issue 19's ε)."""
@@ -252,7 +253,7 @@ def order_likelihood(past: Past, batches: list[list[int]], epsilon: float = EPSI
             _receive(slots, batches[batch], step.dealt)
             batch += 1
         elif isinstance(step, Lost):
-            _lose(slots, step.card)
+            take_from_hand(slots, step.card)  # its lowest slot, the hand closed up
         else:
             weight *= _chance_of(step, slots, past.seat, memory, epsilon)
     return weight
@@ -265,17 +266,6 @@ def _receive(slots: list[int], cards: list[int], dealt: bool) -> None:
         preferred = index + 1 if dealt else min(index, 1)
         slot = preferred if slots[preferred] == EMPTY else slots.index(EMPTY)
         slots[slot] = card
-
-
-def _lose(slots: list[int], card: int) -> None:
-    """The card leaves its lowest slot and the hand closes up as the rules tidy it (``_take``)."""
-    slots[slots.index(card)] = EMPTY
-    for i in range(1, 7):
-        if slots[i] == EMPTY:
-            for below in range(i):
-                if slots[below] != EMPTY:
-                    slots[i], slots[below] = slots[below], EMPTY
-                    break
 
 
 def _chance_of(step: Decided, slots: list[int], seat: int, memory: Memory, epsilon: float) -> float:

@@ -105,6 +105,18 @@ class NotToActError(IllegalActionError):
 # --- the state --------------------------------------------------------------------------------------
 
 
+def take_from_hand(slots: list[int], kind: int, slot: int | None = None) -> None:
+    """Removes a card from a hand's slots (from ``slot``, else the lowest slot holding the kind),
+    then tidies the hand as the rules keep it: the cards close up towards the higher slots."""
+    slots[slots.index(kind) if slot is None else slot] = EMPTY
+    for i in range(1, 7):
+        if slots[i] == EMPTY:
+            for below in range(i):
+                if slots[below] != EMPTY:
+                    slots[i], slots[below] = slots[below], EMPTY
+                    break
+
+
 class MilleState(State):
     """A Mille Bornes match position with its history (make/unmake, no copies).
 
@@ -573,15 +585,7 @@ class MilleState(State):
     # --- the hand of cards (MIL-16) ---------------------------------------------------------------
 
     def _take(self, seat: int, kind: int, slot: int | None) -> None:
-        """Removes a card (from ``slot``, else the lowest slot holding the kind), then tidies."""
-        slots = self.slots[seat]
-        slots[slots.index(kind) if slot is None else slot] = EMPTY
-        for i in range(1, 7):
-            if slots[i] == EMPTY:
-                for below in range(i):
-                    if slots[below] != EMPTY:
-                        slots[i], slots[below] = slots[below], EMPTY
-                        break
+        take_from_hand(self.slots[seat], kind, slot)
 
     # --- the flow (MIL-61) ----------------------------------------------------------------------------
 
