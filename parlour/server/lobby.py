@@ -105,6 +105,21 @@ class ListQuery:
     ids: list[str] | None
 
 
+async def read_match(store: Store, match_id: str) -> MatchRow:
+    """A match of a game this server plays, from the store: ``no_match`` if there is none,
+    ``unavailable`` if the store cannot be read."""
+    row = None
+    if 0 < len(match_id) <= 40:  # ids are short: a long one is not worth asking the store for
+        try:
+            row = await store.load_match(match_id)
+        except StoreError as error:
+            log.error("reading match %s: %s", match_id, error)
+            raise store_unreachable("the match could not be read") from None
+    if row is None or row.game not in GAMES:
+        raise ProtocolError("no_match", f"there is no match {match_id[:40]!r}", 404)
+    return row
+
+
 def game_json(game: Game[State], help_page: str | None, board_characters: int) -> dict[str, Any]:
     """A game's declaration for ``GET /api/games``: all from ``GameInfo`` and the bot registry,
     the address of its rules page (``None`` when the game has none) and its boards, if it has
@@ -371,16 +386,7 @@ class Lobby:
         return match
 
     async def _read(self, match_id: str) -> MatchRow:
-        row = None
-        if 0 < len(match_id) <= 40:  # ids are short: a long one is not worth asking the store for
-            try:
-                row = await self.store.load_match(match_id)
-            except StoreError as error:
-                log.error("reading match %s: %s", match_id, error)
-                raise store_unreachable("the match could not be read") from None
-        if row is None or row.game not in GAMES:
-            raise ProtocolError("no_match", f"there is no match {match_id[:40]!r}", 404)
-        return row
+        return await read_match(self.store, match_id)
 
     # --- the cluster: which matches this process writes ----------------------------------------
 

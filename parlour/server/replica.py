@@ -33,12 +33,13 @@ from typing import Any, Final
 
 from parlour.engine import CHANCE, Action, is_leaving
 from parlour.engine.turns import chance_owner
-from parlour.games import GAMES, get_game
+from parlour.games import get_game
 from parlour.server.bots import BotPool
 from parlour.server.connection import Connection
 from parlour.server.limits import Limits
+from parlour.server.lobby import read_match
 from parlour.server.match import Event, EventSeat, Match, ServerTime, leaving_seat
-from parlour.server.messages import ProtocolError, decode, store_unreachable
+from parlour.server.messages import ProtocolError, decode
 from parlour.server.pubsub import Listener, MemoryPubSub, Message, Unsubscribe
 from parlour.server.redis_pubsub import PubSubUnavailable, RedisPubSub
 from parlour.server.storage import ChatLine, EventsAfter, MatchRow, Store, StoreError, progress_of
@@ -457,13 +458,7 @@ class Replicas:
         try:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self.pubsub.remote.settled(), SETTLE_SECONDS)
-            try:
-                row = await self.store.load_match(match_id)
-            except StoreError as error:
-                log.error("reading match %s for a spectator: %s", match_id, error)
-                raise store_unreachable("the match could not be read") from None
-            if row is None or row.game not in GAMES:
-                raise ProtocolError("no_match", f"there is no match {match_id[:40]!r}", 404)
+            row = await read_match(self.store, match_id)
             replica = Replica(row, self.store, self.pubsub.local, self.bots, self.limits, self.time,
                               self.working)
         except BaseException:
