@@ -10,6 +10,15 @@ other seat. Games run in worker processes; each game's bots and chance are seede
 that the luck of the deal cancels (the interval printed then errs on the wide side). A game
 played in hands whose evaluator reports them (``HandPoints``) also gets bot A's mean points a
 hand less bot B's, with a 95 % interval that takes the hands as independent.
+
+``--time`` is the strong bot's: the other kinds decide alike whatever their time, and are given
+the ladder's (``parlour.bots.results.UNTIMED_SECONDS``), so that a game is the same game in the
+arena and in the ladder.
+
+With ``--file FILE`` the series is resumable: every finished game is appended to FILE (the
+ladder's format, ``parlour.bots.results``) as it ends, and a run plays only the games of the
+series missing from it and reports on all of them, so that a long series spans several sittings
+(run the same command again to go on, or with a larger ``-n`` to extend it).
 """
 
 from __future__ import annotations
@@ -24,10 +33,13 @@ import time
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
+from contextlib import nullcontext
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Final, Protocol, TextIO, TypeVar, runtime_checkable
 
 from parlour.bots import bot_kinds, make_bot, provided, seen_by
+from parlour.bots.results import Entrant, Key, Record, ResultsFileError, appending, read_records, record_line
 from parlour.engine import CHANCE, Bot, GameInfo, IllegalActionError, ParlourError, State
 from parlour.games import get_game
 
@@ -92,10 +104,21 @@ class Series:
     their game seed, so the luck of the cards and dice cancels within the group."""
     b_seconds: float | None = None
     """Bot B's seconds per move when they differ from A's (the ladder's entrants at several budgets)."""
+    file: Path | None = None
+    """``--file``: the results file the series' games accumulate in (``None``: none is kept)."""
 
     def seconds_of(self, side: int) -> float:
         """The seconds per move of bot A (side 0) or bot B (side 1)."""
         return self.b_seconds if side == 1 and self.b_seconds is not None else self.seconds
+
+    def entrants(self) -> tuple[Entrant, Entrant]:
+        """Bot A and bot B as a results file names them: ``strong@0.2``, ``greedy``."""
+        return Entrant.at(self.bots[0], self.seconds_of(0)), Entrant.at(self.bots[1], self.seconds_of(1))
+
+    def key(self, index: int) -> Key:
+        """Game ``index`` as a results file knows it: the entrants, A's seat, the deal's seed."""
+        a, b = self.entrants()
+        return (a.name, b.name, index % self.players, self.game_seed(index))
 
     def game_seed(self, index: int) -> int:
         """The seed of game ``index`` (its chance, and with the seat its bots')."""
@@ -181,6 +204,20 @@ def play_game(series: Series, index: int, before: Callable[[int], None] | None =
     winner, reason = (outcome.winner, outcome.reason) if outcome else (None, ARENA_LIMIT)
     return GameResult(index, a_seat, winner, reason, len(state.history), (seconds[0], seconds[1]),
                       (moves[0], moves[1]), (slowest[0], slowest[1]), tuple(hands))
+
+
+def record_of(series: Series, result: GameResult) -> Record:
+    """A finished game of ``series`` as a results file keeps it."""
+    a, b = series.entrants()
+    return Record(a.name, b.name, result.a_seat, series.game_seed(result.index), result.a_points,
+                  result.winner, result.reason, result.plies, result.seconds, result.moves, result.slowest,
+                  result.hands)
+
+
+def result_of(record: Record, index: int) -> GameResult:
+    """A game read from a results file, as game ``index`` of the series that asks for it."""
+    return GameResult(index, record.a_seat, record.winner, record.reason, record.plies, record.seconds,
+                      record.moves, record.slowest, record.hands)
 
 
 def wilson(score: float, games: int, z: float = Z_95) -> tuple[float, float]:
@@ -378,7 +415,7 @@ def report(series: Series, results: list[GameResult]) -> str:
         longest.append(f"{name} {max((r.slowest[side] for r in results), default=0.0):.3f}")
     hands = points_a_hand(results, (a, b))
     return "\n".join([
-        f"{series.game}: {a} vs {b}, {played} games, {series.seconds:g} s per move, seed {series.seed}"
+        f"{series.game}: {a} vs {b}, {played} games, {timing(series)}seed {series.seed}"
         + (", each deal with A in every seat" if series.duplicate else ""),
         f"{a}: {wins} wins, {draws} draws, {losses} losses",
         f"score {score:.3f} (95% Wilson interval {low:.3f}-{high:.3f})",
@@ -389,6 +426,13 @@ def report(series: Series, results: list[GameResult]) -> str:
         f"seconds per move: {', '.join(per_move)}",
         f"slowest move (seconds): {', '.join(longest)}",
     ])
+
+
+def timing(series: Series) -> str:
+    """``strong 0.1 s a move, `` for each side whose play depends on its time (none for the others)."""
+    sides = zip(labels(series), series.entrants(), strict=True)
+    return "".join(f"{label} {entrant.seconds:g} s a move, " for label, entrant in sides
+                   if entrant.seconds is not None)
 
 
 def points_a_hand(results: list[GameResult], labels_: tuple[str, str]) -> str | None:
@@ -439,7 +483,9 @@ def parser() -> argparse.ArgumentParser:
                        help="a bot kind: strong, greedy, random, classic where a game has one (or bot:KIND)")
     parse.add_argument("bot_b", metavar="BOT_B", help="the opponent's kind")
     parse.add_argument("-n", "--games", type=int, required=True, help="number of games")
-    parse.add_argument("--time", type=float, default=1.0, help="seconds per move (default 1)")
+    parse.add_argument("--time", type=float, default=1.0,
+                       help="seconds per move of a strong bot (default 1); the other kinds decide alike "
+                            "whatever their time")
     parse.add_argument("--seed", type=int, default=0, help="seed of the series (default 0)")
     parse.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
                        help="worker processes (default: the number of CPUs)")
@@ -448,6 +494,9 @@ def parser() -> argparse.ArgumentParser:
                        help="a rules option; may be repeated")
     parse.add_argument("--duplicate", action="store_true",
                        help="play each deal (cards, dice) with A in every seat in turn, so its luck cancels")
+    parse.add_argument("--file", type=Path, default=None,
+                       help="keep every finished game in this file and play only the games of the series "
+                            "missing from it: run the same command again to go on")
     return parse
 
 
@@ -469,8 +518,12 @@ def read_series(argv: list[str]) -> Series:
         raise ParlourError(f"--jobs must be at least 1, not {args.jobs}")
     players = info.check_players(args.players)
     options = read_options(info, args.option)
-    return Series(args.game, kinds, args.games, args.time, args.seed, min(args.jobs, args.games),
-                  players, options, args.duplicate)
+    a, b = (Entrant.at(kind, args.time) for kind in kinds)
+    if args.file is not None and a == b:
+        raise ParlourError(f"--file keeps games between two entrants, and both are {a.name}: give one "
+                           "another --time, or leave out --file")
+    return Series(args.game, kinds, args.games, a.budget, args.seed, min(args.jobs, args.games), players,
+                  options, args.duplicate, b.budget, args.file)
 
 
 def read_options(info: GameInfo, texts: list[str]) -> dict[str, Any]:
@@ -490,7 +543,8 @@ def read_options(info: GameInfo, texts: list[str]) -> dict[str, Any]:
 
 
 def main(argv: list[str]) -> int:
-    """Runs ``parlour arena``; returns the exit status (2 for bad arguments)."""
+    """Runs ``parlour arena``; returns the exit status (2 for bad arguments, 1 for a results file
+    that cannot be used or a bot's illegal action)."""
     try:
         series = read_series(argv)
     except SystemExit as exit_:  # argparse has printed its message (or the help)
@@ -498,31 +552,75 @@ def main(argv: list[str]) -> int:
     except ParlourError as error:
         print(f"parlour arena: {error}", file=sys.stderr)
         return 2
-    names = get_game(series.game).new(series.players, series.options).seat_names()
-    a, _ = labels(series)
-    results: list[GameResult] = []
-    progress = Progress(series.games)
-    progress.update(0, score_so_far(a, 0.0, 0))
     try:
-        for result in run_series(series):
-            results.append(result)
-            wins = sum(1 for r in results if r.a_points == 1.0)
-            draws = sum(1 for r in results if r.a_points == 0.5)
-            progress.note(
-                f"game {result.index + 1} ({len(results)}/{series.games} done): "
-                f"{describe(series, result, names)} | {a}: {wins}-{draws}-{len(results) - wins - draws}"
-            )
-            progress.update(len(results), score_so_far(a, wins + draws / 2, len(results)))
-    except KeyboardInterrupt:
-        progress.close()
-        print("parlour arena: interrupted", file=sys.stderr)
-        if not results:
-            return 130
-    except IllegalActionError as error:
-        progress.close()
+        results = play_series(series)
+    except ResultsFileError as error:
         print(f"parlour arena: {error}", file=sys.stderr)
         return 1
-    progress.close()
+    except OSError as error:  # the file cannot be read or written: a directory, a full disk, no right to
+        print(f"parlour arena: the results file {series.file} cannot be used ({error.strerror or error}): "
+              "give another --file (the games already in it, if any, are kept)", file=sys.stderr)
+        return 1
+    except IllegalActionError as error:
+        print(f"parlour arena: {error}", file=sys.stderr)
+        return 1
+    if results is None:
+        return 130
     results.sort(key=lambda r: r.index)
     print(report(series, results))
     return 0
+
+
+def play_series(series: Series) -> list[GameResult] | None:
+    """Plays the series' games (those missing from its file, when it keeps one), with progress on
+    stderr; every game of the series played so far, or ``None`` when interrupted before any."""
+    names = get_game(series.game).new(series.players, series.options).seat_names()
+    a, _ = labels(series)
+    results, to_play = kept_games(series)
+    progress = Progress(len(to_play))
+    with appending(series.file) if series.file is not None else nullcontext() as file:
+        progress.update(0, score_so_far(a, sum(r.a_points for r in results), len(results)))
+        try:
+            work = [(series, index) for index in to_play]
+            for done, result in enumerate(run_each(work, play_game, series.jobs), start=1):
+                if file is not None:
+                    file.write(record_line(series.game, series.players, series.options,
+                                           record_of(series, result)) + "\n")
+                    file.flush()
+                results.append(result)
+                wins = sum(1 for r in results if r.a_points == 1.0)
+                draws = sum(1 for r in results if r.a_points == 0.5)
+                progress.note(
+                    f"game {result.index + 1} ({done}/{len(to_play)} done): "
+                    f"{describe(series, result, names)} | {a}: {wins}-{draws}-{len(results) - wins - draws}"
+                )
+                progress.update(done, score_so_far(a, wins + draws / 2, len(results)))
+        except KeyboardInterrupt:
+            progress.close()
+            kept = f"; the finished games are kept in {series.file}" if series.file is not None else ""
+            print(f"parlour arena: interrupted{kept}", file=sys.stderr)
+            return results or None
+        except IllegalActionError:
+            progress.close()
+            raise
+    progress.close()
+    return results
+
+
+def kept_games(series: Series) -> tuple[list[GameResult], list[int]]:
+    """The series' games already in its file (none without one), and the numbers of those to play."""
+    if series.file is None:
+        return [], list(range(series.games))
+    records = {record.key: record for record in
+               read_records(series.file, series.game, series.players, series.options)}
+    kept: list[GameResult] = []
+    to_play: list[int] = []
+    for index in range(series.games):
+        record = records.get(series.key(index))
+        if record is None:
+            to_play.append(index)
+        else:
+            kept.append(result_of(record, index))
+    print(f"{len(kept)} games of this series in {series.file}, {len(to_play)} to play", file=sys.stderr,
+          flush=True)
+    return kept, to_play

@@ -24,7 +24,7 @@ stopped early leaves every pairing with about as many games as the others.
 
 The file: every finished game is appended at once to a file of JSON lines (``--file``, by
 default ``ladders/GAME-Pp.jsonl`` in the user's data directory, any options added to the name,
-a long value such as a map's text in a short safe form),
+a long value such as a map's text in a short safe form; its lines: ``parlour.bots.results``),
 flushed, so that a kill loses at most the games being played. A game is known by its entrants,
 the lone entrant's seat and the deal's seed: run the same command again and only the games
 missing from the file are played, so that a long series spans several sittings. ``--rounds R``
@@ -47,7 +47,6 @@ from __future__ import annotations
 import argparse
 import hashlib
 import itertools
-import json
 import math
 import os
 import re
@@ -67,61 +66,28 @@ from parlour.bots.arena import (
     Series,
     play_game,
     read_options,
+    record_of,
     run_each,
     score_so_far,
 )
 from parlour.bots.levels import LEVELS_FILE, Level, LevelsError, place, write_levels
 from parlour.bots.ratings import Outcome, Rating, RatingError, rate, unlinked
+from parlour.bots.results import (
+    TIMED_KINDS,
+    Entrant,
+    Key,
+    Record,
+    ResultsFileError,
+    appending,
+    read_records,
+    record_line,
+)
 from parlour.engine import IllegalActionError, ParlourError
 from parlour.games import get_game
-
-TIMED_KINDS: Final = ("strong",)
-"""The kinds whose play depends on the time they are given: they enter once per budget."""
-
-UNTIMED_SECONDS: Final = 1.0
-"""The time per move handed to the other kinds: they do not use it, but greedy's whole-turn search
-keeps a safety clock on it, which a tiny budget would stop short."""
 
 ANCHOR: Final = "random"
 DEFAULT_BUDGETS: Final = (0.05, 0.2, 1.0, 5.0)
 DEFAULT_GAMES: Final = 20
-
-
-class LadderFileError(ParlourError):
-    """The results file cannot be read as a ladder's (a damaged line, another game's ladder)."""
-
-
-@dataclass(frozen=True)
-class Entrant:
-    """A bot kind, at a budget when its play depends on one."""
-
-    kind: str
-    seconds: float | None = None
-
-    @property
-    def name(self) -> str:
-        return self.kind if self.seconds is None else f"{self.kind}@{self.seconds:g}"
-
-    @property
-    def budget(self) -> float:
-        """The seconds per move it is given."""
-        return UNTIMED_SECONDS if self.seconds is None else self.seconds
-
-    @classmethod
-    def parse(cls, name: str) -> Entrant:
-        """``strong@0.2`` → ``Entrant("strong", 0.2)``; ``ValueError`` for anything else."""
-        kind, at, seconds = name.partition("@")
-        if not kind or not kind.isidentifier():
-            raise ValueError(f"no entrant {name!r}")
-        if not at:
-            return cls(kind)
-        try:
-            budget = float(seconds)
-        except ValueError:
-            raise ValueError(f"no entrant {name!r}") from None
-        if not budget > 0 or math.isinf(budget):
-            raise ValueError(f"no entrant {name!r}")
-        return cls(kind, budget)
 
 
 @dataclass(frozen=True)
@@ -160,157 +126,25 @@ class Ladder:
                       self.options, self.duplicate, b.budget)
 
 
-Key = tuple[str, str, int, int]
-"""A game in the file: lone entrant, the other, the lone entrant's seat, the deal's seed."""
-
-
-@dataclass(frozen=True)
-class Record:
-    """One game as the file keeps it."""
-
-    a: str
-    b: str
-    a_seat: int
-    deal: int
-    a_points: float
-    winner: int | None
-    reason: str
-    plies: int
-
-    @property
-    def key(self) -> Key:
-        return (self.a, self.b, self.a_seat, self.deal)
-
-
-def key_of(series: Series, index: int, a: Entrant, b: Entrant) -> Key:
-    """The key of game ``index`` of a pairing's series (the seat and deal the arena gives it)."""
-    return (a.name, b.name, index % series.players, series.game_seed(index))
-
-
-def record_line(ladder: Ladder, a: Entrant, b: Entrant, series: Series, result: GameResult) -> str:
-    """The file's line for a finished game."""
-    return json.dumps({
-        "game": ladder.game, "players": ladder.players, "options": ladder.options, "a": a.name, "b": b.name,
-        "a_seat": result.a_seat, "deal": series.game_seed(result.index), "a_points": result.a_points,
-        "winner": result.winner, "reason": result.reason, "plies": result.plies,
-        "seconds": [round(spent, 3) for spent in result.seconds], "moves": list(result.moves),
-    }, separators=(",", ":"))
-
-
-def read_records(path: Path, game: str, players: int, options: dict[str, Any]) -> list[Record]:
-    """The games in ``path`` (none when it does not exist yet); ``LadderFileError`` naming the
-    first line that is damaged or of another ladder."""
-    if not path.exists():
-        return []
-    records: list[Record] = []
-    seen: dict[Key, int] = {}
-    # Read as bytes and decoded line by line, so that a line that is not UTF-8 is a damaged line
-    # like any other, named, rather than a failure of the whole file.
-    with path.open("rb") as lines:
-        for number, raw in enumerate(lines, start=1):
-            if not raw.strip():
-                continue
-            try:
-                record = parse_record(decoded(raw), game, players, options)
-            except ValueError as error:
-                raise LadderFileError(
-                    f"{path}, line {number} is damaged ({error}): mend or remove that line and run "
-                    "again (nothing was played, the file is as it was)") from None
-            if record.key in seen:
-                raise LadderFileError(
-                    f"{path}, line {number} is the game of line {seen[record.key]} again (were two "
-                    "ladders writing the file at once?): remove one of them and run again")
-            seen[record.key] = number
-            records.append(record)
-    return records
-
-
-def decoded(raw: bytes) -> str:
-    """A line of the file as text; ``ValueError`` when it is not UTF-8."""
-    try:
-        return raw.decode("utf-8")
-    except UnicodeDecodeError as error:
-        byte = raw[error.start]
-        raise ValueError(f"not UTF-8 text: byte 0x{byte:02x} at column {error.start + 1}") from None
-
-
-def parse_record(line: str, game: str, players: int, options: dict[str, Any]) -> Record:
-    """One line of the file; ``ValueError`` saying what is wrong with it."""
-    try:
-        data = json.loads(line)
-    except json.JSONDecodeError as error:
-        raise ValueError(f"not JSON: {error.msg} at column {error.colno}") from None
-    if not isinstance(data, dict):
-        raise ValueError("not a JSON object")
-    if (data.get("game"), data.get("players")) != (game, players):
-        raise ValueError(f"a game of {data.get('game')!r} with {data.get('players')!r} players; this "
-                         f"ladder is {game} with {players}: give another --file")
-    if data.get("options", {}) != json.loads(json.dumps(options)):
-        raise ValueError(f"a game with the options {data.get('options')!r}, this ladder's are {options!r}: "
-                         "give another --file")
-    fields: dict[str, tuple[type, ...]] = {"a": (str,), "b": (str,), "a_seat": (int,), "deal": (int,),
-                                           "a_points": (int, float), "reason": (str,), "plies": (int,)}
-    for name, kinds in fields.items():
-        value = data.get(name)
-        if not isinstance(value, kinds) or isinstance(value, bool):
-            raise ValueError(f"{name!r} is missing or not {' or '.join(kind.__name__ for kind in kinds)}")
-    winner = data.get("winner")
-    if winner is not None and (not isinstance(winner, int) or isinstance(winner, bool)):
-        raise ValueError("'winner' is neither a seat nor null")
-    if data["a_points"] not in (0, 0.5, 1):
-        raise ValueError(f"'a_points' is {data['a_points']!r}, not 0, 0.5 or 1")
-    if not 0 <= data["a_seat"] < players:
-        raise ValueError(f"'a_seat' {data['a_seat']} is no seat of {players} players")
-    for name in ("a", "b"):
-        check_entrant(name, data[name], game)
-    if data["a"] == data["b"]:
-        raise ValueError(f"'a' and 'b' are both {data['a']!r}: a game is between two entrants")
-    return Record(data["a"], data["b"], data["a_seat"], data["deal"], float(data["a_points"]), winner,
-                  data["reason"], data["plies"])
-
-
-def check_entrant(field_name: str, name: str, game: str) -> None:
-    """``ValueError`` unless ``name`` is an entrant a ladder of ``game`` could have (at any budget:
-    a file may hold budgets an earlier sitting was given)."""
-    entrant = Entrant.parse(name)
-    kinds = bot_kinds(game)
-    said = f"{field_name!r} is {name!r}"
-    if entrant.kind not in kinds:
-        raise ValueError(f"{said}, and {game} has no such bot (its bots: {', '.join(kinds)})")
-    if entrant.kind in TIMED_KINDS and entrant.seconds is None:
-        raise ValueError(f"{said}, but {entrant.kind} enters at a budget, as {entrant.kind}@SECONDS")
-    if entrant.kind not in TIMED_KINDS and entrant.seconds is not None:
-        raise ValueError(f"{said}, but {entrant.kind} plays alike whatever its time, so it enters "
-                         "without one")
-
-
 Work = list[tuple[Series, int]]
 
 
-PairingKey = tuple[tuple[str, str], float, float | None]
-"""What tells the series of one pairing from the others' (a copy from a worker process too)."""
-
-
-def pairing_key(series: Series) -> PairingKey:
-    return (series.bots, series.seconds, series.b_seconds)
-
-
-def missing(ladder: Ladder, done: set[Key]) -> tuple[Work, dict[PairingKey, tuple[Entrant, Entrant]]]:
+def missing(ladder: Ladder, done: set[Key]) -> Work:
     """The games not yet in the file, round by round across the pairings (at most ``rounds``
-    rounds that have something missing), and the pairing of each series."""
-    pairings = [(a, b, ladder.series(a, b)) for a, b in ladder.pairings()]
+    rounds that have something missing)."""
+    pairings = [ladder.series(a, b) for a, b in ladder.pairings()]
     work: Work = []
     rounds = 0
     for first in range(0, ladder.games, ladder.players):
         if ladder.rounds is not None and rounds >= ladder.rounds:
             break
-        this_round = [(series, index) for a, b, series in pairings
+        this_round = [(series, index) for series in pairings
                       for index in range(first, first + ladder.players)
-                      if key_of(series, index, a, b) not in done]
+                      if series.key(index) not in done]
         if this_round:
             work += this_round
             rounds += 1
-    return work, {pairing_key(series): (a, b) for a, b, series in pairings}
+    return work
 
 
 def play(series: Series, index: int) -> tuple[Series, GameResult]:
@@ -365,42 +199,33 @@ def run(ladder: Ladder, err: TextIO) -> list[Record]:
     """Plays what is missing from the file, appending each game as it finishes; every game in
     the file at the end (``KeyboardInterrupt`` passes through, the file keeping what finished)."""
     records = read_records(ladder.path, ladder.game, ladder.players, ladder.options)
-    work, pairing_of = missing(ladder, {record.key for record in records})
+    work = missing(ladder, {record.key for record in records})
     pairs = len(ladder.pairings())
     print(f"{ladder.game}, {ladder.players} players: {len(ladder.entrants)} entrants, {pairs} pairings, "
           f"{ladder.games} games each; {len(records)} games in {ladder.path}, {len(work)} to play",
           file=err, flush=True)
     if not work:
         return records
-    ladder.path.parent.mkdir(parents=True, exist_ok=True)
     progress = Progress(len(work), err)
     progress.update(0, "no game yet")
-    with ladder.path.open("a", encoding="utf-8") as file:
-        if file.tell() > 0 and not ends_with_newline(ladder.path):
-            file.write("\n")  # a line written by hand without its end: ours must start a line
+    with appending(ladder.path) as file:
         try:
             for done, (series, result) in enumerate(run_each(work, play, ladder.jobs), start=1):
-                a, b = pairing_of[pairing_key(series)]
-                file.write(record_line(ladder, a, b, series, result) + "\n")
+                record = record_of(series, result)
+                file.write(record_line(ladder.game, ladder.players, ladder.options, record) + "\n")
                 file.flush()
-                records.append(Record(a.name, b.name, result.a_seat, series.game_seed(result.index),
-                                      result.a_points, result.winner, result.reason, result.plies))
-                progress.update(done, pairing_score(records, a, b))
+                records.append(record)
+                progress.update(done, pairing_score(records, record))
         finally:
             progress.close()
     return records
 
 
-def pairing_score(records: list[Record], a: Entrant, b: Entrant) -> str:
-    """The lone entrant's score so far in this pairing, with its interval, for the progress line."""
-    mine = [record for record in records if (record.a, record.b) == (a.name, b.name)]
-    return score_so_far(f"{a.name} vs {b.name}", sum(record.a_points for record in mine), len(mine))
-
-
-def ends_with_newline(path: Path) -> bool:
-    with path.open("rb") as file:
-        file.seek(-1, os.SEEK_END)
-        return file.read(1) == b"\n"
+def pairing_score(records: list[Record], last: Record) -> str:
+    """The lone entrant's score so far in the pairing of the ``last`` game, with its interval, for
+    the progress line."""
+    mine = [record for record in records if (record.a, record.b) == (last.a, last.b)]
+    return score_so_far(f"{last.a} vs {last.b}", sum(record.a_points for record in mine), len(mine))
 
 
 NAMED_VALUE: Final = 40
@@ -517,7 +342,7 @@ def main(argv: list[str]) -> int:
         return 2
     try:
         records = run(ladder, sys.stderr)
-    except LadderFileError as error:
+    except ResultsFileError as error:
         print(f"parlour ladder: {error}", file=sys.stderr)
         return 1
     except IllegalActionError as error:

@@ -16,6 +16,7 @@ from server_process import ROOT, WAIT
 from parlour.bots import ladder
 from parlour.bots.arena import GameResult, Series
 from parlour.bots.ladder import Entrant
+from parlour.bots.results import UNTIMED_SECONDS
 
 TINY = ["--budgets", "0.001,0.002", "--jobs", "1"]
 
@@ -48,7 +49,7 @@ def test_games_with_chance_play_each_deal_in_every_seat() -> None:
     mille = ladder.read_ladder(["mille", "--games", "4"])
     series = mille.series(Entrant("classic"), Entrant("strong", 0.2))
     assert series.duplicate
-    assert series.seconds_of(0) == ladder.UNTIMED_SECONDS
+    assert series.seconds_of(0) == UNTIMED_SECONDS
     assert series.seconds_of(1) == 0.2
     assert series.game_seed(0) == series.game_seed(1) != series.game_seed(2) == series.game_seed(3)
     # every pairing plays the same deals
@@ -133,7 +134,7 @@ def test_a_file_of_another_ladder_or_the_same_game_twice_is_refused(
     assert run(capsys, "tictactoe", "--games", "2", "--file", str(path))[0] == 0
     status, _, err = run(capsys, "loa", "--games", "2", "--file", str(path))
     assert status == 1
-    assert "line 1 is damaged (a game of 'tictactoe' with 2 players; this ladder is loa with 2" in err
+    assert "line 1 is damaged (a game of 'tictactoe' with 2 players; this series is loa with 2" in err
     lines = path.read_text().splitlines(keepends=True)
     path.write_text("".join([*lines, lines[2]]))
     status, _, err = run(capsys, "tictactoe", "--games", "2", "--file", str(path))
@@ -179,7 +180,7 @@ def test_rules_options_are_part_of_the_ladder_and_of_its_file(
     assert all(line["options"] == {"move_limit": 6} for line in lines)
     status, _, err = run(capsys, "loa", "--games", "2", "--file", str(path))
     assert status == 1
-    assert "line 1 is damaged (a game with the options {'move_limit': 6}, this ladder's are {}" in err
+    assert "line 1 is damaged (a game with the options {'move_limit': 6}, this series' are {}" in err
 
 
 def test_three_players_one_against_two_copies_both_ways_round(
