@@ -41,6 +41,7 @@ from typing import Any, Final, Protocol, TextIO, TypeVar, runtime_checkable
 from parlour.bots import bot_kinds, make_bot, provided, seen_by
 from parlour.bots.results import Entrant, Key, Record, ResultsFileError, appending, read_records, record_line
 from parlour.engine import CHANCE, Bot, GameInfo, IllegalActionError, ParlourError, State
+from parlour.engine.processes import die_with_parent
 from parlour.games import get_game
 
 MAX_PLIES: Final = 2_000
@@ -361,7 +362,9 @@ def run_each(work: Sequence[tuple[Series, int]], play: Callable[[Series, int], P
         return
     # "spawn" rather than fork: the workers start clean, whatever the parent has running.
     context = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
+    # Each worker ends with this process, so that a run killed alone does not play on for nobody.
+    with ProcessPoolExecutor(max_workers=jobs, mp_context=context, initializer=die_with_parent,
+                             initargs=(os.getpid(),)) as pool:
         futures = [pool.submit(play, series, index) for series, index in work]
         try:
             for future in as_completed(futures):

@@ -9,23 +9,19 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
-import contextlib
-import ctypes
 import logging
 import multiprocessing
 import os
 import random
 import signal
 from concurrent.futures.process import BrokenProcessPool
-from typing import Final
 
 from parlour.bots import make_bot
 from parlour.engine import JSONDict
+from parlour.engine.processes import die_with_parent
 from parlour.games import get_game
 
 log = logging.getLogger("parlour.server")
-
-PR_SET_PDEATHSIG: Final = 1
 
 
 def bot_seed(match_seed: int, seat: int, version: int) -> int:
@@ -50,14 +46,10 @@ def random_choice(game_name: str, seed: int, view: JSONDict) -> str:
     return state.action_to_text(rng.choice(state.legal_actions()))
 
 
-def _worker_start() -> None:
+def _worker_start(server: int) -> None:
     """Workers die with the server (even after SIGKILL) and leave Ctrl-C to it."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    with contextlib.suppress(OSError, AttributeError):
-        libc = ctypes.CDLL(None, use_errno=True)
-        libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
-        if os.getppid() == 1:  # the server died before the line above
-            os._exit(0)
+    die_with_parent(server, signal.SIGKILL)
 
 
 class BotPool:
@@ -71,7 +63,8 @@ class BotPool:
         if self.executor is None:
             # spawn, not fork: the server has threads and an event loop that a fork would copy.
             self.executor = concurrent.futures.ProcessPoolExecutor(
-                self.workers, mp_context=multiprocessing.get_context("spawn"), initializer=_worker_start
+                self.workers, mp_context=multiprocessing.get_context("spawn"), initializer=_worker_start,
+                initargs=(os.getpid(),),
             )
         return self.executor
 

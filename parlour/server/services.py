@@ -12,7 +12,6 @@ PostgreSQL refuses to run as root (``../shared/STACK.md``): as root, its program
 from __future__ import annotations
 
 import contextlib
-import ctypes
 import os
 import pwd
 import shutil
@@ -24,6 +23,8 @@ import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Final
+
+from parlour.engine.processes import PR_SET_PDEATHSIG, prctl
 
 START_SECONDS: Final = 60.0
 """The longest any service may take to start or stop (a bound on a busy machine, not a timing)."""
@@ -87,20 +88,6 @@ def executable(name: str, package: str) -> str:
         (str(path) for path in (Path("/usr/sbin") / name, Path("/usr/bin") / name) if path.exists()), None)
     if found is None:
         raise ServiceError(f"{name} is missing: install Debian's {package} (scripts/bootstrap does)")
-    return found
-
-
-PR_SET_PDEATHSIG: Final = 1
-"""prctl(2): the signal the kernel sends a process when the thread that started it ends."""
-
-
-def prctl() -> Callable[..., int] | None:
-    """libc's ``prctl``, looked up in this process (a child between fork and exec must not load
-    anything); None where there is none."""
-    try:
-        found: Callable[..., int] = ctypes.CDLL(None, use_errno=True).prctl
-    except (OSError, AttributeError):
-        return None
     return found
 
 

@@ -8,9 +8,15 @@ entrant's seat and the deal's seed, so a run plays only what is missing and repo
 from __future__ import annotations
 
 import json
+import os
+import signal
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
+from server_process import ROOT, WAIT
 
 from parlour.bots import arena, ladder
 from parlour.bots.results import UNTIMED_SECONDS
@@ -125,3 +131,58 @@ def test_a_folder_is_no_file(tmp_path: Path, capsys: pytest.CaptureFixture[str])
                          "--file", str(tmp_path))
     assert status == 1
     assert f"the results file {tmp_path} cannot be used" in err
+
+
+PARLOUR = "import sys; from parlour import cli; sys.exit(cli.main(sys.argv[1:]))"
+
+
+def workers_of(parent: int) -> set[int]:
+    """The pool's worker processes started by ``parent`` (by their command line: ``spawn_main``)."""
+    found = set()
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+            command = (entry / "cmdline").read_bytes()
+        except OSError:  # gone meanwhile
+            continue
+        if int(stat.rsplit(")", 1)[1].split()[1]) == parent and b"spawn_main" in command:
+            found.add(int(entry.name))
+    return found
+
+
+def alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+def test_a_run_killed_alone_takes_its_workers_with_it(tmp_path: Path) -> None:
+    """``kill -9`` of the arena alone (not its process group): its workers, each deep in a game at
+    30 s a move, end with it instead of playing on for nobody (noticed in issue 19's ladder)."""
+    argv = ["loa", "strong", "greedy", "-n", "4", "--time", "30", "--jobs", "2",
+            "--file", str(tmp_path / "long.jsonl")]
+    process = subprocess.Popen([sys.executable, "-c", PARLOUR, "arena", *argv], cwd=ROOT,
+                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
+    try:
+        assert process.stderr is not None
+        assert process.stderr.readline().startswith(b"0 games of this series in")  # the pool comes next
+        deadline = time.monotonic() + WAIT
+        workers: set[int] = set()
+        while len(workers) < 2 and time.monotonic() < deadline:
+            time.sleep(0.05)
+            workers = workers_of(process.pid)
+        assert len(workers) == 2
+        process.kill()
+        process.wait(timeout=WAIT)
+        deadline = time.monotonic() + WAIT  # a bound on a busy machine: without the fix they think on
+        while any(alive(pid) for pid in workers) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert not any(alive(pid) for pid in workers)
+    finally:
+        if process.poll() is None:
+            process.kill()
+        os.killpg(process.pid, signal.SIGKILL)  # whatever is left of the group, pass or fail
