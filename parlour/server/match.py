@@ -66,6 +66,9 @@ from parlour.server.table import MakeRematch, Offer, Rematch, Table
 
 log = logging.getLogger("parlour.server")
 
+MATCH_CHANNEL: Final = "match:"
+"""The prefix of a match's channel (``Match.channel``), on Redis as in memory."""
+
 
 def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
@@ -309,7 +312,7 @@ class Match:
         self.on_status = on_status
         self.read_only = read_only
         self.make_rematch = make_rematch
-        self.channel = f"match:{row.id}"
+        self.channel = MATCH_CHANNEL + row.id
         self._state: State | None = None
         self._events: list[Event] = []
         self._turn = Turn()

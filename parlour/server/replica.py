@@ -38,7 +38,7 @@ from parlour.server.bots import BotPool
 from parlour.server.connection import Connection
 from parlour.server.limits import Limits
 from parlour.server.lobby import read_match
-from parlour.server.match import Event, EventSeat, Match, ServerTime, leaving_seat
+from parlour.server.match import MATCH_CHANNEL, Event, EventSeat, Match, ServerTime, leaving_seat
 from parlour.server.messages import ProtocolError, decode
 from parlour.server.pubsub import Listener, MemoryPubSub, Message, Unsubscribe
 from parlour.server.redis_pubsub import PubSubUnavailable, RedisPubSub
@@ -46,9 +46,6 @@ from parlour.server.storage import ChatLine, EventsAfter, MatchRow, Store, Store
 from parlour.server.table import Offer, Rematch
 
 log = logging.getLogger("parlour.server")
-
-MATCH_CHANNEL: Final = "match:"
-"""The prefix of a match's channel (``Match.channel``), on Redis as in memory."""
 
 REPLICA_CHANNEL: Final = "replica:"
 """The prefix of a replica's channel in this process's memory: never a writer's, so that a process
