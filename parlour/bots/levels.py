@@ -169,6 +169,15 @@ def find_level(game: str, players: int, name: str, path: Path = LEVELS_FILE) -> 
     raise LevelsError(f"{game} has no levels yet: no ladder has placed them{elsewhere}")
 
 
+def level_of(game: str, players: int, kind: str, seconds: float, path: Path = LEVELS_FILE) -> Level | None:
+    """The level a bot of ``kind`` given ``seconds`` a move plays at, when it is one of the game's
+    levels (a kind that plays alike whatever its time is its level at any time); else ``None``."""
+    for found in levels_for(game, players, path):
+        if found.kind == kind and found.seconds in (None, seconds):
+            return found
+    return None
+
+
 def placements(path: Path = LEVELS_FILE) -> dict[str, dict[str, dict[str, Any]]]:
     """The whole file: game → player count (as text) → its entry. Read once per path and
     modification (the ladder may write it while a test reads it); none when the file is absent."""

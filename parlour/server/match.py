@@ -61,7 +61,7 @@ from parlour.server.storage import (
     VersionConflict,
     progress_of,
 )
-from parlour.server.summary import seat_names_of, seats_json, summary_json
+from parlour.server.summary import bot_levels, seat_names_of, seats_json, summary_json
 from parlour.server.table import MakeRematch, Offer, Rematch, Table
 
 log = logging.getLogger("parlour.server")
@@ -455,7 +455,8 @@ class Match:
             self.on_status(self)
 
     def seats_json(self) -> list[dict[str, Any]]:
-        return seats_json(self.row.seats, self.seat_names, self.present, self.away_since)
+        return seats_json(self.row.seats, self.seat_names, self.present, self.away_since,
+                          bot_levels(self.row))
 
     def summary(self) -> dict[str, Any]:
         return summary_json(self.row, self.progress, self.seat_names, self.present, self.watching)

@@ -7,6 +7,7 @@ import functools
 import json
 from typing import Any
 
+from parlour.bots.levels import LevelsError, level_of
 from parlour.engine import JSONDict
 from parlour.games import get_game
 from parlour.server.boards import shown_options
@@ -50,9 +51,23 @@ def summary_json(
         "watching": watching,
         "url": f"/match/{row.id}",
         "ws": f"/ws/matches/{row.id}",
-        "seats": seats_json(row.seats, seat_names, present),
+        "seats": seats_json(row.seats, seat_names, present, levels=bot_levels(row)),
         "clock": row.clock,
     }
+
+
+def bot_levels(row: MatchRow) -> list[str | None]:
+    """Per seat, the level its bot plays at (its kind at the match's bot time is one of the game's
+    levels: "club"), or ``None`` (a person, an open seat, a bot at no level, or a levels file that
+    cannot be read: the page then names the kind, as before levels)."""
+    levels: list[str | None] = []
+    for seat in row.seats:
+        try:
+            found = level_of(row.game, row.players, seat.bot, row.bot_seconds) if seat.bot else None
+        except LevelsError:
+            found = None
+        levels.append(found.name if found is not None and seat.kind == "bot" else None)
+    return levels
 
 
 def result_words(
@@ -86,10 +101,10 @@ def score_text(score: float) -> str:
 
 def seats_json(
     seats: list[SeatRecord], seat_names: tuple[str, ...], present: list[int] | None,
-    away: list[float | None] | None = None,
+    away: list[float | None] | None = None, levels: list[str | None] | None = None,
 ) -> list[dict[str, Any]]:
     """The seats as clients see them; ``away`` (a live match's, not the lobby's): per seat, since
-    when no connection holds it."""
+    when no connection holds it; ``levels`` (``bot_levels``): the level each bot plays at."""
     shown: list[dict[str, Any]] = [
         {
             "seat": index,
@@ -97,6 +112,7 @@ def seats_json(
             "kind": seat.kind,
             "player": seat.name,
             "bot": seat.bot,
+            "level": levels[index] if levels is not None else None,
             "connected": seat.kind == "bot" or (present is not None and present[index] > 0),
         }
         for index, seat in enumerate(seats)

@@ -104,7 +104,8 @@ def test_create_and_join_at_once(server: Server) -> None:
     assert created["token"]
     assert created["match"]["status"] == "running"
     assert created["match"]["seats"][1] == {
-        "seat": 1, "name": "White", "kind": "bot", "player": None, "bot": "random", "connected": True}
+        "seat": 1, "name": "White", "kind": "bot", "player": None, "bot": "random", "level": "beginner",
+        "connected": True}
 
 
 def test_seats_are_named_for_the_match(server: Server) -> None:

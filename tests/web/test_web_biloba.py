@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from lobby_steps import create_match, join_from_lobby, watch_from_lobby
 from server_process import Server
-from web_helpers import Client, OpenClient
+from web_helpers import Client, OpenClient, bot_name
 
 from parlour.games import get_game
 
@@ -174,7 +174,7 @@ async def test_a_person_plays_biloba_against_a_bot_to_the_end(
     final = await bea.match_json()
     assert final["view"]["outcome"] is not None
     banner = (await page.text_content("#turn") or "").strip()
-    assert banner.startswith(("You win!", "random bot (Blue) wins", "Draw")), banner
+    assert banner.startswith(("You win!", f"{bot_name('biloba', 'random')} (Blue) wins", "Draw")), banner
     assert await page.locator("#result:not([hidden])").count() == 1
     assert await page.locator("#moves [data-step]").count() == final["version"]  # one step a move
     assert {"centre", "move"} <= played

@@ -117,6 +117,10 @@ async def test_play_the_computer_plays_the_club_level_where_there_are_levels(
     await page.wait_for_url("**/match/*", timeout=WAIT_MS)
     match_id = page.url.rstrip("/").rsplit("/", 1)[1]
     assert stored(server, match_id) == (CLUB.kind, CLUB.seconds)
+    # The match page names the level chosen, not the bot kind behind it.
+    seat = page.locator("li[data-seat='1']")
+    await seat.filter(has_text="club bot").wait_for(timeout=WAIT_MS)
+    assert f"{CLUB.kind} bot" not in (await seat.text_content() or "")
 
 
 async def test_a_game_without_levels_offers_its_bot_kinds_as_before(

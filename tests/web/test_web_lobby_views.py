@@ -17,7 +17,7 @@ import pytest
 from lobby_steps import create_match
 from server_process import Server
 from test_web_a11y import assert_accessible
-from web_helpers import WAIT_MS, Client, OpenClient
+from web_helpers import WAIT_MS, Client, OpenClient, bot_name
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
@@ -100,7 +100,7 @@ async def test_my_match_is_found_in_the_lobby_after_a_reload(fresh: Server, open
     assert await card.locator(f"[data-resume='{mine}']").count() == 1
     words = " ".join((await card.text_content() or "").split())
     assert "Ann" in words, words
-    assert "random bot" in words, words
+    assert bot_name("loa", "random") in words, words
     assert re.search(r"to move|Waiting", words), words
     assert re.search(r"just now|min ago", words), words
     # Someone else's running match is in "playing now", with how many watch it, and not in mine.

@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 from server_process import Server
 from test_web_a11y import assert_accessible
-from web_helpers import WAIT_MS, Client, OpenClient
+from web_helpers import WAIT_MS, Client, OpenClient, bot_name
 
 from parlour.engine import MatchRecord, State
 from parlour.games import get_game
@@ -203,7 +203,7 @@ async def test_a_finished_match_steps_through_the_engines_positions(
 
     # The scoresheet: turn numbers from 1, the people by name, Conflict's roll leading its moves.
     rows = await scoresheet_rows(eve)
-    assert rows[0].startswith("1. random bot"), rows[:2]
+    assert rows[0].startswith(f"1. {bot_name(game, 'random', 0.01)}"), rows[:2]
     turns = [int(row.split(".", 1)[0]) for row in rows]
     assert turns == sorted(turns)
     assert turns[0] == 1

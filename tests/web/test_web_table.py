@@ -13,7 +13,7 @@ import pytest
 from lobby_steps import create_match, join_from_lobby
 from server_process import Server
 from test_web_a11y import assert_accessible
-from web_helpers import WAIT_MS, Client, OpenClient
+from web_helpers import WAIT_MS, Client, OpenClient, bot_name
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
@@ -85,10 +85,10 @@ async def test_mille_result_names_the_players_and_gives_the_final_score(
     await eve.page.wait_for_selector("body[data-seat='spectator']", state="attached")
     # The table names who plays, not "Player 1" and "Player 2".
     heads = await eve.page.locator(".mille-seat-head strong").all_text_contents()
-    assert sorted(heads) == ["greedy bot", "random bot"], heads
+    names = [bot_name("mille", "random", 0.01), bot_name("mille", "greedy", 0.01)]
+    assert sorted(heads) == sorted(names), heads
     final = await over(eve, GAME_MS)
     outcome = final["view"]["outcome"]
-    names = ["random bot", "greedy bot"]
     scores = [int(score) for score in outcome["scores"]]
     assert max(scores) >= 5000, outcome
     assert await text(eve, "#result-text") == f"{names[outcome['winner']]} wins"
@@ -102,8 +102,8 @@ async def test_mille_result_names_the_players_and_gives_the_final_score(
     moves = await eve.page.locator("#moves li").all_text_contents()
     assert moves
     assert not any("Player" in move for move in moves), moves[-4:]
-    assert any("greedy bot" in move for move in moves)
-    assert any("random bot" in move for move in moves)
+    assert any(names[1] in move for move in moves)
+    assert any(names[0] in move for move in moves)
     # A spectator gets no controls: nothing to resign, nothing to offer, no rematch of their own.
     assert await eve.page.locator("#table-actions:not([hidden]), #offer-rematch").count() == 0
     await eve.page.screenshot(path=str(tmp_path / "mille-result.png"), full_page=True)

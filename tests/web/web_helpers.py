@@ -11,6 +11,8 @@ from typing import Any
 
 from playwright.async_api import Browser, BrowserContext, Page, ViewportSize
 
+from parlour.bots.levels import level_of
+
 CHROMIUM = "/usr/lib/chromium/chromium"
 CHROMIUM_ARGS = [
     "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking",
@@ -21,6 +23,13 @@ WAIT_MS = 20_000
 
 LAPTOP: ViewportSize = {"width": 1280, "height": 860}
 PHONE: ViewportSize = {"width": 390, "height": 844}
+
+
+def bot_name(game: str, kind: str, seconds: float = 1.0, players: int = 2) -> str:
+    """A bot as the pages name it: by its level where it plays at one ("beginner bot": random, where a
+    ladder placed the game's levels), else by its kind ("random bot")."""
+    found = level_of(game, players, kind, seconds)
+    return f"{found.name if found is not None else kind} bot"
 
 
 class Client:

@@ -6,7 +6,7 @@ import { boardFor } from "./boards/index.js";
 import { ruleText } from "./clocks.js";
 import { decoration, swatchFor } from "./lobby-pictures.js";
 import { ApiError, api, tokens } from "./net.js";
-import { finalScore, seatLabel } from "./people.js";
+import { botName, finalScore, seatLabel } from "./people.js";
 import { html } from "./svg.js";
 
 const $ = (id) => document.getElementById(id);
@@ -157,7 +157,7 @@ function thumbnail(game) {
 
 function seatChip(match, seat) {
   let who = seat.player || "player";
-  if (seat.kind === "bot") who = `${seat.bot ?? "bot"} bot`;
+  if (seat.kind === "bot") who = botName(seat);
   if (seat.kind === "open") who = "free";
   // The seat's name is written out: its colour alone would not tell the seats apart for everyone.
   return html("span", { class: "chip" }, [

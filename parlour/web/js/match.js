@@ -9,7 +9,7 @@ import { html } from "./svg.js";
 import { Table } from "./table.js";
 import { Clocks, clockText, ruleText, spanText } from "./clocks.js";
 import { MatchSocket, names, tokens } from "./net.js";
-import { finalScore, scoreText, seatLabel, whyText } from "./people.js";
+import { botName, finalScore, scoreText, seatLabel, whyText } from "./people.js";
 import { Replay } from "./replay.js";
 import { joiner, leavingText, rowPhrases, scoresheet } from "./scoresheet.js";
 import { ShareCard } from "./share.js";
@@ -312,7 +312,7 @@ class MatchPage {
   personName(seat) {
     const info = this.snap?.seats?.[seat];
     if (!info) return this.seatName(seat);
-    if (info.kind === "bot") return `${info.bot ?? "bot"} bot`;
+    if (info.kind === "bot") return botName(info);
     if (info.kind === "open") return "open seat";
     return info.player || "a player";
   }
@@ -510,7 +510,7 @@ class MatchPage {
         presence = html("span", { class: `presence ${info.connected ? "online" : ""}`, "data-presence": String(info.seat) },
           [info.connected ? "online" : this.awayText(info)]);
       }
-      const who = info.kind === "bot" ? `${info.bot ?? "bot"} bot` : info.kind === "open" ? "Open seat" : (info.player || "Player");
+      const who = info.kind === "bot" ? botName(info) : info.kind === "open" ? "Open seat" : (info.player || "Player");
       const count = counts[info.seat] !== undefined ? ` · ${counts[info.seat]} ${this.board.countNoun ?? "pieces"}` : "";
       return html("li", { class: classes.join(" "), "data-seat": String(info.seat) }, [
         this.swatch(info.seat),

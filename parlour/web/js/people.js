@@ -1,14 +1,19 @@
 // Who sits where, in words for people: "Ann (Black)", "strong bot (White)", and a result with
 // its final score. Shared by the lobby's cards and the match page, from a match's `seats`
-// ({seat, name, kind, player, bot}) and an outcome ({winner, reason, scores, words}).
+// ({seat, name, kind, player, bot, level}) and an outcome ({winner, reason, scores, words}).
 
 /** A seat name that only numbers the seat ("Player 2"): it says nothing beside a person's name. */
 const NUMBERED = /^(player|seat) \d+$/i;
 
-/** Who is in the seat: the person's name, "strong bot", or null for a free seat or a nameless person. */
+/** A bot as its players chose it: by its level where it plays at one ("club bot"), else by its kind ("strong bot"). */
+export function botName(info) {
+  return `${info.level ?? info.bot ?? "a"} bot`;
+}
+
+/** Who is in the seat: the person's name, "club bot", or null for a free seat or a nameless person. */
 export function occupant(info) {
   if (!info) return null;
-  if (info.kind === "bot") return `${info.bot ?? "a"} bot`;
+  if (info.kind === "bot") return botName(info);
   if (info.kind === "person") return info.player || null;
   return null;
 }
