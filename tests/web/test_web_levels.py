@@ -11,7 +11,7 @@ import pytest
 from server_process import Server
 from web_helpers import WAIT_MS, Client, OpenClient
 
-from parlour.bots.levels import LEVEL_NAMES, find_level, rating_text
+from parlour.bots.levels import LEVEL_NAMES, find_level, levels_for, rating_text
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
@@ -123,10 +123,14 @@ async def test_play_the_computer_plays_the_club_level_where_there_are_levels(
     assert f"{CLUB.kind} bot" not in (await seat.text_content() or "")
 
 
-async def test_a_game_without_levels_offers_its_bot_kinds_as_before(
+async def test_a_player_count_without_levels_offers_its_bot_kinds_as_before(
         server: Server, open_client: OpenClient) -> None:
+    assert levels_for("biloba", 2)
+    assert not levels_for("biloba", 3)  # Biloba's ladder has placed two players only
     ann = await open_client("Ann")
-    await lobby_form(ann, server, "mille")
+    await lobby_form(ann, server, "biloba")
+    await ann.page.select_option("#players", "3")
+    await ann.page.wait_for_selector("#seat-rows select[data-seat='2']", state="attached")
     values = await ann.page.eval_on_selector_all(f"{SEAT_1} option", "os => os.map(o => o.value)")
     assert values == ["you", "open", "bot:random", "bot:greedy", "bot:strong", "bot:classic"]
     assert await ann.page.input_value(SEAT_1) == "bot:strong"
