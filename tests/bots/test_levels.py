@@ -89,7 +89,7 @@ def test_the_shipped_file_places_lines_of_action_for_two_and_nothing_else_yet() 
     assert entry["ladder"] == "loa-2p.jsonl"
     assert entry["games"] >= max(found.games for found in levels)
     assert levels_for("loa", 3) == []
-    assert levels_for("mille", 2) == []
+    assert levels_for("tictactoe", 2) == []  # no ladder of tictactoe, the engine's example
     assert level_counts("loa") == [2]
 
 
@@ -98,8 +98,8 @@ def test_an_unknown_level_or_a_game_without_levels_names_what_exists() -> None:
     with pytest.raises(LevelsError, match=r"loa has no level 'grandmaster' \(levels: beginner, casual, club, "
                                           r"expert, master\)"):
         find_level("loa", 2, "grandmaster")
-    with pytest.raises(LevelsError, match=r"mille has no levels yet.*games with levels: [a-z, ]*\bloa\b"):
-        find_level("mille", 2, "club")
+    with pytest.raises(LevelsError, match=r"tictactoe has no levels yet.*games with levels: [a-z, ]*\bloa\b"):
+        find_level("tictactoe", 2, "club")
 
 
 def test_writing_a_game_keeps_the_others_and_replaces_its_own(tmp_path: Path) -> None:

@@ -66,11 +66,11 @@ def test_an_unknown_level_names_the_levels(monkeypatch: pytest.MonkeyPatch,
 
 def test_a_game_without_levels_says_so_and_names_its_bots(monkeypatch: pytest.MonkeyPatch,
                                                          capsys: pytest.CaptureFixture[str]) -> None:
-    status, _, err = run(["mille", "--level", "club", "--text"], [], monkeypatch, capsys)
+    status, _, err = run(["tictactoe", "--level", "club", "--text"], [], monkeypatch, capsys)
     assert status == 2
-    assert "mille has no levels yet" in err
+    assert "tictactoe has no levels yet" in err
     assert re.search(r"games with levels: [a-z, ]*\bloa\b", err)
-    assert "--seat N=bot:KIND (random, greedy, strong, classic)" in err
+    assert "--seat N=bot:KIND (random, greedy, strong)" in err
 
 
 def test_a_seat_of_a_server_match_takes_no_level(monkeypatch: pytest.MonkeyPatch,
