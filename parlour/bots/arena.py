@@ -340,11 +340,6 @@ class Progress:
             self.drawn = ""
 
 
-def run_series(series: Series) -> Iterator[GameResult]:
-    """The games of ``series`` as they finish (in worker processes when ``jobs`` > 1)."""
-    return run_games(series, play_game)
-
-
 def run_games(series: Series, play: Callable[[Series, int], Played]) -> Iterator[Played]:
     """``play(series, index)`` for every game of ``series``, as they finish (in worker processes
     when ``jobs`` > 1; ``play`` must then be a module-level function, so that it pickles)."""
