@@ -39,7 +39,7 @@ from pathlib import Path
 from typing import Any, Final, Protocol, TextIO, TypeVar, runtime_checkable
 
 from parlour.bots import bot_kinds, make_bot, provided, seen_by
-from parlour.bots.results import Entrant, Key, Record, ResultsFileError, appending, read_records, record_line
+from parlour.bots.results import Entrant, Key, Record, ResultsFileError, appending, read_records
 from parlour.engine import CHANCE, Bot, GameInfo, IllegalActionError, ParlourError, State
 from parlour.engine.processes import die_with_parent
 from parlour.games import get_game
@@ -575,16 +575,19 @@ def play_series(series: Series) -> list[GameResult] | None:
     names = get_game(series.game).new(series.players, series.options).seat_names()
     a, _ = labels(series)
     results, to_play = kept_games(series)
+    if series.file is not None:
+        print(f"{len(results)} games of this series in {series.file}, {len(to_play)} to play",
+              file=sys.stderr, flush=True)
     progress = Progress(len(to_play))
-    with appending(series.file) if series.file is not None else nullcontext() as file:
+    keeping = (nullcontext() if series.file is None
+               else appending(series.file, series.game, series.players, series.options))
+    with keeping as append:
         progress.update(0, score_so_far(a, sum(r.a_points for r in results), len(results)))
+        work = [(series, index) for index in to_play]
         try:
-            work = [(series, index) for index in to_play]
             for done, result in enumerate(run_each(work, play_game, series.jobs), start=1):
-                if file is not None:
-                    file.write(record_line(series.game, series.players, series.options,
-                                           record_of(series, result)) + "\n")
-                    file.flush()
+                if append is not None:
+                    append(record_of(series, result))
                 results.append(result)
                 wins = sum(1 for r in results if r.a_points == 1.0)
                 draws = sum(1 for r in results if r.a_points == 0.5)
@@ -598,10 +601,8 @@ def play_series(series: Series) -> list[GameResult] | None:
             kept = f"; the finished games are kept in {series.file}" if series.file is not None else ""
             print(f"parlour arena: interrupted{kept}", file=sys.stderr)
             return results or None
-        except IllegalActionError:
+        finally:
             progress.close()
-            raise
-    progress.close()
     return results
 
 
@@ -619,6 +620,4 @@ def kept_games(series: Series) -> tuple[list[GameResult], list[int]]:
             to_play.append(index)
         else:
             kept.append(result_of(record, index))
-    print(f"{len(kept)} games of this series in {series.file}, {len(to_play)} to play", file=sys.stderr,
-          flush=True)
     return kept, to_play

@@ -80,7 +80,6 @@ from parlour.bots.results import (
     ResultsFileError,
     appending,
     read_records,
-    record_line,
 )
 from parlour.engine import IllegalActionError, ParlourError
 from parlour.games import get_game
@@ -208,12 +207,11 @@ def run(ladder: Ladder, err: TextIO) -> list[Record]:
         return records
     progress = Progress(len(work), err)
     progress.update(0, "no game yet")
-    with appending(ladder.path) as file:
+    with appending(ladder.path, ladder.game, ladder.players, ladder.options) as append:
         try:
             for done, (series, result) in enumerate(run_each(work, play, ladder.jobs), start=1):
                 record = record_of(series, result)
-                file.write(record_line(ladder.game, ladder.players, ladder.options, record) + "\n")
-                file.flush()
+                append(record)
                 records.append(record)
                 progress.update(done, pairing_score(records, record))
         finally:

@@ -24,11 +24,11 @@ from __future__ import annotations
 import json
 import math
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Final, TextIO
+from typing import Any, Final
 
 from parlour.bots import bot_kinds
 from parlour.engine import ParlourError
@@ -227,15 +227,24 @@ def check_entrant(field_name: str, name: str, game: str) -> None:
                          "without one")
 
 
+Append = Callable[[Record], None]
+"""Appends a finished game to a results file (``appending``)."""
+
+
 @contextmanager
-def appending(path: Path) -> Iterator[TextIO]:
-    """The file opened to append lines to (made, with its folder, when missing): each line written
-    must end with a newline and be flushed by the caller."""
+def appending(path: Path, game: str, players: int, options: dict[str, Any]) -> Iterator[Append]:
+    """The file opened (made, with its folder, when missing) for games of these settings: what this
+    yields appends a game's line and flushes it, so that a kill loses at most the games in play."""
     path.parent.mkdir(parents=True, exist_ok=True)
     with path.open("a", encoding="utf-8") as file:
         if file.tell() > 0 and not ends_with_newline(path):
             file.write("\n")  # a line written by hand without its end: ours must start a line
-        yield file
+
+        def append(record: Record) -> None:
+            file.write(record_line(game, players, options, record) + "\n")
+            file.flush()
+
+        yield append
 
 
 def ends_with_newline(path: Path) -> bool:
