@@ -3,6 +3,7 @@ the lobby's summary, the seats as clients see them, and the result in one line."
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
 from typing import Any
@@ -62,11 +63,11 @@ def bot_levels(row: MatchRow) -> list[str | None]:
     cannot be read: the page then names the kind, as before levels)."""
     levels: list[str | None] = []
     for seat in row.seats:
-        try:
-            found = level_of(row.game, row.players, seat.bot, row.bot_seconds) if seat.bot else None
-        except LevelsError:
-            found = None
-        levels.append(found.name if found is not None and seat.kind == "bot" else None)
+        found = None
+        if seat.kind == "bot" and seat.bot is not None:
+            with contextlib.suppress(LevelsError):
+                found = level_of(row.game, row.players, seat.bot, row.bot_seconds)
+        levels.append(found.name if found is not None else None)
     return levels
 
 
