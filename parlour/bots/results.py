@@ -169,7 +169,7 @@ def parse_record(line: str, game: str, players: int, options: dict[str, Any]) ->
     try:
         data = json.loads(line)
     except json.JSONDecodeError as error:
-        raise ValueError(f"not JSON: {error.msg} at column {error.colno}") from None
+        raise ValueError(f"not JSON: {error.msg} (column {error.colno})") from None
     if not isinstance(data, dict):
         raise ValueError("not a JSON object")
     if (data.get("game"), data.get("players")) != (game, players):
