@@ -258,6 +258,8 @@ async def play_mille_decision(client: Client, action: dict[str, Any]) -> int:
     """The keys for one decision; returns the Tabs they took."""
     parts, text = action["parts"], action["text"]
     if parts["kind"] == "draw":
+        # The server's list can say "draw" a moment before the page has enabled its Draw button.
+        await client.page.wait_for_selector("[data-draw]:not([disabled])")
         tabs = await tab_to(client, "[data-draw]:not([disabled])")
     elif parts["kind"] in ("play", "discard"):
         tabs = await tab_to(client, ".hand-slot[data-card][tabindex='0']")
