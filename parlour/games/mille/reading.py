@@ -24,8 +24,10 @@ ones. Playing, it was not better than the uniform deal with ``place_safeties``: 
 same positions, decisions that differ scored by playouts holding the true hand, the reading
 gained -0.0003 (95 % -0.0017 to +0.0013) of a game a decision at 0.1 s a move, and between
 -0.0011 and 0.0000 (intervals about +-0.0015) at 0.5 s over the variants tried, where knowing
-the true hand gains +0.0026 (+0.0009 to +0.0044). So ``MilleEvaluator`` reads only when asked
-(``READS``).
+the true hand gains +0.0026 (+0.0009 to +0.0044). Over whole games against ``classic`` (0.1 s a
+move, duplicate deals) it scored 0.638 (95 % 0.594-0.680) of 478 games and +141.6 points a hand
+(+87.6 to +195.6) over 2,002 hands, the uniform deal 0.637 and +141.7: the same, and both meet
+issue 19's targets. The strong bot reads (``READS``), as the issue asks.
 """
 
 from __future__ import annotations
