@@ -1,0 +1,43 @@
+"""The kept series of ``results/`` (issue 19): each file reads as the arena reads it, and the
+figures ``docs/ratings.md`` publishes come from its games."""
+
+from __future__ import annotations
+
+import json
+import statistics
+from pathlib import Path
+
+from parlour.bots.arena import wilson
+from parlour.bots.results import read_records
+
+RESULTS = Path(__file__).resolve().parents[2] / "results"
+
+
+def test_every_kept_file_reads_whole_and_is_listed_in_the_folder_readme() -> None:
+    files = sorted(RESULTS.glob("*.jsonl"))
+    assert files
+    listed = (RESULTS / "README.md").read_text(encoding="utf-8")
+    for path in files:
+        first = json.loads(path.read_text(encoding="utf-8").splitlines()[0])
+        records = read_records(path, first["game"], first["players"], first["options"])
+        assert records, path
+        assert f"`{path.name}`" in listed, f"results/README.md does not list {path.name}"
+
+
+def test_mille_strong_meets_issue_19s_targets_over_the_kept_games() -> None:
+    """At least +60 points a hand over 2,000 hands and 0.60 of games over 400, duplicate deals."""
+    records = read_records(RESULTS / "mille-strong-reads-classic.jsonl", "mille", 2, {})
+    assert {(r.a, r.b) for r in records} == {("strong@0.1", "classic")}
+    deals = {r.deal for r in records}
+    assert all(sum(r.deal == deal for r in records) == 2 for deal in deals)  # both seats of every deal
+    hands = [margin for r in records for margin in r.hands]
+    assert len(hands) >= 2000
+    assert statistics.fmean(hands) >= 60
+    score = statistics.fmean(r.a_points for r in records)
+    assert len(records) >= 400
+    assert score >= 0.60
+    low, high = wilson(score, len(records))
+    published = (Path(__file__).resolve().parents[2] / "docs" / "ratings.md").read_text(encoding="utf-8")
+    assert f"**+{statistics.fmean(hands):.1f}**" in published
+    assert f"over {len(hands):,} hands" in published
+    assert f"**{score:.3f}** (Wilson {low:.3f}–{high:.3f}) over {len(records)} games" in published
