@@ -11,7 +11,8 @@ from parlour.bots.expectimax import ExpectimaxBot, RollBot, _Work
 from parlour.engine import CHANCE
 from parlour.games import get_game
 from parlour.games.conflict import ConflictState, position_from_text
-from parlour.games.conflict.evaluator import ConflictEvaluator
+from parlour.games.conflict.evaluator import PROGRESS, PROGRESS_REACH, ConflictEvaluator, progress_horizon
+from parlour.games.conflict.maps import MAPS, check_map
 
 CONFLICT = get_game("conflict")
 RED, ORANGE = 0, 1
@@ -141,3 +142,47 @@ def test_the_look_past_the_dice_keeps_to_its_allowance(players: int) -> None:
             assert work.nodes <= allowance + 16
             assert (value is None) == work.spent()
     assert looked > 10
+
+
+def stretched_ocean(extra: int) -> str:
+    """``ocean`` made ``2 * extra`` rows taller by repeating a sea row in each half (rows 8 and
+    19), its bases and mines moved with their rows: a board longer than every shipped one."""
+    lines = MAPS["ocean"].splitlines()
+    top, end = lines.index("terrain") + 1, lines.index("end")
+    rows = lines[top:end]
+    terrain = rows[:8] + [rows[7]] * extra + rows[8:19] + [rows[18]] * extra + rows[19:]
+
+    def moved(square: str) -> str:
+        row = int(square[1:])
+        return f"{square[0]}{row + (2 * extra if row > 19 else extra if row > 8 else 0)}"
+
+    places = [" ".join([*line.split()[:2], moved(line.split()[2])]) for line in lines[end + 1:]
+              if line.startswith(("base ", "mine "))]
+    size = f"size 26x{len(terrain)}"
+    return "\n".join(["conflict-map 1", "name stretched", size, "terrain", *terrain, "end", *places])
+
+
+def test_a_piece_feels_the_pull_of_a_far_base_on_a_long_board() -> None:
+    # Issue 16: beyond 20 squares from every hostile base a piece used to be worth the same
+    # wherever it stood, so on a long board the bots' pieces wandered until they came near.
+    text = stretched_ocean(7)  # 26x40: orange's base v5 is 34 squares from e39, 33 from e38
+    assert check_map(text) == []
+
+    def airplane_on(square: str) -> ConflictState:
+        start = position_from_text(f"pieces 1A {square} 2C x1\nturn 1" + NO_ROWS)
+        state = CONFLICT.new(2, {"board": text}, start=start)
+        assert isinstance(state, ConflictState)
+        return state
+
+    far, nearer = airplane_on("e39"), airplane_on("e38")
+    assert progress_horizon(far.board) == 34
+    evaluator = ConflictEvaluator()
+    assert evaluator.worths(nearer)[RED] == evaluator.worths(far)[RED] + PROGRESS
+
+
+def test_the_shipped_maps_keep_the_horizon_they_were_measured_with() -> None:
+    # docs/maps.md's balance figures are seeded greedy games: a shipped map's horizon is 20.
+    for name in MAPS:
+        state = CONFLICT.new(2, {"board": name})
+        assert isinstance(state, ConflictState)
+        assert progress_horizon(state.board) == PROGRESS_REACH == 20, name
