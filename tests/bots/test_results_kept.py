@@ -10,7 +10,8 @@ from pathlib import Path
 from parlour.bots.arena import wilson
 from parlour.bots.results import read_records
 
-RESULTS = Path(__file__).resolve().parents[2] / "results"
+ROOT = Path(__file__).resolve().parents[2]
+RESULTS = ROOT / "results"
 
 
 def test_every_kept_file_reads_whole_and_is_listed_in_the_folder_readme() -> None:
@@ -37,7 +38,7 @@ def test_mille_strong_meets_issue_19s_targets_over_the_kept_games() -> None:
     assert len(records) >= 400
     assert score >= 0.60
     low, high = wilson(score, len(records))
-    published = (Path(__file__).resolve().parents[2] / "docs" / "ratings.md").read_text(encoding="utf-8")
+    published = (ROOT / "docs" / "ratings.md").read_text(encoding="utf-8")
     assert f"**+{statistics.fmean(hands):.1f}**" in published
     assert f"over {len(hands):,} hands" in published
     assert f"**{score:.3f}** (Wilson {low:.3f}–{high:.3f}) over {len(records)} games" in published
