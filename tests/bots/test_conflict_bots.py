@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 import pytest
 
@@ -12,7 +13,7 @@ from parlour.engine import CHANCE
 from parlour.games import get_game
 from parlour.games.conflict import ConflictState, position_from_text
 from parlour.games.conflict.evaluator import PROGRESS, PROGRESS_REACH, ConflictEvaluator, progress_horizon
-from parlour.games.conflict.maps import MAPS, check_map
+from parlour.games.conflict.maps import MAPS, check_map, load_map
 
 CONFLICT = get_game("conflict")
 RED, ORANGE = 0, 1
@@ -147,19 +148,20 @@ def test_the_look_past_the_dice_keeps_to_its_allowance(players: int) -> None:
 def stretched_ocean(extra: int) -> str:
     """``ocean`` made ``2 * extra`` rows taller by repeating a sea row in each half (rows 8 and
     19), its bases and mines moved with their rows: a board longer than every shipped one."""
-    lines = MAPS["ocean"].splitlines()
-    top, end = lines.index("terrain") + 1, lines.index("end")
-    rows = lines[top:end]
-    terrain = rows[:8] + [rows[7]] * extra + rows[8:19] + [rows[18]] * extra + rows[19:]
+    ocean = load_map("ocean")
+    cols = ocean.cols
+    order = [*range(8), *[7] * extra, *range(8, 19), *[18] * extra, *range(19, ocean.rows)]
 
-    def moved(square: str) -> str:
-        row = int(square[1:])
-        return f"{square[0]}{row + (2 * extra if row > 19 else extra if row > 8 else 0)}"
+    def moved(square: int) -> int:
+        row = square // cols
+        return square + cols * (2 * extra if row >= 19 else extra if row >= 8 else 0)
 
-    places = [" ".join([*line.split()[:2], moved(line.split()[2])]) for line in lines[end + 1:]
-              if line.startswith(("base ", "mine "))]
-    size = f"size 26x{len(terrain)}"
-    return "\n".join(["conflict-map 1", "name stretched", size, "terrain", *terrain, "end", *places])
+    return replace(
+        ocean, name="stretched", rows=len(order),
+        terrain=tuple(ocean.terrain[row * cols + col] for row in order for col in range(cols)),
+        bases=tuple(moved(square) for square in ocean.bases),
+        mines=tuple((moved(first), moved(second)) for first, second in ocean.mines),
+    ).text()
 
 
 def test_a_piece_feels_the_pull_of_a_far_base_on_a_long_board() -> None:
