@@ -506,7 +506,8 @@ class PostgresStore:
         self._appending: list[_Append] = []
         """Appends asked and not yet in a batch (``_flush``)."""
         self._flush_soon = False
-        self._batches: set[asyncio.Future[None]] = set()
+        self._batches: dict[asyncio.Future[None], set[str]] = {}
+        """The batches in flight, each with its matches: a match's next append waits for its batch."""
 
     # --- the interface: writes ---
 
@@ -581,13 +582,16 @@ class PostgresStore:
         """Starts a batch of the appends waiting, while fewer than ``BATCHES`` are in flight."""
         self._flush_soon = False
         while self._appending and len(self._batches) < self.BATCHES:
-            batch, self._appending = _batch_of(self._appending)
+            writing = set().union(*self._batches.values())
+            batch, self._appending = _batch_of(self._appending, writing)
+            if not batch:  # each match waiting has an append in flight
+                return
             task = asyncio.ensure_future(self._commit_batch(batch))
-            self._batches.add(task)
+            self._batches[task] = {asked.match_id for asked in batch}
             task.add_done_callback(self._batch_done)
 
     def _batch_done(self, task: asyncio.Future[None]) -> None:
-        self._batches.discard(task)
+        self._batches.pop(task, None)
         if not task.cancelled():
             task.exception()  # never one: ``_commit_batch`` answers its callers whatever happens
         self._flush()  # what gathered meanwhile goes next
@@ -1052,12 +1056,13 @@ class _Append:
     answer: asyncio.Future[None]
 
 
-def _batch_of(waiting: list[_Append]) -> tuple[list[_Append], list[_Append]]:
+def _batch_of(waiting: list[_Append], writing: set[str]) -> tuple[list[_Append], list[_Append]]:
     """The next batch (at most ``BATCH_MOST``, in the order asked) and what stays waiting: a second
-    append of a match already in the batch waits for the next one (it expects the first's version)."""
+    append of a match already in the batch, or in a batch in flight (``writing``), waits for a later
+    one (it expects the first's version)."""
     batch: list[_Append] = []
     later: list[_Append] = []
-    chosen: set[str] = set()
+    chosen = set(writing)
     for asked in waiting:
         if len(batch) < BATCH_MOST and asked.match_id not in chosen:
             batch.append(asked)

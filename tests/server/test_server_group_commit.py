@@ -272,6 +272,28 @@ async def test_two_appends_of_one_match_asked_together_go_in_turn(postgres_store
     assert (await only(store, "m1")).actions == [1, 3]
 
 
+@ASYNC
+async def test_a_matchs_second_append_waits_for_the_batch_in_flight_not_beside_it(
+    postgres_store: PostgresStore,
+) -> None:
+    """Two batches may be in flight at once, but never two appends of one match: the second, started
+    beside the first, could be written before it and fail on the version the first has not written."""
+    store = postgres_store
+    await store.create(a_match("m1"))
+    await store.create(a_match("m2"))
+    asked = [asyncio.ensure_future(call) for call in (
+        store.append("m1", 0, [1], Progress("running", 1, 1, None)),
+        store.append("m2", 0, [2], Progress("running", 1, 1, None)),
+        store.append("m1", 1, [3], Progress("running", 2, 0, None)),
+    )]
+    for _ in range(3):  # the appends are asked and the first batch starts
+        await asyncio.sleep(0)
+    assert list(store._batches.values()) == [{"m1", "m2"}]
+    assert [waiting.match_id for waiting in store._appending] == ["m1"]
+    assert await gathered(*asked) == [None, None, None]
+    assert (await only(store, "m1")).actions == [1, 3]
+
+
 # --- a replica reads only what it lacks ---
 
 
