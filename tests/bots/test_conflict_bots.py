@@ -12,8 +12,10 @@ from parlour.bots.expectimax import ExpectimaxBot, RollBot, _Work
 from parlour.engine import CHANCE
 from parlour.games import get_game
 from parlour.games.conflict import ConflictState, position_from_text
+from parlour.games.conflict.board import UNREACHED, Board
 from parlour.games.conflict.evaluator import PROGRESS, PROGRESS_REACH, ConflictEvaluator, progress_horizon
-from parlour.games.conflict.maps import MAPS, check_map, load_map
+from parlour.games.conflict.maps import BASE, LAND, MAPS, WATER, check_map, load_map, route_length
+from parlour.games.conflict.pieces import AIR_CLASS, LAND_CLASS, WATER_CLASS
 
 CONFLICT = get_game("conflict")
 RED, ORANGE = 0, 1
@@ -182,9 +184,52 @@ def test_a_piece_feels_the_pull_of_a_far_base_on_a_long_board() -> None:
     assert evaluator.worths(nearer)[RED] == evaluator.worths(far)[RED] + PROGRESS
 
 
-def test_the_shipped_maps_keep_the_horizon_they_were_measured_with() -> None:
-    # docs/maps.md's balance figures are seeded greedy games: a shipped map's horizon is 20.
+def board_of(name: str) -> Board:
+    state = CONFLICT.new(2, {"board": name})
+    assert isinstance(state, ConflictState)
+    return state.board
+
+
+def test_every_shipped_maps_horizon_reaches_from_base_to_base() -> None:
+    # A piece anywhere on the way from one base to another feels the pull of the nearer one.
     for name in MAPS:
-        state = CONFLICT.new(2, {"board": name})
+        board = board_of(name)
+        routes = [board.routes_from(AIR_CLASS, start) for start in board.bases]
+        longest = max(route[goal] for route in routes for goal in board.bases)
+        assert progress_horizon(board) >= max(longest, PROGRESS_REACH), name
+    assert progress_horizon(board_of("classic")) == PROGRESS_REACH
+
+
+@pytest.mark.parametrize("name", sorted(MAPS))
+def test_routes_are_the_maps_own_shortest_routes(name: str) -> None:
+    # The evaluator's distances are Board.routes_from; maps.route_length is the map check's own
+    # search (CON-13), written apart: every square's route to every base agrees, per class.
+    board = board_of(name)
+    kinds = {LAND_CLASS: (LAND, BASE), WATER_CLASS: (WATER, BASE), AIR_CLASS: (LAND, WATER, BASE)}
+    for cls, terrain in kinds.items():
+        for base in board.bases:
+            routes = board.routes_from(cls, base)
+            for square in range(0, board.size, 7):
+                if board.terrain[square] not in terrain:
+                    continue
+                steps = route_length(board.cols, board.rows, board.terrain, terrain, square, base, set())
+                assert routes[square] == (UNREACHED if steps is None else steps), (name, cls, square)
+
+
+def test_a_piece_behind_a_wall_is_as_far_as_its_way_round() -> None:
+    # Issue 16, crossroads: l5 is 12 squares from orange's base x3 as the crow flies, but the wall
+    # between them sends an airplane 13 steps down to m18, then 16 (n18, o17, … x3) up again.
+    def airplane_on(square: str) -> ConflictState:
+        start = position_from_text(f"pieces 1A {square} 2C x1\nturn 1" + NO_ROWS)
+        state = CONFLICT.new(2, {"board": "crossroads"}, start=start)
         assert isinstance(state, ConflictState)
-        assert progress_horizon(state.board) == PROGRESS_REACH == 20, name
+        return state
+
+    behind_the_wall, at_the_crossing = airplane_on("l5"), airplane_on("m18")
+    board = at_the_crossing.board
+    routes = board.routes_from(AIR_CLASS, board.bases[ORANGE])
+    squares = [square for square in map(board.square_of, ("l5", "m18")) if square is not None]
+    assert [routes[square] for square in squares] == [29, 16]
+    evaluator = ConflictEvaluator()
+    gained = evaluator.worths(at_the_crossing)[RED] - evaluator.worths(behind_the_wall)[RED]
+    assert gained == (29 - 16) * PROGRESS

@@ -12,6 +12,7 @@ the class, the start, d and the set of hostile mines, so they are memoised per b
 from __future__ import annotations
 
 import random
+from collections import deque
 from collections.abc import Callable
 from functools import lru_cache
 from typing import Final
@@ -26,6 +27,8 @@ _ENTERABLE: Final = {
     AIR_CLASS: (LAND, WATER, BASE),
 }
 _CACHE_LIMIT: Final = 1 << 17
+UNREACHED: Final = 1 << 30
+"""``routes_from``'s figure for a square with no route to the start."""
 
 
 def bits(mask: int) -> list[int]:
@@ -86,6 +89,21 @@ class Board:
         self.moved_keys = tuple(rng.getrandbits(64) for _ in range(size))
         self._finals: dict[tuple[int, int, int, int], int] = {}
         self._hostile: dict[tuple[int, ...], tuple[int, ...]] = {}
+
+    def routes_from(self, cls: int, start: int) -> tuple[int, ...]:
+        """Per square, the fewest steps a ``cls`` piece takes from it to ``start`` over enterable
+        terrain (mines aside), or ``UNREACHED``: a way round an island or a wall is counted."""
+        steps = self.steps[cls]
+        found = [UNREACHED] * self.size
+        found[start] = 0
+        queue = deque([start])
+        while queue:
+            square = queue.popleft()
+            for near in steps[square]:
+                if found[near] == UNREACHED:
+                    found[near] = found[square] + 1
+                    queue.append(near)
+        return tuple(found)
 
     def square_of(self, text: str) -> int | None:
         """The square ``text`` names (any case), or ``None``."""

@@ -15,7 +15,7 @@ from typing import Final
 from parlour.engine import MAX_EVAL, Action, Evaluator, State
 from parlour.games.conflict.actions import MOVE
 from parlour.games.conflict.board import Board
-from parlour.games.conflict.pieces import AAGUN, AIRPLANE, EMPTY, SUBMARINE, TYPES
+from parlour.games.conflict.pieces import AAGUN, AIR_CLASS, AIRPLANE, CLASS_OF, EMPTY, SUBMARINE, TYPES
 from parlour.games.conflict.rules import ConflictState
 
 PIECE_VALUES: Final = (30, 30, 50, 30, 40)
@@ -41,21 +41,30 @@ PROGRESS: Final = 2
 """Per step closer to the nearest hostile base, for a piece on the board, within its horizon."""
 
 PROGRESS_REACH: Final = 20
-"""The shortest horizon: a piece within this many squares of the nearest hostile base is worth
-``PROGRESS`` more a step closer; a longer board's horizon is its longest side less a die
-(``progress_horizon``). On ``classic``,
+"""The shortest horizon: a piece within this many steps of the nearest hostile base is worth
+``PROGRESS`` more a step closer; a longer board's horizon is its longest side less a die, or the
+longest route between two bases if that is longer (``progress_horizon``). On ``classic``,
 ``ocean`` and ``rivers`` it is 20. Measured (issue 16): on ``ocean`` stretched to 26x40, two
 players 31 squares apart, strong at 1 s scored 0.533 of 30 games against greedy with a horizon of
 20 for both, and 0.756 (0.653-0.836) of 82 games with 34: beyond the horizon a piece felt no pull
 at all."""
 
+FAR: Final = 99
+"""Steps counted at most: a square further from a base by its piece's route, or with no route,
+is this far (``REACH`` has a chance for each count up to it)."""
+
 
 def progress_horizon(board: Board) -> int:
-    """The distance from the nearest hostile base within which a step closer is worth ``PROGRESS``."""
-    return max(PROGRESS_REACH, max(board.cols, board.rows) - 6)
+    """The steps from the nearest hostile base within which a step closer is worth ``PROGRESS``."""
+    longest_route = max(
+        board.routes_from(AIR_CLASS, start)[goal] for start in board.bases for goal in board.bases
+    )
+    return min(FAR, max(PROGRESS_REACH, max(board.cols, board.rows) - 6, longest_route))
+
 
 REACH: Final = tuple(
-    1.0 - ((d - 1) / 6) ** 2 if 1 <= d <= 6 else 0.1 * (13 - d) / 6 if d <= 12 else 0.0 for d in range(100)
+    1.0 - ((d - 1) / 6) ** 2 if 1 <= d <= 6 else 0.1 * (13 - d) / 6 if d <= 12 else 0.0
+    for d in range(FAR + 1)
 )
 """The chance that two dice show at least one value of ``d`` or more: a piece ``d`` steps from
 a base, with room to wander, can then end an exact-length path on it (CON-37). Beyond 6, a
@@ -90,6 +99,10 @@ def board_nodes_per_second(squares: int, pieces: int = 0, rivals: int = 1) -> in
     return int(NODES_PER_SECOND * size_share / (1.0 + PIECE_SHARE * pieces * rivals))
 
 
+Routes = tuple[tuple[tuple[int, ...], ...], ...]
+"""Per piece kind, per base seat, per square: the steps to the base (``ConflictEvaluator.routes``)."""
+
+
 class ConflictEvaluator(Evaluator):
     """Scores a Conflict position for one player (engine seat) against its strongest rival."""
 
@@ -97,7 +110,7 @@ class ConflictEvaluator(Evaluator):
     turn_of_decisions = True  # a roll is several decisions: the greedy bot judges the whole roll
 
     def __init__(self) -> None:
-        self._distances: dict[int, tuple[tuple[int, ...], ...]] = {}
+        self._routes: dict[int, tuple[Routes, int]] = {}
 
     def nodes_per_second_at(self, state: State) -> int:
         """Fewer nodes per second on a bigger board and with more pieces and rivals, so that a
@@ -106,23 +119,25 @@ class ConflictEvaluator(Evaluator):
         rivals = sum(1 for seat in state.occupied if state.out[seat] is None) - 1
         return board_nodes_per_second(state.board.size, len(state.pieces), max(rivals, 0))
 
-    def distances(self, board: Board) -> tuple[tuple[int, ...], ...]:
-        """Per seat, the king-move distance of every square from that seat's base."""
-        table = self._distances.get(id(board))
-        if table is None:
-            cols = board.cols
-            table = tuple(
-                tuple(max(abs(square % cols - base % cols), abs(square // cols - base // cols))
-                      for square in range(board.size))
-                for base in board.bases
-            )
-            self._distances[id(board)] = table
-        return table
+    def routes(self, board: Board) -> tuple[Routes, int]:
+        """Per piece kind and base seat, every square's steps to that base by the kind's route (at
+        most ``FAR``: a cannon goes round a lake, a ship round an island, anything round a wall),
+        and the board's ``progress_horizon``."""
+        found = self._routes.get(id(board))
+        if found is None:
+            by_class = {
+                cls: tuple(tuple(min(FAR, steps) for steps in board.routes_from(cls, base))
+                           for base in board.bases)
+                for cls in set(CLASS_OF)
+            }
+            found = tuple(by_class[cls] for cls in CLASS_OF), progress_horizon(board)
+            self._routes[id(board)] = found
+        return found
 
     def worths(self, state: ConflictState) -> list[float]:
         """Per board seat (0…3), the worth of what that seat's player controls, threats included."""
         controller, board = state.controller, state.board
-        distance = self.distances(board)
+        routes, horizon = self.routes(board)
         worth = [0.0] * 4
         for code in range(4 * TYPES):
             count_available, count_reserve = state.available[code], state.reserve[code]
@@ -133,7 +148,6 @@ class ConflictEvaluator(Evaluator):
         hostile_bases = {seat: [base for base in in_game if controller[base] != seat] for seat in in_game}
         threat = [0.0] * 4  # per base seat: the best chance that a hostile piece lands on it
         squares, bases = state.squares, board.bases
-        horizon = progress_horizon(board)
         air_proof = [
             squares[bases[seat]] != EMPTY and squares[bases[seat]] % TYPES in (AAGUN, SUBMARINE)
             for seat in range(4)
@@ -141,11 +155,12 @@ class ConflictEvaluator(Evaluator):
         for square, code in state.pieces.items():
             holder = controller[code // TYPES]
             kind = code % TYPES
+            distance = routes[kind]
             worth[holder] += PIECE_VALUES[kind]
             targets = hostile_bases.get(holder)
             if not targets:
                 continue
-            nearest = 99
+            nearest = FAR
             for base in targets:
                 steps = distance[base][square]
                 if steps < nearest:

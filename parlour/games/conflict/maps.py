@@ -593,7 +593,7 @@ MAP_FILES: Final = Path(__file__).parent / "map_files"
 """The shipped maps, one ``NAME.cmap`` file each (package data)."""
 CLASSIC: Final = "classic"
 """CON-72: the 20x20 board of CON-15 under its name."""
-RECOMMENDED_MAP: Final = "ocean"
+RECOMMENDED_MAP: Final = "crossroads"
 """The shipped map the lobby offers first."""
 ALIASES: Final = {"parlour-20": CLASSIC}
 """Other names a shipped map answers to, not listed: CON-15's name of the classic board, which
