@@ -75,13 +75,17 @@ NODES_PER_SECOND: Final = 10_000
 fixed in the code, so that a budget is the same search on every machine)."""
 
 CLASSIC_SQUARES: Final = 400
-SQUARES_EXPONENT: Final = 0.3
+SQUARES_EXPONENT: Final = 0.5
 """A node costs more on a bigger board (longer paths to search, more squares in every mask):
-the figure is ``NODES_PER_SECOND`` times (400 / squares) ** 0.3, never more than classic's.
+the figure is ``NODES_PER_SECOND`` times (400 / squares) ** 0.5, never more than classic's.
 Measured (issue 16): strong at 1 s against greedy, 2 players, 2 games of 30 decisions a map,
 counted nodes per CPU second, median: classic (400 squares) 31,400, rivers (624) 27,700, ocean
-(676) 30,800, a 26x52 ocean with a longer sea (1,352) 22,800; the formula gives 1, 0.88, 0.85
-and 0.69 of classic's figure for measured 1, 0.88, 0.98 and 0.73."""
+(676) 30,800, a 26x52 ocean with a longer sea (1,352) 22,800; crossroads (1,040), 3 games of 40
+decisions, 21,000, and its dearest decisions 18,500. The exponent was 0.3 until crossroads: its
+slowest decisions took 0.93 s of a 1 s budget on an idle machine. With 0.5 the formula gives 1,
+0.80, 0.77, 0.62 and 0.54 of classic's figure; a position's cost varies with its map's shape
+more than with its size, so the exponent is chosen for the slowest decisions of the largest
+shipped map."""
 
 PIECE_SHARE: Final = 0.006
 """And a node costs more with more pieces on the board and more seats to threaten: every piece
