@@ -42,3 +42,19 @@ def test_mille_strong_meets_issue_19s_targets_over_the_kept_games() -> None:
     assert f"**+{statistics.fmean(hands):.1f}**" in published
     assert f"over {len(hands):,} hands" in published
     assert f"**{score:.3f}** (Wilson {low:.3f}–{high:.3f}) over {len(records)} games" in published
+
+
+def test_conflict_strong_meets_issue_16s_two_player_target_on_crossroads() -> None:
+    """At least 0.80 of 400 games against greedy on the recommended map, strong at 1 s a decision;
+    ``docs/maps.md`` prints the figures of the kept games, the slowest decision among them."""
+    records = read_records(RESULTS / "conflict-crossroads-2p.jsonl", "conflict", 2, {"board": "crossroads"})
+    assert {(r.a, r.b) for r in records} == {("strong@1", "greedy")}
+    deals = {r.deal for r in records}
+    assert all(sum(r.deal == deal for r in records) == 2 for deal in deals)  # both seats of every deal
+    score = statistics.fmean(r.a_points for r in records)
+    assert len(records) >= 400
+    assert score >= 0.80
+    low, high = wilson(score, len(records))
+    published = (ROOT / "docs" / "maps.md").read_text(encoding="utf-8")
+    assert f"**{score:.3f}** (Wilson {low:.3f}–{high:.3f}) over {len(records)} games" in published
+    assert f"slowest decision took {max(r.slowest[0] for r in records):.2f} s" in published
