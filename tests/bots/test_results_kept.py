@@ -8,7 +8,7 @@ import statistics
 from pathlib import Path
 
 from parlour.bots.arena import wilson
-from parlour.bots.results import read_records
+from parlour.bots.results import Record, read_records
 
 ROOT = Path(__file__).resolve().parents[2]
 RESULTS = ROOT / "results"
@@ -25,36 +25,39 @@ def test_every_kept_file_reads_whole_and_is_listed_in_the_folder_readme() -> Non
         assert f"`{path.name}`" in listed, f"results/README.md does not list {path.name}"
 
 
+def duplicate_series(records: list[Record], pairing: tuple[str, str]) -> tuple[float, str]:
+    """The score of a kept series of one pairing with both seats of every deal, and how a page
+    prints it with its 95 % interval."""
+    assert {(r.a, r.b) for r in records} == {pairing}
+    deals = {r.deal for r in records}
+    assert all(sum(r.deal == deal for r in records) == 2 for deal in deals)  # both seats of every deal
+    score = statistics.fmean(r.a_points for r in records)
+    low, high = wilson(score, len(records))
+    return score, f"**{score:.3f}** (Wilson {low:.3f}–{high:.3f}) over {len(records)} games"
+
+
 def test_mille_strong_meets_issue_19s_targets_over_the_kept_games() -> None:
     """At least +60 points a hand over 2,000 hands and 0.60 of games over 400, duplicate deals."""
     records = read_records(RESULTS / "mille-strong-reads-classic.jsonl", "mille", 2, {})
-    assert {(r.a, r.b) for r in records} == {("strong@0.1", "classic")}
-    deals = {r.deal for r in records}
-    assert all(sum(r.deal == deal for r in records) == 2 for deal in deals)  # both seats of every deal
+    score, printed = duplicate_series(records, ("strong@0.1", "classic"))
     hands = [margin for r in records for margin in r.hands]
     assert len(hands) >= 2000
     assert statistics.fmean(hands) >= 60
-    score = statistics.fmean(r.a_points for r in records)
     assert len(records) >= 400
     assert score >= 0.60
-    low, high = wilson(score, len(records))
     published = (ROOT / "docs" / "ratings.md").read_text(encoding="utf-8")
     assert f"**+{statistics.fmean(hands):.1f}**" in published
     assert f"over {len(hands):,} hands" in published
-    assert f"**{score:.3f}** (Wilson {low:.3f}–{high:.3f}) over {len(records)} games" in published
+    assert printed in published
 
 
 def test_conflict_strong_meets_issue_16s_two_player_target_on_crossroads() -> None:
     """At least 0.80 of 400 games against greedy on the recommended map, strong at 1 s a decision;
     ``docs/maps.md`` prints the figures of the kept games, the slowest decision among them."""
     records = read_records(RESULTS / "conflict-crossroads-2p.jsonl", "conflict", 2, {"board": "crossroads"})
-    assert {(r.a, r.b) for r in records} == {("strong@1", "greedy")}
-    deals = {r.deal for r in records}
-    assert all(sum(r.deal == deal for r in records) == 2 for deal in deals)  # both seats of every deal
-    score = statistics.fmean(r.a_points for r in records)
+    score, printed = duplicate_series(records, ("strong@1", "greedy"))
     assert len(records) >= 400
     assert score >= 0.80
-    low, high = wilson(score, len(records))
     published = (ROOT / "docs" / "maps.md").read_text(encoding="utf-8")
-    assert f"**{score:.3f}** (Wilson {low:.3f}–{high:.3f}) over {len(records)} games" in published
+    assert printed in published
     assert f"slowest decision took {max(r.slowest[0] for r in records):.2f} s" in published
