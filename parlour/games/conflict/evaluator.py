@@ -44,10 +44,10 @@ PROGRESS_REACH: Final = 20
 """The shortest horizon: a piece within this many steps of the nearest hostile base is worth
 ``PROGRESS`` more a step closer; a longer board's horizon is its longest side less a die, or the
 longest route between two bases if that is longer (``progress_horizon``): 20 on ``classic`` and
-``rivers``, 21 on ``ocean`` (round its centre island), 35 on ``crossroads``. Measured (issue 16): on ``ocean`` stretched to 26x40, two
-players 31 squares apart, strong at 1 s scored 0.533 of 30 games against greedy with a horizon of
-20 for both, and 0.756 (0.653-0.836) of 82 games with 34: beyond the horizon a piece felt no pull
-at all."""
+``rivers``, 21 on ``ocean`` (round its centre island), 35 on ``crossroads``. Measured (issue
+16): on ``ocean`` stretched to 26x40, two players 31 squares apart, strong at 1 s scored 0.533 of
+30 games against greedy with a horizon of 20 for both, and 0.756 (0.653-0.836) of 82 games with
+34: beyond the horizon a piece felt no pull at all."""
 
 FAR: Final = 99
 """Steps counted at most: a square further from a base by its piece's route, or with no route,
