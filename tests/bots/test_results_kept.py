@@ -61,3 +61,12 @@ def test_conflict_strong_meets_issue_16s_two_player_target_on_crossroads() -> No
     published = (ROOT / "docs" / "maps.md").read_text(encoding="utf-8")
     assert printed in published
     assert f"slowest decision took {max(r.slowest[0] for r in records):.2f} s" in published
+
+
+def test_conflict_strong_keeps_its_two_player_score_on_classic() -> None:
+    """Issue 16: on ``classic`` strong does not fall below the 0.635 measured before ``crossroads``."""
+    records = read_records(RESULTS / "conflict-classic-2p.jsonl", "conflict", 2, {"board": "classic"})
+    score, printed = duplicate_series(records, ("strong@1", "greedy"))
+    assert len(records) >= 400
+    assert score >= 0.635
+    assert printed in (ROOT / "docs" / "maps.md").read_text(encoding="utf-8")
