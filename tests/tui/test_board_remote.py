@@ -64,7 +64,9 @@ async def test_a_seat_of_a_server_match_on_the_board(server: Server, tmp_path: P
             update = bob.next("update", version=1)
             assert update["event"]["action"] == "b1-d3"
             bob.send({"type": "action", "text": "a3-d3", "version": 1})
-            await until(pilot, lambda: app.remote.human_to_move() and app.session.snapshot["version"] == 2,
+            # app.version is the screen's: set once the screen has taken the news the session
+            # thread read (the session's own snapshot moves first, before the log has its lines)
+            await until(pilot, lambda: app.remote.human_to_move() and app.version == 2,
                         "Bob's move back on the board")
             assert "White plays a3-d3" in app.log_view.entries
             assert "A black piece is captured on d3." in app.log_view.entries
@@ -73,7 +75,8 @@ async def test_a_seat_of_a_server_match_on_the_board(server: Server, tmp_path: P
             await pilot.press("r")
             await until(pilot, lambda: "Resign this game?" in "\n".join(app.screen_lines()), "the question")
             await pilot.press("y")
-            await until(pilot, lambda: app.session.status == "over", "the resignation")
+            await until(pilot, lambda: any(entry.startswith("Result: ") for entry in app.log_view.entries),
+                        "the resignation's result in the log")
             assert any(entry.startswith("Result: White (Bob) wins") for entry in app.log_view.entries)
             assert server.summary(match_id)["status"] == "over"
             await pilot.press("q")
