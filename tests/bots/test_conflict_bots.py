@@ -13,7 +13,13 @@ from parlour.engine import CHANCE
 from parlour.games import get_game
 from parlour.games.conflict import ConflictState, position_from_text
 from parlour.games.conflict.board import UNREACHED, Board
-from parlour.games.conflict.evaluator import PROGRESS, PROGRESS_REACH, ConflictEvaluator, progress_horizon
+from parlour.games.conflict.evaluator import (
+    PROGRESS,
+    PROGRESS_REACH,
+    REACH,
+    ConflictEvaluator,
+    progress_horizon,
+)
 from parlour.games.conflict.maps import BASE, LAND, MAPS, WATER, check_map, load_map, route_length
 from parlour.games.conflict.pieces import AIR_CLASS, LAND_CLASS, WATER_CLASS
 
@@ -233,3 +239,41 @@ def test_a_piece_behind_a_wall_is_as_far_as_its_way_round() -> None:
     evaluator = ConflictEvaluator()
     gained = evaluator.worths(at_the_crossing)[RED] - evaluator.worths(behind_the_wall)[RED]
     assert gained == (29 - 16) * PROGRESS
+
+
+def four_players(pieces: str) -> ConflictState:
+    """A four-player position on ``classic`` (bases e5, p5, e16, p16), orange to roll."""
+    return position(f"pieces {pieces} 1C a1 2C t1 3C a20 4C t20\nturn 2", players=4)
+
+
+def test_rival_players_threats_to_a_base_compound() -> None:
+    # Every hostile player rolls before the base's holder again: two players' airplanes 4 steps
+    # from red's base e5 make its loss 1 - (1 - p)^2 as likely as one's p, not p (the max).
+    # Two airplanes of one player share its dice: no more likely than its best one.
+    evaluator = ConflictEvaluator()
+    red = {name: evaluator.worths(four_players(pieces))[RED] for name, pieces in {
+        "none": "2A e18 3A t10",  # 13 and 15 steps away: beyond a double's reach too
+        "orange": "2A e9 3A t10",
+        "orange twice": "2A e9 2A i5 3A t10",
+        "orange and yellow": "2A e9 3A i5",
+    }.items()}
+    chance = REACH[4]
+    one = red["none"] - red["orange"]
+    assert one > 0
+    assert red["none"] - red["orange twice"] == pytest.approx(one)
+    assert red["none"] - red["orange and yellow"] == pytest.approx(one * (1 - (1 - chance) ** 2) / chance)
+
+
+def test_a_blow_to_any_rival_counts_with_more_than_two_players() -> None:
+    # With three rivals, red's worth is set against the strongest's and the rivals' mean: a
+    # yellow cannon fewer is better for red though orange stays the strongest.
+    evaluator = ConflictEvaluator()
+    before = four_players("2A m5 2S j5 3C a19")
+    after = four_players("2A m5 2S j5")
+    worth = evaluator.worths(before)
+    assert worth[ORANGE] == max(worth[1:])
+    assert evaluator.evaluate(after, RED) > evaluator.evaluate(before, RED)
+    # Two players: the rival's worth, as before.
+    two = position("pieces 1C b2 2A h5 2C s19\nturn 2", players=2)
+    both = evaluator.worths(two)
+    assert evaluator.evaluate(two, RED) == int(both[RED] - both[ORANGE])
