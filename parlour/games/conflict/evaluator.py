@@ -130,7 +130,7 @@ Routes = tuple[tuple[tuple[int, ...], ...], ...]
 
 
 class ConflictEvaluator(Evaluator):
-    """Scores a Conflict position for one player (engine seat) against its strongest rival."""
+    """Scores a Conflict position for one player (engine seat) against its rivals (``RIVALS_MEAN_SHARE``)."""
 
     nodes_per_second = NODES_PER_SECOND
     turn_of_decisions = True  # a roll is several decisions: the greedy bot judges the whole roll
