@@ -13,7 +13,9 @@ class, e.g. ``parlour/games/loa/``; found by module name, ``parlour.engine.game_
     an evaluator may remember things). It gives the game the ``greedy`` and ``strong`` bots.
     A game with hidden information makes it a ``parlour.engine.Playouts`` as well, for the
     determinised search. An evaluator that declares ``turn_of_decisions`` (a roll is several
-    moves) gets a greedy bot that judges whole turns instead of single decisions.
+    moves) gets a greedy bot that judges whole turns instead of single decisions. It may also
+    define ``GREEDY_EVALUATOR``, the same kind of callable, when the greedy bot keeps a simpler
+    evaluation than the strong bot's (a baseline stays as its figures were measured).
 ``classic.py``
     defines ``CLASSIC``: a callable that takes a seed and returns a new ``parlour.engine.Bot``,
     the original program's computer player. It gives the game the ``classic`` bot.
@@ -77,6 +79,8 @@ class Provided:
     info: GameInfo
     evaluator: Callable[[], Evaluator] | None = None
     classic: Callable[[int], Bot] | None = None
+    greedy_evaluator: Callable[[], Evaluator] | None = None
+    """The greedy bot's own evaluator, where the game gives it one (else ``evaluator``)."""
 
 
 def provided(game: str) -> Provided:
@@ -86,19 +90,23 @@ def provided(game: str) -> Provided:
 
 
 @cache
-def _parts(game: Game[State]) -> tuple[Any, Any]:
-    """The evaluator and classic player of ``game``'s package, looked up once per game (the
-    lookup searches the package's directory when a part is absent)."""
-    return (_defined(game_part(game, EVALUATOR_PART), "EVALUATOR"),
-            _defined(game_part(game, CLASSIC_PART), "CLASSIC"))
+def _parts(game: Game[State]) -> tuple[Any, Any, Any]:
+    """The evaluator, classic player and greedy evaluator of ``game``'s package, looked up once
+    per game (the lookup searches the package's directory when a part is absent)."""
+    evaluators = game_part(game, EVALUATOR_PART)
+    return (_defined(evaluators, "EVALUATOR"),
+            _defined(game_part(game, CLASSIC_PART), "CLASSIC"),
+            _defined(evaluators, "GREEDY_EVALUATOR", required=False))
 
 
-def _defined(module: ModuleType | None, name: str) -> Any:
-    """The convention's ``name`` in a game's module (``None`` without the module); a module of
-    that name that lacks it is a bug, and says so."""
+def _defined(module: ModuleType | None, name: str, required: bool = True) -> Any:
+    """The convention's ``name`` in a game's module (``None`` without the module, or without
+    the name if it is not ``required``); a module that lacks a required name is a bug, and says so."""
     if module is None:
         return None
     value = getattr(module, name, None)
+    if value is None and not required:
+        return None
     if not callable(value):
         raise ParlourError(f"{module.__name__} defines no callable {name} "
                            "(see parlour.bots for what a game's package provides)")
@@ -169,7 +177,7 @@ def _strong(provides: Provided, seed: int) -> Bot:
 
 
 def _greedy(provides: Provided, seed: int) -> Bot:
-    evaluator = _evaluator(provides)
+    evaluator = provides.greedy_evaluator() if provides.greedy_evaluator else _evaluator(provides)
     if evaluator.turn_of_decisions:
         return RollBot(evaluator, seed)  # the best whole turn, not the best single decision
     return GreedyBot(evaluator, seed)

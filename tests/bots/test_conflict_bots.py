@@ -277,3 +277,18 @@ def test_a_blow_to_any_rival_counts_with_more_than_two_players() -> None:
     two = position("pieces 1C b2 2A h5 2C s19\nturn 2", players=2)
     both = evaluator.worths(two)
     assert evaluator.evaluate(two, RED) == int(both[RED] - both[ORANGE])
+
+
+def test_greedy_keeps_the_one_rival_evaluation_and_strong_weighs_every_rival() -> None:
+    # The greedy baseline stays as issue 16's targets were set against it (parlour.bots:
+    # GREEDY_EVALUATOR); with two players both evaluations are one.
+    greedy, strong = make_bot("conflict", "greedy"), make_bot("conflict", "strong")
+    assert isinstance(greedy, RollBot)
+    assert isinstance(strong, ExpectimaxBot)
+    assert isinstance(greedy.evaluator, ConflictEvaluator)
+    assert isinstance(strong.evaluator, ConflictEvaluator)
+    assert (greedy.evaluator.every_rival, strong.evaluator.every_rival) == (False, True)
+    four = four_players("2A e9 3A i5 2S j5 3C a19")
+    assert greedy.evaluator.evaluate(four, RED) != strong.evaluator.evaluate(four, RED)
+    for two in random_positions(players=2, count=20, seed=16):
+        assert greedy.evaluator.evaluate(two, 0) == strong.evaluator.evaluate(two, 0)
