@@ -10,17 +10,26 @@ child processes inherit. (parlour reads no ``XDG_CONFIG_HOME``, ``XDG_STATE_HOME
 
 A test that sets ``XDG_DATA_HOME`` itself (a fixture of its module, or ``monkeypatch.setenv``) wins:
 its fixtures run after these.
+
+Tests press Ctrl-C in the programs they start (SIGINT). A shell that starts the run in the
+background ignores SIGINT in it, and the programs would inherit that and wait for ever; a
+handler here lets them start with the default (a caught signal is reset by exec, an ignored
+one is not).
 """
 
 from __future__ import annotations
 
 import os
+import signal
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 DATA_HOME = "XDG_DATA_HOME"
+
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 @pytest.fixture(scope="session", autouse=True)
