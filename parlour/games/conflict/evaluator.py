@@ -140,6 +140,7 @@ class ConflictEvaluator(Evaluator):
         self.every_rival = every_rival
         """Whether threats of several players compound and every rival's worth counts (the
         module's docstring); ``False``: the most likely threat and the strongest rival alone."""
+        self.mean_share = RIVALS_MEAN_SHARE if every_rival else 0.0
 
     def nodes_per_second_at(self, state: State) -> int:
         """Fewer nodes per second on a bigger board and with more pieces and rivals, so that a
@@ -215,22 +216,20 @@ class ConflictEvaluator(Evaluator):
 
     def evaluate(self, state: State, seat: int) -> int:
         assert isinstance(state, ConflictState)
-        return self._against_rivals(state, self.worths(state), state.occupied[seat], self.every_rival)
+        return self._against_rivals(state, self.worths(state), state.occupied[seat])
 
     def evaluate_all(self, state: State) -> list[int]:
         assert isinstance(state, ConflictState)
         worth = self.worths(state)
-        return [self._against_rivals(state, worth, seat, self.every_rival) for seat in state.occupied]
+        return [self._against_rivals(state, worth, seat) for seat in state.occupied]
 
-    @staticmethod
-    def _against_rivals(state: ConflictState, worth: list[float], mine: int, every_rival: bool) -> int:
+    def _against_rivals(self, state: ConflictState, worth: list[float], mine: int) -> int:
         """``mine``'s worth less its rivals': the strongest's and their mean, half and half (the
         strongest's alone unless ``every_rival``)."""
         rivals = [worth[other] for other in state.occupied if other != mine and state.out[other] is None]
         if not rivals:
             return 0
-        mean_share = RIVALS_MEAN_SHARE if every_rival else 0.0
-        against = (1.0 - mean_share) * max(rivals) + mean_share * sum(rivals) / len(rivals)
+        against = (1.0 - self.mean_share) * max(rivals) + self.mean_share * sum(rivals) / len(rivals)
         return max(-MAX_EVAL + 1, min(MAX_EVAL - 1, int(worth[mine] - against)))
 
     def is_tactical(self, state: State, action: Action) -> bool:
