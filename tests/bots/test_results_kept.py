@@ -79,3 +79,15 @@ def test_conflict_strong_as_one_of_four_on_classic_is_published_as_played() -> N
     _, printed = duplicate_series(records, ("strong@1", "greedy"), players=4)
     assert len(records) >= 400
     assert printed in (ROOT / "docs" / "maps.md").read_text(encoding="utf-8")
+
+
+def test_conflict_strong_as_one_of_four_meets_issue_16s_target_on_crossroads() -> None:
+    """One strong at 1 s a decision against three greedy on the recommended map wins at least half
+    of 400 games; ``docs/maps.md`` prints the kept games' figures and their slowest decision."""
+    records = read_records(RESULTS / "conflict-crossroads-4p.jsonl", "conflict", 4, {"board": "crossroads"})
+    score, printed = duplicate_series(records, ("strong@1", "greedy"), players=4)
+    assert len(records) >= 400
+    assert score >= 0.50
+    published = (ROOT / "docs" / "maps.md").read_text(encoding="utf-8")
+    assert printed in published
+    assert f"slowest decision took {max(r.slowest[0] for r in records):.2f} s" in published
