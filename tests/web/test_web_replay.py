@@ -38,6 +38,20 @@ BOARD_PIECES_JS = """
   .map(g => [g.dataset.square, g.dataset.piece]))
 """
 
+STRAY_MARKS_JS = """
+() => [...document.querySelectorAll('#moves .move-steps')].flatMap(steps => {
+  const step = steps.querySelector('.move-step'), mark = step.nextSibling;
+  if (!mark || !mark.textContent.trim()) return [];
+  const words = document.createRange(), range = document.createRange();
+  words.selectNodeContents(step);  // the words' own lines, not the box round them
+  range.selectNodeContents(mark);
+  const at = range.getBoundingClientRect(), last = [...words.getClientRects()].at(-1);
+  const apart = Math.abs(at.left - last.right) > 6 || Math.abs(at.bottom - last.bottom) > 6;
+  return apart ? [`${step.textContent}${mark.textContent}`] : [];
+})
+"""
+"""The scoresheet's steps whose comma or colon does not sit right after their last word."""
+
 
 # ---- the engine's side ----
 
@@ -210,6 +224,9 @@ async def test_a_finished_match_steps_through_the_engines_positions(
     if game == "conflict":
         assert any(" rolls " in row and ": " in row.split(" rolls ", 1)[1] for row in rows), rows[:6]
         assert not any(row.split(". ", 1)[1].startswith("Chance") for row in rows), rows[:6]
+    # However narrow the list, a step's comma or colon follows its last word, on its line.
+    await eve.page.add_style_tag(content="#moves { width: 9rem !important; }")
+    assert await eve.page.evaluate(STRAY_MARKS_JS) == []
     no_errors(eve)
 
 

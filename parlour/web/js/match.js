@@ -731,8 +731,10 @@ class MatchPage {
    * seat that left during the turn is said in its place in the row ("· Carl (Green) resigned ·").
    */
   moveRow(row, current, marks) {
-    const step = (phrase, text) => html("button", {
-      type: "button", class: "move-step", tabindex: "-1", "data-step": String(phrase.version),
+    // A span, not a <button>: a button is a box of its own, so a step that wraps would push the
+    // comma after it to the far side of the list; a span's words flow as the row's.
+    const step = (phrase, text) => html("span", {
+      role: "button", class: "move-step", tabindex: "-1", "data-step": String(phrase.version),
       "aria-current": phrase.version === current ? "step" : undefined, onclick: () => this.replay.go(phrase.version),
     }, [text]);
     const parts = [];
